@@ -1,0 +1,90 @@
+import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
+import { pointerJoin } from "../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { annotationKeywords, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords } from "./keywords.js";
+import type { SchemaRegistry } from "./registry.js";
+import { isObject, type JsonObject } from "./walk.js";
+
+export const REF_CYCLE = defineRule({ id: "REF_CYCLE", severity: "error", summary: "Tool schemas must be finite: a $ref cycle cannot be inlined for MCP clients." });
+
+const dropped = new Set(["$id", "$schema", "$defs", "$anchor", "$dynamicAnchor"]);
+
+/**
+ * Inline every `$ref` of `schema` (located at `location` in document `baseId`) into one
+ * self-contained schema, the shape MCP clients receive. Shared definitions keep their content;
+ * `$id`/`$schema`/`$defs` are dropped. A cycle is reported; a cyclic or unresolvable `$ref` becomes `{}`
+ * (unresolvable ones are reported by the schema-refs rule).
+ */
+export function dereference(schema: unknown, baseId: string, location: Location, registry: SchemaRegistry, diagnostics: Diagnostic[]): unknown {
+  const inline = (node: unknown, base: string, loc: Location, stack: string[]): unknown => {
+    if (!isObject(node)) return node;
+    const out: JsonObject = {};
+    let target: JsonObject | undefined;
+    if (typeof node.$ref === "string") {
+      const r = registry.resolve(node.$ref, base);
+      const at = { ...loc, pointer: pointerJoin(loc.pointer ?? "", "$ref") };
+      if (!r.ok) return {}; // reported by the schema-refs rule, where it is written
+      const key = `${r.target.docId}#${r.target.pointer}`;
+      if (stack.includes(key)) {
+        diagnostics.push(diagnose(REF_CYCLE, `$ref ${node.$ref} refers back to itself through ${stack.length} level(s)`, at));
+        return {};
+      }
+      const inlined = inline(r.target.node, r.target.docId, { file: r.target.file, pointer: r.target.pointer }, [...stack, key]);
+      target = isObject(inlined) ? inlined : undefined;
+      if (!target) return inlined;
+    }
+    const siblings = Object.keys(node).filter((k) => k !== "$ref" && !dropped.has(k));
+    for (const k of siblings) out[k] = inlineKeyword(k, node[k], base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", k) }, stack);
+    if (!target) return out;
+    if (siblings.every((k) => annotationKeywords.has(k))) return { ...target, ...out };
+    return { ...out, allOf: [...(Array.isArray(out.allOf) ? out.allOf : []), target] };
+  };
+
+  const inlineKeyword = (k: string, value: unknown, base: string, loc: Location, stack: string[]): unknown => {
+    if ((singleSchemaKeywords as readonly string[]).includes(k)) return inline(value, base, loc, stack);
+    if ((schemaArrayKeywords as readonly string[]).includes(k) && Array.isArray(value))
+      return value.map((s, i) => inline(s, base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", i) }, stack));
+    if ((schemaMapKeywords as readonly string[]).includes(k) && isObject(value)) {
+      const m: JsonObject = {};
+      for (const name of Object.keys(value)) m[name] = inline(value[name], base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", name) }, stack);
+      return m;
+    }
+    return value;
+  };
+
+  return inline(schema, baseId, location, []);
+}
+
+/**
+ * Visit every subschema reachable from `schema`, following `$ref`s across documents (each target
+ * once), with the file and pointer where it is written. Unresolvable refs are skipped silently:
+ * `dereference` reports them.
+ */
+export function walkResolved(schema: unknown, baseId: string, location: Location, registry: SchemaRegistry, visit: (node: JsonObject, location: Location) => void): void {
+  const seen = new Set<string>();
+  const go = (node: unknown, base: string, loc: Location): void => {
+    if (!isObject(node)) return;
+    visit(node, loc);
+    if (typeof node.$ref === "string") {
+      const r = registry.resolve(node.$ref, base);
+      if (r.ok) {
+        const key = `${r.target.docId}#${r.target.pointer}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          go(r.target.node, r.target.docId, { file: r.target.file, pointer: r.target.pointer });
+        }
+      }
+    }
+    const p = loc.pointer ?? "";
+    for (const k of singleSchemaKeywords) if (k in node) go(node[k], base, { ...loc, pointer: pointerJoin(p, k) });
+    for (const k of schemaArrayKeywords) {
+      const arr = node[k];
+      if (Array.isArray(arr)) arr.forEach((s, i) => go(s, base, { ...loc, pointer: pointerJoin(p, k, i) }));
+    }
+    for (const k of ["properties", "patternProperties", "dependentSchemas"] as const) {
+      const map = node[k];
+      if (isObject(map)) for (const name of Object.keys(map)) go(map[name], base, { ...loc, pointer: pointerJoin(p, k, name) });
+    }
+  };
+  go(schema, baseId, location);
+}

@@ -1,0 +1,22 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors } from "../diagnostics/diagnostic.js";
+import { withLines } from "../diagnostics/locate.js";
+import { buildModel, type ContractSources } from "./build-model.js";
+import { emitAll } from "./emit/index.js";
+import type { EmittedFile } from "./emit/emitted-file.js";
+import type { ContractModel } from "./model.js";
+
+export interface GenerateResult {
+  model?: ContractModel;
+  files: EmittedFile[];
+  diagnostics: Diagnostic[];
+}
+
+/** The whole pipeline over in-memory sources: validate, build the model, run the emitters. */
+export async function generateFromSources(sources: ContractSources): Promise<GenerateResult> {
+  const { model, diagnostics } = buildModel(sources);
+  const texts = new Map(sources.files.map((f) => [f.file, f.text]));
+  const located = withLines(diagnostics, (file) => texts.get(file));
+  if (!model || hasErrors(located)) return { files: [], diagnostics: located };
+  return { model, files: await emitAll(model), diagnostics: located };
+}

@@ -1,0 +1,61 @@
+/**
+ * The ContractModel: the generator's sorted, serialisable intermediate representation. Emitters
+ * read only this; nothing here depends on file order, the clock or the environment.
+ */
+
+/** The four MCP tool annotations, always explicit. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export type ToolKind = "read" | "write" | "app-only";
+
+/** One tool of the contract, with self-contained (dereferenced) input and output schemas. */
+export interface ToolModel {
+  name: string;
+  title: string;
+  description: string;
+  kind: ToolKind;
+  annotations: ToolAnnotations;
+  scopes: string[];
+  visibility?: ("model" | "app")[];
+  ui?: { resource: string; resourceUri: string };
+  /** Repository-relative source file and the tool's `$id`. */
+  file: string;
+  id: string;
+  /** The input/output schemas as written (with `$ref`s) and inlined. */
+  input: { raw: Record<string, unknown>; schema: Record<string, unknown> };
+  output: { raw: Record<string, unknown>; schema: Record<string, unknown> };
+}
+
+/** A JSON Schema document of the repository (envelopes, common definitions, policy schemas). */
+export interface SchemaDocModel {
+  id: string;
+  file: string;
+  title?: string;
+  json: Record<string, unknown>;
+}
+
+/** An envelope schema (full context, receipt, …), inlined for the snapshot. */
+export interface EnvelopeModel {
+  name: string;
+  id: string;
+  file: string;
+  schema: Record<string, unknown>;
+}
+
+export interface ContractModel {
+  /** plugin.json without its `$schema`/`$id`. */
+  plugin: Record<string, unknown> & { packageName: string; displayName: string; packageVersion: string; contractMajor: number };
+  /** release/line.json (valid against contract-line/v1). */
+  line: Record<string, unknown> & { policyRevision: number; activeUi?: Record<string, string> };
+  lineFile: string;
+  tools: ToolModel[];
+  envelopes: EnvelopeModel[];
+  schemaDocs: SchemaDocModel[];
+  /** Every input file and its sha256, sorted by path. */
+  sources: { file: string; sha256: string }[];
+}

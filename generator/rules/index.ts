@@ -1,0 +1,22 @@
+import { annotationsMatchKind } from "./annotations-kind.rule.js";
+import { closedInput } from "./closed-input.rule.js";
+import { freeTextInput } from "./free-text-input.rule.js";
+import { prefixItems } from "./prefix-items.rule.js";
+import type { GeneratorRule } from "./rule.js";
+import { remoteRef, unresolvedRef } from "./schema-refs.rule.js";
+import { toolName } from "./tool-name.rule.js";
+import { uiBinding } from "./ui-binding.rule.js";
+import { unknownKeyword } from "./unknown-keyword.rule.js";
+
+/** The generator's gate, in reporting order. */
+export const generatorRules: readonly GeneratorRule[] = [
+  unknownKeyword,
+  remoteRef,
+  unresolvedRef,
+  prefixItems,
+  toolName,
+  closedInput,
+  freeTextInput,
+  annotationsMatchKind,
+  uiBinding,
+];
