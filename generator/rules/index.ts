@@ -1,6 +1,7 @@
 import { annotationsMatchKind } from "./annotations-kind.rule.js";
 import { closedInput } from "./closed-input.rule.js";
 import { freeTextInput } from "./free-text-input.rule.js";
+import { invalidPattern } from "./pattern.rule.js";
 import { prefixItems } from "./prefix-items.rule.js";
 import type { GeneratorRule } from "./rule.js";
 import { remoteRef, unresolvedRef } from "./schema-refs.rule.js";
@@ -14,6 +15,7 @@ export const generatorRules: readonly GeneratorRule[] = [
   remoteRef,
   unresolvedRef,
   prefixItems,
+  invalidPattern,
   toolName,
   closedInput,
   freeTextInput,
