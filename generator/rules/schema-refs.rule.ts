@@ -20,8 +20,11 @@ export const unresolvedRef = createRule({
 });
 
 function checkRefs(ctx: Parameters<typeof remoteRef.check>[0], want: "remote" | "unresolved", report: Parameters<typeof remoteRef.check>[1]): void {
+  const baseOf = new Map<string, string>();
+  for (const d of ctx.schemaDocs) baseOf.set(d.file, String((d.json as { $id?: string }).$id));
+  for (const t of ctx.tools) baseOf.set(t.file, t.id);
   for (const root of schemaRoots(ctx)) {
-    const base = ctx.tools.find((t) => t.file === root.file)?.id ?? (ctx.schemaDocs.find((d) => d.file === root.file)?.json as { $id?: string })?.$id;
+    const base = baseOf.get(root.file);
     if (!base) continue;
     walkSchema(root.schema, root.pointer, (node, pointer) => {
       if (typeof node.$ref !== "string") return;
