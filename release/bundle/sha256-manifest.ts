@@ -1,0 +1,29 @@
+import { createHash } from "node:crypto";
+
+/** Hex sha256 of some bytes. */
+export const sha256Hex = (data: Buffer | string): string => createHash("sha256").update(data).digest("hex");
+
+/** One line of a `sha256  path` manifest. */
+export interface ManifestEntry {
+  path: string;
+  sha256: string;
+}
+
+/** The `sha256sum`-compatible manifest text: two spaces, sorted by UTF-8 path, trailing newline. */
+export function renderSha256Manifest(entries: readonly ManifestEntry[]): string {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  return sorted.map((e) => `${e.sha256}  ${e.path}\n`).join("");
+}
+
+/** Parse a manifest written by `renderSha256Manifest`; malformed lines are returned separately. */
+export function parseSha256Manifest(text: string): { entries: ManifestEntry[]; malformed: string[] } {
+  const entries: ManifestEntry[] = [];
+  const malformed: string[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+    if (m) entries.push({ sha256: m[1], path: m[2] });
+    else malformed.push(line);
+  }
+  return { entries, malformed };
+}
