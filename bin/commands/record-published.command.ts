@@ -1,0 +1,26 @@
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { diagnosticFormats, type DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { recordPublished } from "../../release/publish/record-published.js";
+import { reportStep } from "../../release/report-step.js";
+import { projectPaths } from "./root.js";
+
+const isoDate = (value: string): string => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError("expected YYYY-MM-DD");
+  return value;
+};
+
+/** `skillpilot record-published X`: record a version after the portal published it. */
+export function registerRecordPublishedCommand(program: Command): void {
+  program
+    .command("record-published")
+    .description(
+      "After portal publication of <version>: copy its frozen draft to contracts/published/openai/<plugin>/<version>/, retain its UI bytes under contracts/ui/, append contracts/release-index.json and end the freeze. Never overwrites.",
+    )
+    .argument("<version>", "the published version (must be frozen, with unchanged bytes)")
+    .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
+    .addOption(new Option("--format <format>", "diagnostic output format").choices(diagnosticFormats).default("text"))
+    .addHelpText("after", "\nExit codes: 0 recorded (or already recorded with the same bytes), 1 refused, 2 usage or I/O error.")
+    .action(async (version: string, opts: { publishedAt?: string; format: DiagnosticFormat }, command: Command) => {
+      process.exitCode = reportStep(await recordPublished(projectPaths(command).root, version, { publishedAt: opts.publishedAt }), opts.format);
+    });
+}

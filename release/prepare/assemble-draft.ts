@@ -1,0 +1,141 @@
+import { lstat } from "node:fs/promises";
+import path from "node:path";
+import semver from "semver";
+import type { ContractSnapshot } from "../../contract/snapshot.js";
+import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { generateFromSources } from "../../generator/generate.js";
+import { defaultPaths, readContractSources } from "../../generator/load.js";
+import { checkGenerated } from "../../generator/write.js";
+import { buildArchives } from "../bundle/archives.js";
+import type { BundleFile } from "../bundle/bundle-file.js";
+import { BundleInputError, collectTree } from "../bundle/collect-tree.js";
+import { renderSha256Manifest, sha256Hex } from "../bundle/sha256-manifest.js";
+import { releaseFiles } from "../layout.js";
+import { checkLine, lineFile } from "../line/check-line.js";
+import { buildAllUi, UiBuildError, type UiArtifact } from "../ui/build-ui.js";
+import { resolveUiResource } from "../ui/ui-store.js";
+import { parseUiUri } from "../ui/ui-uri.js";
+import { packageTree } from "./package-tree.js";
+
+export const RELEASE_VERSION_INVALID = defineRule({ id: "RELEASE_VERSION_INVALID", severity: "error", summary: "A release version must be SemVer x.y.z (L2)." });
+export const RELEASE_VERSION_MISMATCH = defineRule({
+  id: "RELEASE_VERSION_MISMATCH",
+  severity: "error",
+  summary: "The release version must equal packageVersion in schemas/plugin.json; bump it there first (L12.1).",
+});
+export const BUNDLE_INPUT_INVALID = defineRule({ id: "BUNDLE_INPUT_INVALID", severity: "error", summary: "A bundled tree holds something other than regular files (L5)." });
+export const SKILLS_MISSING = defineRule({ id: "SKILLS_MISSING", severity: "warning", summary: "No skills/ tree to freeze into the package (L7)." });
+export const UI_BUILD_FAILED = defineRule({ id: "UI_BUILD_FAILED", severity: "error", summary: "A ui/<name>/ source cannot be built into one self-contained page (L10)." });
+export const UI_URI_UNRESOLVED = defineRule({ id: "UI_URI_UNRESOLVED", severity: "error", summary: "A UI URI resolves to no bytes with its hash, neither retained nor built from ui/ (L10)." });
+export const UI_NOT_ACTIVATED = defineRule({
+  id: "UI_NOT_ACTIVATED",
+  severity: "warning",
+  summary: "A ui/<name>/ source builds to another hash than the active URI; run `skillpilot ui build --activate` to ship it (L10).",
+});
+
+/** A draft computed in memory: every file of the draft folder, and the identities that matter. */
+export interface DraftContent {
+  plugin: string;
+  version: string;
+  /** Folder-relative files, SHA256SUMS included. */
+  files: BundleFile[];
+  contentSha256: string;
+  snapshotSha256: string;
+  archives: { tar: string; tarGz: string; zip: string };
+  ui: Record<string, string>;
+  policyRevision: number;
+  contractMajor: number;
+}
+
+/**
+ * Compute the draft of `version` (default: packageVersion) from the project as it is: the generator
+ * runs in memory and generated/ must not drift; the line must pass contract-line/v1 and the
+ * allowlist; every active UI URI must resolve; the skills tree must be regular files only.
+ * Reads files, writes nothing.
+ */
+export async function assembleDraft(root: string, options: { version?: string } = {}): Promise<{ draft?: DraftContent; diagnostics: Diagnostic[] }> {
+  const paths = defaultPaths(root);
+  const generated = await generateFromSources(await readContractSources(paths));
+  const diagnostics: Diagnostic[] = [...generated.diagnostics];
+  if (hasErrors(diagnostics)) return { diagnostics };
+  diagnostics.push(...(await checkGenerated(root, generated.files)), ...(await checkLine(root)).diagnostics);
+  const snapshotText = generated.files.find((f) => f.path.endsWith(releaseFiles.snapshot))!.contents;
+  const snapshot = JSON.parse(snapshotText) as ContractSnapshot;
+  const version = options.version ?? snapshot.plugin.packageVersion;
+  diagnostics.push(...checkVersion(version, snapshot.plugin.packageVersion));
+  const ui = await activeUi(root, snapshot, diagnostics);
+  const skills = await collectSkills(root, diagnostics);
+  if (hasErrors(diagnostics)) return { diagnostics };
+
+  const pkg = packageTree({ snapshot, version, skills, ui });
+  const archives = await buildArchives(pkg);
+  const files: BundleFile[] = [
+    ...pkg.map((f) => ({ ...f, path: `${releaseFiles.packageDir}/${f.path}` })),
+    { path: releaseFiles.snapshot, data: Buffer.from(snapshotText, "utf8"), mode: 0o644 },
+    { path: releaseFiles.installBundle, data: archives.tarGz, mode: 0o644 },
+    { path: releaseFiles.submissionZip, data: archives.zip, mode: 0o644 },
+  ];
+  const manifest = Buffer.from(renderSha256Manifest(files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) }))), "utf8");
+  files.push({ path: releaseFiles.manifest, data: manifest, mode: 0o644 });
+  return {
+    diagnostics,
+    draft: {
+      plugin: snapshot.plugin.packageName,
+      version,
+      files,
+      contentSha256: sha256Hex(manifest),
+      snapshotSha256: sha256Hex(snapshotText),
+      archives: archives.sha256,
+      ui: Object.fromEntries(ui.map((u) => [u.name, u.uri])),
+      policyRevision: Number(snapshot.line.policyRevision),
+      contractMajor: snapshot.contractMajor,
+    },
+  };
+}
+
+function checkVersion(version: string, packageVersion: string): Diagnostic[] {
+  const location = { file: "schemas/plugin.json", pointer: "/packageVersion" };
+  if (!semver.valid(version) || semver.prerelease(version) || version !== semver.clean(version))
+    return [diagnose(RELEASE_VERSION_INVALID, `release version ${JSON.stringify(version)} is not a plain SemVer x.y.z`, location)];
+  if (version !== packageVersion) return [diagnose(RELEASE_VERSION_MISMATCH, `release version ${version} differs from packageVersion ${packageVersion}; bump schemas/plugin.json first`, location)];
+  return [];
+}
+
+/** The artifact of every active UI URI, verified by hash; warns when a source has moved on. */
+async function activeUi(root: string, snapshot: ContractSnapshot, diagnostics: Diagnostic[]): Promise<UiArtifact[]> {
+  const active = (snapshot.line.activeUi ?? {}) as Record<string, string>;
+  let built: UiArtifact[] = [];
+  try {
+    built = await buildAllUi(root, snapshot.contractMajor);
+  } catch (e) {
+    if (!(e instanceof UiBuildError)) throw e;
+    diagnostics.push(diagnose(UI_BUILD_FAILED, e.message, { file: "ui" }));
+  }
+  const out: UiArtifact[] = [];
+  for (const [name, uri] of Object.entries(active).sort()) {
+    const location = { file: lineFile, pointer: `/activeUi/${name}` };
+    const source = built.find((b) => b.name === name);
+    if (source && source.uri !== uri)
+      diagnostics.push(diagnose(UI_NOT_ACTIVATED, `ui/${name} builds to ${source.uri}, but the active URI is ${uri}; run \`skillpilot ui build --activate\` to ship the change`, location));
+    const resolved = await resolveUiResource(root, uri);
+    if (!resolved) diagnostics.push(diagnose(UI_URI_UNRESOLVED, `${uri} (${name}) resolves to no bytes with that hash: neither retained under contracts/ui/ nor built from ui/${name}/`, location));
+    else out.push({ name, html: resolved.html, sha256: parseUiUri(uri)!.sha256, uri });
+  }
+  return out;
+}
+
+async function collectSkills(root: string, diagnostics: Diagnostic[]): Promise<BundleFile[]> {
+  const dir = path.join(root, "skills");
+  if (!(await lstat(dir).catch(() => undefined))) {
+    diagnostics.push(diagnose(SKILLS_MISSING, "skills/ does not exist; the package ships without skills", { file: "skills" }));
+    return [];
+  }
+  try {
+    return await collectTree(dir);
+  } catch (e) {
+    if (!(e instanceof BundleInputError)) throw e;
+    diagnostics.push(diagnose(BUNDLE_INPUT_INVALID, e.message.replace(root + path.sep, ""), { file: path.relative(root, e.file).split(path.sep).join("/") }));
+    return [];
+  }
+}

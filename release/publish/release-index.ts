@@ -1,0 +1,46 @@
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { canonicalJson } from "../../generator/emit/canonical-json.js";
+import { contractsLayout } from "../layout.js";
+
+/** Format tag of `contracts/release-index.json`. */
+export const releaseIndexFormat = "skillpilot-release-index/1";
+
+/** One published version as `record-published` wrote it. Entries are never edited afterwards (L4). */
+export interface ReleaseEntry {
+  version: string;
+  packageName: string;
+  displayName: string;
+  contractMajor: number;
+  /** Date of the portal publication, `YYYY-MM-DD`. */
+  publishedAt: string;
+  /** sha256 of the published folder's SHA256SUMS. */
+  contentSha256: string;
+  snapshotSha256: string;
+  archives: { "plugin-install-bundle.tar": string; "plugin-install-bundle.tar.gz": string; "directory-submission.zip": string };
+  /** Resource name → the UI URI this version bound; every one stays servable forever (L10). */
+  ui: Record<string, string>;
+  linePolicyRevision: number;
+}
+
+/** The index file: the plugin and its releases in publication order. */
+export interface ReleaseIndex {
+  indexFormat: string;
+  releases: ReleaseEntry[];
+}
+
+/** Read the index; a missing file is an empty index. Throws on unreadable JSON (verify reports it). */
+export async function readReleaseIndex(root: string): Promise<ReleaseIndex> {
+  const text = await readFile(path.join(root, contractsLayout.releaseIndex), "utf8").catch(() => undefined);
+  if (text === undefined) return { indexFormat: releaseIndexFormat, releases: [] };
+  const parsed = JSON.parse(text) as Partial<ReleaseIndex>;
+  return { indexFormat: parsed.indexFormat ?? "", releases: Array.isArray(parsed.releases) ? parsed.releases : [] };
+}
+
+/** Append one entry; the earlier entries are written back exactly as read. */
+export async function appendReleaseEntry(root: string, entry: ReleaseEntry): Promise<void> {
+  const index = await readReleaseIndex(root);
+  const abs = path.join(root, contractsLayout.releaseIndex);
+  await mkdir(path.dirname(abs), { recursive: true });
+  await writeFile(abs, canonicalJson({ indexFormat: releaseIndexFormat, releases: [...index.releases, entry] }));
+}

@@ -1,0 +1,37 @@
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { contractsLayout } from "../layout.js";
+import { checkLine } from "../line/check-line.js";
+import { readPluginName } from "../plugin-identity.js";
+import { readReleaseIndex, releaseIndexFormat, type ReleaseIndex } from "../publish/release-index.js";
+import { checkFreeze } from "./freeze.check.js";
+import { checkManifestGate } from "./manifest-gate.check.js";
+import { checkPublished } from "./published.check.js";
+import { checkUiRetention } from "./ui-retention.check.js";
+
+export const RELEASE_INDEX_INVALID = defineRule({ id: "RELEASE_INDEX_INVALID", severity: "error", summary: "contracts/release-index.json is unreadable or not a release index (L4)." });
+
+/**
+ * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
+ * published UI URI still resolves to identical bytes (L10), the manifest gate (L12.1), the line
+ * policy (L11) and the review freeze (L3). Reads only; returns diagnostics.
+ */
+export async function verifyRelease(root: string): Promise<Diagnostic[]> {
+  let index: ReleaseIndex;
+  try {
+    index = await readReleaseIndex(root);
+  } catch (e) {
+    return [diagnose(RELEASE_INDEX_INVALID, `${contractsLayout.releaseIndex}: ${(e as Error).message}`, { file: contractsLayout.releaseIndex })];
+  }
+  const out: Diagnostic[] = [];
+  if (index.releases.length && index.indexFormat !== releaseIndexFormat)
+    out.push(diagnose(RELEASE_INDEX_INVALID, `${contractsLayout.releaseIndex} has format ${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`, { file: contractsLayout.releaseIndex }));
+  const line = await checkLine(root);
+  out.push(...line.diagnostics);
+  out.push(...(await checkManifestGate(root, index, line.line)));
+  const plugin = await readPluginName(root);
+  out.push(...(await checkPublished(root, plugin, index)));
+  out.push(...(await checkUiRetention(root, plugin, index)));
+  out.push(...(await checkFreeze(root, plugin)));
+  return out;
+}

@@ -1,0 +1,60 @@
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateFromSources } from "../../../generator/generate.js";
+import { defaultPaths, readContractSources } from "../../../generator/load.js";
+import { writeGenerated } from "../../../generator/write.js";
+import { activateUi } from "../../../release/ui/activate-ui.js";
+import { buildAllUi } from "../../../release/ui/build-ui.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/**
+ * A throwaway copy of this project's release inputs (schemas/, generated/, ui/, release/line.json,
+ * the allowlist, a skills tree), made self-consistent: generated/ regenerated and activeUi pointing
+ * at what ui/ builds to. Tests never touch the real contracts/.
+ */
+export async function makeTemplateProject(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), "sp-release-template-"));
+  for (const dir of ["schemas", "ui"]) await cp(path.join(repo, dir), path.join(root, dir), { recursive: true });
+  await mkdir(path.join(root, "release"), { recursive: true });
+  for (const file of ["release/line.json", "release/first-party-allowlist.json"]) await cp(path.join(repo, file), path.join(root, file));
+  await mkdir(path.join(root, "skills", "skillpilot-coach", "references"), { recursive: true });
+  await writeFile(path.join(root, "skills", "skillpilot-coach", "SKILL.md"), "---\nname: skillpilot-coach\n---\nCall get_skillpilot_learning_context first.\n");
+  await writeFile(path.join(root, "skills", "skillpilot-coach", "references", "flow.md"), "One fresh full context per learner message.\n");
+  const result = await generateFromSources(await readContractSources(defaultPaths(root)));
+  if (!result.model) throw new Error(`the project's schemas do not generate: ${JSON.stringify(result.diagnostics)}`);
+  await writeGenerated(root, result.files);
+  await activateUi(root, await buildAllUi(root, result.model.plugin.contractMajor));
+  return root;
+}
+
+/** A fresh copy of a template project for one test. */
+export async function copyProject(template: string): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), "sp-release-"));
+  await cp(template, root, { recursive: true });
+  return root;
+}
+
+/** Remove a temp project. */
+export const removeProject = (root: string) => rm(root, { recursive: true, force: true });
+
+/** Edit a JSON file of a project in place. */
+export async function editJson(root: string, rel: string, edit: (doc: Record<string, unknown>) => void): Promise<void> {
+  const abs = path.join(root, rel);
+  const doc = JSON.parse(await readFile(abs, "utf8")) as Record<string, unknown>;
+  edit(doc);
+  await writeFile(abs, JSON.stringify(doc, null, 2) + "\n");
+}
+
+/** Regenerate generated/ of a project after a schema edit. */
+export async function regenerate(root: string): Promise<void> {
+  const result = await generateFromSources(await readContractSources(defaultPaths(root)));
+  if (!result.model) throw new Error(JSON.stringify(result.diagnostics));
+  await writeGenerated(root, result.files);
+}
+
+/** The rule ids of some diagnostics, sorted and deduplicated, for compact assertions. */
+export const ruleIds = (diagnostics: readonly { ruleId: string; severity: string }[], severity = "error"): string[] =>
+  [...new Set(diagnostics.filter((d) => d.severity === severity).map((d) => d.ruleId))].sort();
