@@ -3,6 +3,12 @@ import { registerContractCommand } from "./commands/contract.command.js";
 import { registerGenerateCommand } from "./commands/generate.command.js";
 import { registerHandlersCommand } from "./commands/handlers.command.js";
 import { registerStartCommand } from "./commands/start.command.js";
+import { registerFreezeCommand } from "./commands/freeze.command.js";
+import { registerPrepareCommand } from "./commands/prepare.command.js";
+import { registerRecordPublishedCommand } from "./commands/record-published.command.js";
+import { registerUiCommand } from "./commands/ui.command.js";
+import { registerUnfreezeCommand } from "./commands/unfreeze.command.js";
+import { registerVerifyCommand } from "./commands/verify.command.js";
 import { ExitCode } from "./exit-codes.js";
 
 /** Build the `skillpilot` program. Each subcommand lives in its own `commands/*.command.ts`. */
@@ -12,7 +18,7 @@ export function buildProgram(): Command {
     .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand]) register(program);
+  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand, registerPrepareCommand, registerFreezeCommand, registerUnfreezeCommand, registerRecordPublishedCommand, registerVerifyCommand, registerUiCommand]) register(program);
   return program;
 }
 
