@@ -1,0 +1,120 @@
+import { createHash } from "node:crypto";
+import { sortKeys } from "../../generator/emit/canonical-json.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { comparable, inlineRefs } from "./normalize.js";
+import { isObject, type JsonObject, type Schema } from "./json-schema.js";
+
+export const CONTRACT_INPUT_INVALID = defineRule({
+  id: "CONTRACT_INPUT_INVALID",
+  severity: "error",
+  summary: "A compared document is neither a contract snapshot nor an MCP tools/list result.",
+});
+
+/** One tool as the diff compares it: descriptor facts plus comparable (dereferenced, annotation-free) schemas. */
+export interface DiffTool {
+  name: string;
+  /** Real JSON pointer of the tool inside its document (for line numbers). */
+  pointer: string;
+  title?: string;
+  description?: string;
+  annotations?: JsonObject;
+  /** Raw schemas after `$ref` inlining (descriptions kept), and their comparable forms. */
+  rawInput: unknown;
+  rawOutput: unknown;
+  input: Schema;
+  output: Schema;
+  hasOutputSchema: boolean;
+  /** OAuth scopes required per security scheme; undefined when the tool declares none. */
+  securitySchemes?: { type: string; scopes: string[] }[];
+  uiUri?: string;
+  visibility?: string[];
+}
+
+/** A contract side of a diff: a snapshot (ours) or any MCP server's tools/list. */
+export interface ContractDoc {
+  file: string;
+  format: "snapshot" | "tools-list";
+  packageVersion?: string;
+  tools: Map<string, DiffTool>;
+  envelopes: Map<string, { raw: unknown; schema: Schema; pointer: string }>;
+  /** Actual sha256 of the bytes served under ui:// URIs, where the side knows them. */
+  uiBytes: Map<string, string>;
+}
+
+/** The UI resource a tool binds: `_meta.ui.resourceUri`, else OpenAI's `openai/outputTemplate`. */
+export function uiBinding(meta: unknown): { uri?: string; visibility?: string[] } {
+  if (!isObject(meta)) return {};
+  const ui = isObject(meta.ui) ? meta.ui : {};
+  const uri = typeof ui.resourceUri === "string" ? ui.resourceUri : typeof meta["openai/outputTemplate"] === "string" ? meta["openai/outputTemplate"] : undefined;
+  const visibility = Array.isArray(ui.visibility) ? (ui.visibility as string[]).map(String).sort() : undefined;
+  return { ...(uri ? { uri } : {}), ...(visibility ? { visibility } : {}) };
+}
+
+/** sha256 of a value's canonical JSON: the content hash used in fingerprints. */
+export function contentHash(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(sortKeys(value === undefined ? null : value))).digest("hex");
+}
+
+/**
+ * Parse a document into a diff side. Accepts our contract snapshot (`snapshotFormat`, `tools`,
+ * `envelopes`, `plugin.packageVersion`), an MCP `tools/list` result (`{"tools":[…]}`, optionally
+ * wrapped as a JSON-RPC `{"result":{…}}`) or a bare array of tool descriptors.
+ */
+export function parseContractDoc(json: unknown, file: string, diagnostics: Diagnostic[], version?: string): ContractDoc | undefined {
+  const body = isObject(json) && isObject(json.result) && Array.isArray(json.result.tools) ? json.result : json;
+  const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.tools) ? body.tools : undefined;
+  if (!list) {
+    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${file} has no tools array: expected a contract snapshot, {"tools":[…]} or an array of tool descriptors`, { file, pointer: "" }));
+    return undefined;
+  }
+  const isSnapshot = isObject(body) && typeof body.snapshotFormat === "string";
+  const base = Array.isArray(body) ? "" : Array.isArray(json) || !isObject(json) || json === body ? "/tools" : "/result/tools";
+  const tools = new Map<string, DiffTool>();
+  list.forEach((entry: unknown, i: number) => {
+    const pointer = `${base}/${i}`;
+    if (!isObject(entry) || typeof entry.name !== "string") {
+      diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `tool #${i} of ${file} has no name`, { file, pointer }));
+      return;
+    }
+    if (tools.has(entry.name)) diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `tool ${entry.name} is listed twice in ${file}`, { file, pointer }));
+    tools.set(entry.name, toDiffTool(entry as JsonObject & { name: string }, file, pointer, diagnostics));
+  });
+  const envelopes = new Map<string, { raw: unknown; schema: Schema; pointer: string }>();
+  if (isSnapshot && isObject(body.envelopes)) {
+    for (const [name, schema] of Object.entries(body.envelopes)) {
+      const pointer = `/envelopes/${name}`;
+      const raw = inlineRefs(schema, file, pointer, diagnostics);
+      envelopes.set(name, { raw, schema: comparable(raw), pointer });
+    }
+  }
+  const declared = isSnapshot && isObject(body.plugin) && typeof body.plugin.packageVersion === "string" ? body.plugin.packageVersion : undefined;
+  const uiBytes = new Map<string, string>();
+  if (isObject(body) && isObject(body.uiResources))
+    for (const [uri, sha] of Object.entries(body.uiResources)) if (typeof sha === "string") uiBytes.set(uri, sha.replace(/^sha256[-:]/, ""));
+  return { file, format: isSnapshot ? "snapshot" : "tools-list", packageVersion: version ?? declared, tools, envelopes, uiBytes };
+}
+
+function toDiffTool(entry: JsonObject & { name: string }, file: string, pointer: string, diagnostics: Diagnostic[]): DiffTool {
+  const rawInput = inlineRefs(entry.inputSchema ?? { type: "object" }, file, `${pointer}/inputSchema`, diagnostics);
+  const rawOutput = entry.outputSchema === undefined ? true : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
+  const ui = uiBinding(entry._meta);
+  const schemes = Array.isArray(entry.securitySchemes)
+    ? entry.securitySchemes.filter(isObject).map((s) => ({ type: String(s.type), scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [] }))
+    : undefined;
+  return {
+    name: entry.name,
+    pointer,
+    ...(typeof entry.title === "string" ? { title: entry.title } : {}),
+    ...(typeof entry.description === "string" ? { description: entry.description } : {}),
+    ...(isObject(entry.annotations) ? { annotations: entry.annotations } : {}),
+    rawInput,
+    rawOutput,
+    input: comparable(rawInput),
+    output: comparable(rawOutput),
+    hasOutputSchema: entry.outputSchema !== undefined,
+    ...(schemes ? { securitySchemes: schemes } : {}),
+    ...(ui.uri ? { uiUri: ui.uri } : {}),
+    ...(ui.visibility ? { visibility: ui.visibility } : {}),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { dereference } from "../../generator/deref.js";
+import { annotationKeywords, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords } from "../../generator/keywords.js";
+import { SchemaRegistry } from "../../generator/registry.js";
+import { sortKeys } from "../../generator/emit/canonical-json.js";
+import { isObject, type JsonObject, type Schema } from "./json-schema.js";
+
+const hasRef = (value: unknown): boolean =>
+  Array.isArray(value) ? value.some(hasRef) : isObject(value) ? "$ref" in value || Object.values(value).some(hasRef) : false;
+
+/**
+ * Inline the local `$ref`s of one schema (a tools/list document may use `$defs`; our snapshot is
+ * already inlined) so that a `$ref` refactoring compares equal to its inlined form. Reuses the
+ * generator's dereferencer with a throw-away registry holding just this schema.
+ */
+export function inlineRefs(schema: unknown, file: string, pointer: string, diagnostics: Diagnostic[]): unknown {
+  if (!hasRef(schema)) return schema;
+  const id = "https://contract-diff.invalid/schema";
+  const json = isObject(schema) ? { ...schema, $id: id } : schema;
+  const { registry } = SchemaRegistry.build([{ file, text: "", json, sha256: "" }]);
+  return dereference(json, id, { file, pointer }, registry, diagnostics);
+}
+
+/**
+ * The comparable form of a schema: annotation keywords (title, description, examples, …) dropped
+ * everywhere, `$schema`/`$id`/`$defs` gone, a single `type` array folded to a string, keys sorted.
+ * Two schemas with the same comparable form accept exactly the same values.
+ */
+export function comparable(schema: unknown): Schema {
+  if (typeof schema === "boolean") return schema;
+  if (!isObject(schema)) return true;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (annotationKeywords.has(k) || k === "$schema" || k === "$id" || k === "$defs" || k === "$anchor") continue;
+    if ((singleSchemaKeywords as readonly string[]).includes(k)) out[k] = comparable(v);
+    else if ((schemaArrayKeywords as readonly string[]).includes(k) && Array.isArray(v)) out[k] = v.map(comparable);
+    else if ((schemaMapKeywords as readonly string[]).includes(k) && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, s]) => [n, comparable(s)]));
+    else if (k === "type" && Array.isArray(v) && v.length === 1) out[k] = v[0];
+    else if (k === "required" && Array.isArray(v)) out[k] = [...new Set(v as string[])].sort();
+    else out[k] = v;
+  }
+  return sortKeys(out) as JsonObject;
+}

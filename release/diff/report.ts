@@ -1,0 +1,44 @@
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { renderDiagnostics, type DiagnosticFormat } from "../../diagnostics/render/index.js";
+import type { DiffFinding, DiffResult } from "./contract-diff.js";
+
+/** Findings and problems as shared diagnostics (for SARIF, GitHub, Markdown and text). */
+export function diffDiagnostics(result: DiffResult): Diagnostic[] {
+  const fromFinding = (f: DiffFinding): Diagnostic => ({
+    ruleId: f.ruleId,
+    severity: f.severity,
+    message: f.waiver ? `${f.message} [waived by ${f.waiver.approver} until ${f.waiver.expires}: ${f.waiver.reason}]` : f.message,
+    location: f.location,
+    data: {
+      ...(f.tool ? { tool: f.tool } : {}),
+      pointer: f.pointer,
+      bump: f.bump,
+      fingerprint: f.fingerprint,
+      baseline: f.baseline,
+      ...(f.witness ? { witness: f.witness } : {}),
+    },
+  });
+  return [...result.findings.map(fromFinding), ...result.problems];
+}
+
+/** The one-paragraph verdict printed above text and Markdown output. */
+export function diffSummary(result: DiffResult): string[] {
+  const lines = result.comparisons.map((c) => {
+    const versions = c.old.packageVersion || c.new.packageVersion ? ` (${c.old.packageVersion ?? "?"} → ${c.new.packageVersion ?? "?"}, declared ${c.declaredBump ?? "unknown"})` : "";
+    return `${c.old.file} → ${c.new.file}${versions}: requires ${c.requiredBump} (${c.classification})${c.breaking ? ", BREAKING" : ""}`;
+  });
+  lines.push(`verdict: ${result.breaking ? "breaking" : "compatible"}; minimum bump ${result.requiredBump} (${result.classification})`);
+  return lines;
+}
+
+/** Render a diff result; `json` is the published result document, the rest are diagnostic renderers. */
+export function renderDiff(result: DiffResult, diagnostics: Diagnostic[], format: DiagnosticFormat): string {
+  if (format === "json") {
+    const findings = result.findings.map((f, i) => ({ ...f, location: diagnostics[i]?.location ?? f.location }));
+    return JSON.stringify({ ...result, findings, problems: diagnostics.slice(result.findings.length) }, null, 2) + "\n";
+  }
+  const body = renderDiagnostics(diagnostics, format);
+  if (format === "text") return diffSummary(result).join("\n") + "\n" + body;
+  if (format === "markdown") return `## Contract-Diff: ${result.breaking ? "breaking" : "compatible"}\n\n${diffSummary(result).map((l) => `- ${l}`).join("\n")}\n\n${body}`;
+  return body;
+}

@@ -1,0 +1,13 @@
+import type { DiffCheck } from "../diff-rule.js";
+import { annotationFlips } from "./annotations.rule.js";
+import { docsOnly } from "./docs-only.rule.js";
+import { envelopeCompat } from "./envelope-compat.rule.js";
+import { inputCompat } from "./input-compat.rule.js";
+import { outputCompat } from "./output-compat.rule.js";
+import { securityScopes } from "./security-scopes.rule.js";
+import { toolPresence } from "./tool-presence.rule.js";
+import { uiBindingChanges } from "./ui-binding.rule.js";
+import { uiBytes } from "./ui-bytes.rule.js";
+
+/** Every Contract-Diff check, in reporting order. */
+export const diffChecks: readonly DiffCheck[] = [toolPresence, inputCompat, outputCompat, envelopeCompat, annotationFlips, securityScopes, uiBindingChanges, uiBytes, docsOnly];

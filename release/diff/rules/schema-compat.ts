@@ -1,0 +1,94 @@
+import { propertiesOf, type Schema } from "../json-schema.js";
+import { findIncompatibilities, type Incompat } from "../schema-subset.js";
+import type { DiffTool } from "../contract-doc.js";
+import type { DiffContext, DiffReport, DiffRuleMeta, Witness } from "../diff-rule.js";
+
+/** How one direction of a schema comparison maps incompatibilities to rule ids. */
+export interface DirectionMap {
+  /** Which side plays "source" (its values must stay valid under the other side). */
+  source: "old" | "new";
+  rule(inc: Incompat, target: Schema): DiffRuleMeta | undefined;
+}
+
+export interface SchemaPair {
+  tool?: string;
+  /** Stable pointer prefix (`/tools/<name>/inputSchema`) and real pointers on both sides. */
+  stable: string;
+  oldPointer: string;
+  newPointer: string;
+  old: Schema;
+  new: Schema;
+  witnessKind: Witness["kind"];
+  wrap: (value: unknown) => unknown;
+}
+
+/**
+ * Compare one schema pair in the given directions and report each incompatibility under the rule
+ * its direction assigns. Findings are de-duplicated by pointer (first direction wins).
+ */
+export function reportSchemaPair(ctx: DiffContext, report: DiffReport, pair: SchemaPair, directions: readonly DirectionMap[]): void {
+  const seen = new Set<string>();
+  for (const dir of directions) {
+    const [source, target] = dir.source === "old" ? [pair.old, pair.new] : [pair.new, pair.old];
+    for (const inc of findIncompatibilities(source, target, ctx.checker)) {
+      const rule = dir.rule(inc, target);
+      if (!rule) continue;
+      const path = inc.kind === "required" && inc.property !== undefined ? `${inc.path}/properties/${inc.property.replace(/~/g, "~0").replace(/\//g, "~1")}` : inc.path;
+      // One finding per pointer: directions are listed breaking-first, so a break hides its own widening.
+      const key = path;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const other = dir.source === "old" ? "new" : "old";
+      const [before, after] = dir.source === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
+      report(rule, {
+        ...(pair.tool ? { tool: pair.tool } : {}),
+        pointer: pair.stable + path,
+        at: { side: "new", pointer: pair.newPointer + path },
+        message: `${pair.tool ?? pair.stable}: ${inc.detail}${path ? ` at ${path}` : ""}`,
+        ...(inc.witness !== undefined || rule.bump === "major"
+          ? { witness: { kind: pair.witnessKind, acceptedBy: dir.source, rejectedBy: other, value: inc.witness === undefined ? null : pair.wrap(inc.witness), verified: inc.verified } }
+          : {}),
+        before,
+        after,
+      });
+    }
+  }
+}
+
+/** True when the property named by a `required` incompatibility still exists in `schema` at that path. */
+export function stillDeclared(inc: Incompat, schema: Schema): boolean {
+  let node: unknown = schema;
+  for (const seg of inc.path.split("/").slice(1)) node = node && typeof node === "object" ? (node as Record<string, unknown>)[seg.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  return node !== null && typeof node === "object" && inc.property !== undefined && inc.property in propertiesOf(node as Record<string, unknown>);
+}
+
+/** True when the schema node at `path` (a pointer built by the subset checker) is declared in `schema`. */
+export function declaredAt(schema: Schema, path: string): boolean {
+  let node: unknown = schema;
+  for (const seg of path.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return false;
+    const key = seg.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!(key in (node as Record<string, unknown>))) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/** Compare one schema (`inputSchema` or `outputSchema`) of every tool present on both sides. */
+export function reportToolSchemas(ctx: DiffContext, report: DiffReport, key: "input" | "output", directions: (before: DiffTool) => readonly DirectionMap[]): void {
+  const field = key === "input" ? "inputSchema" : "outputSchema";
+  for (const [name, before] of ctx.old.tools) {
+    const after = ctx.new.tools.get(name);
+    if (!after) continue;
+    reportSchemaPair(ctx, report, {
+      tool: name,
+      stable: `/tools/${name}/${field}`,
+      oldPointer: `${before.pointer}/${field}`,
+      newPointer: `${after.pointer}/${field}`,
+      old: before[key],
+      new: after[key],
+      witnessKind: key === "input" ? "call" : "result",
+      wrap: key === "input" ? (args) => ({ name, arguments: args }) : (structuredContent) => ({ structuredContent }),
+    }, directions(before));
+  }
+}

@@ -1,0 +1,35 @@
+import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+
+const bytesChanged = defineDiffRule("UI_IMMUTABLE_BYTES_CHANGED", "major", "Bytes changed under a ui:// URI that was already served; every served URI stays byte-identical. Blocks; not waivable.", { waivable: false });
+
+/** The content hash a content-addressed URI names (`…/sha256-<hex>/…`), if any. */
+export function uriHash(uri: string): string | undefined {
+  return /\/sha256-([0-9a-f]{64})(?:\/|$)/i.exec(uri)?.[1]?.toLowerCase();
+}
+
+/**
+ * Immutable UI bytes (L10): for every URI the old contract bound, the bytes the new side serves
+ * under the same URI must hash to what was published (the old side's known hash, else the hash
+ * the URI itself names).
+ */
+export const uiBytes: DiffCheck = {
+  rules: [bytesChanged],
+  check(ctx, report) {
+    const uris = new Map<string, string>();
+    for (const t of ctx.old.tools.values()) if (t.uiUri) uris.set(t.uiUri, t.pointer);
+    for (const uri of ctx.old.uiBytes.keys()) if (!uris.has(uri)) uris.set(uri, "/uiResources");
+    for (const [uri] of [...uris].sort()) {
+      const served = ctx.new.uiBytes.get(uri);
+      const published = ctx.old.uiBytes.get(uri) ?? uriHash(uri);
+      if (!served || !published || served === published) continue;
+      report(bytesChanged, {
+        pointer: `/ui/${uri}`,
+        at: { side: "new", pointer: "" },
+        message: `bytes under ${uri} changed (published sha256 ${published.slice(0, 12)}…, now ${served.slice(0, 12)}…); publish the change under a new content-addressed URI`,
+        witness: { kind: "fact", acceptedBy: "old", rejectedBy: "new", value: { uri, publishedSha256: published, servedSha256: served }, verified: true },
+        before: published,
+        after: served,
+      });
+    }
+  },
+};

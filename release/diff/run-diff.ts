@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { withLines } from "../../diagnostics/locate.js";
+import { againstBaselines, projectUiBytes, publishedBaselines, publishedRoot, readDoc } from "./baselines.js";
+import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
+import type { ContractDoc } from "./contract-doc.js";
+import { diffDiagnostics } from "./report.js";
+import { defaultWaiverFile, readWaivers } from "./waivers.js";
+
+/** What `skillpilot diff` was asked to compare. */
+export interface DiffRequest {
+  root: string;
+  /** Explicit OLD and NEW documents; without them the project's snapshot is compared to its baselines. */
+  oldFile?: string;
+  newFile?: string;
+  against?: string;
+  snapshotFile: string;
+  oldVersion?: string;
+  newVersion?: string;
+  waiverFile?: string;
+  now: Date;
+}
+
+/** Outcome: input errors (exit 2), nothing to compare (exit 0), or a result with its diagnostics. */
+export type DiffOutcome =
+  | { status: "input-error"; diagnostics: Diagnostic[] }
+  | { status: "nothing-to-compare"; message: string }
+  | { status: "compared"; result: DiffResult; diagnostics: Diagnostic[]; failed: boolean };
+
+/** Load both sides and the waivers, run the diff, and attach file:line locations. */
+export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
+  const input: Diagnostic[] = [];
+  let newDoc: ContractDoc | undefined;
+  let baselines: ContractDoc[];
+  if (req.newFile) {
+    newDoc = await readDoc(req.root, req.newFile, input, req.newVersion);
+    baselines = req.oldFile ? [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter((d): d is ContractDoc => d !== undefined) : [];
+  } else {
+    newDoc = await readDoc(req.root, req.snapshotFile, input, req.newVersion);
+    if (newDoc && newDoc.uiBytes.size === 0) newDoc.uiBytes = await projectUiBytes(req.root);
+    if (req.oldFile) baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter((d): d is ContractDoc => d !== undefined);
+    else if (req.against) baselines = await againstBaselines(req.root, req.against, req.snapshotFile, input, req.oldVersion);
+    else {
+      baselines = await publishedBaselines(req.root, input);
+      if (baselines.length === 0 && !hasErrors(input)) return { status: "nothing-to-compare", message: `no published snapshot under ${publishedRoot}/: nothing to compare against (run record-published after the first publication)` };
+    }
+  }
+  const waivers = await readWaivers(path.resolve(req.root, req.waiverFile ?? defaultWaiverFile), req.waiverFile ?? defaultWaiverFile, req.waiverFile !== undefined);
+  input.push(...waivers.diagnostics);
+  if (hasErrors(input) || !newDoc || baselines.length === 0) return { status: "input-error", diagnostics: withLines(input, (f) => textOf(req.root, f)) };
+  const result = diffContracts(baselines, newDoc, { waivers: waivers.waivers, waiverFile: req.waiverFile ?? defaultWaiverFile, now: req.now });
+  const diagnostics = withLines(diffDiagnostics(result), (f) => textOf(req.root, f));
+  return { status: "compared", result, diagnostics, failed: diffFailed(result) };
+}
+
+const cache = new Map<string, string | undefined>();
+function textOf(root: string, file: string): string | undefined {
+  const abs = path.resolve(root, file);
+  if (!cache.has(abs)) {
+    try {
+      cache.set(abs, readFileSync(abs, "utf8"));
+    } catch {
+      cache.set(abs, undefined);
+    }
+  }
+  return cache.get(abs);
+}

@@ -1,0 +1,281 @@
+import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
+import {
+  acceptsAnything, additionalOf, admitsType, declaredTypes, enumerated, isObject, jsonEqual, propertiesOf, requiredOf,
+  type JsonObject, type JsonType, type Schema,
+} from "./json-schema.js";
+import { flattenAllOf, numberCandidates, patternSamples, sampleOfType, sampleValue, stringCandidates, unionBranches } from "./sample.js";
+import type { ValueChecker } from "./value-check.js";
+
+/** Why a source schema is not a subset of a target schema. Direction-aware rules map these to rule ids. */
+export type IncompatKind =
+  | "type" | "enum" | "const" | "pattern" | "pattern-unproven" | "format" | "bound"
+  | "required" | "property-not-accepted" | "closed" | "branch" | "unsupported";
+
+/** One way a value valid under the source schema can be rejected by the target schema. */
+export interface Incompat {
+  kind: IncompatKind;
+  /** JSON pointer of the schema node inside the compared root, e.g. `/properties/decision`. */
+  path: string;
+  /** The property concerned, for `required`, `property-not-accepted` and `closed`. */
+  property?: string;
+  detail: string;
+  /** The whole root value (e.g. the full tool call) that should show the incompatibility. */
+  witness?: unknown;
+  /** True once Ajv confirmed: the witness is valid under the source root and invalid under the target root. */
+  verified: boolean;
+  sourceNode: Schema;
+  targetNode: Schema;
+}
+
+interface Ctx {
+  path: string;
+  wrap: (local: unknown) => unknown;
+  out: Incompat[];
+  checker: ValueChecker;
+  depth: number;
+}
+
+// Keywords whose inclusion this checker does not reason about: a target that differs in any of them is
+// only accepted when the source carries the identical keyword (conservative), else a sampled witness is sought.
+const opaqueKeywords = ["not", "if", "then", "else", "dependentRequired", "dependentSchemas", "propertyNames", "unevaluatedProperties",
+  "unevaluatedItems", "contains", "minContains", "maxContains", "prefixItems", "patternProperties", "minProperties", "maxProperties"] as const;
+
+const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => unknown): Ctx => ({
+  ...ctx,
+  path: ctx.path + segments.map((s) => "/" + escapePointerSegment(s)).join(""),
+  wrap,
+  depth: ctx.depth + 1,
+});
+
+const report = (ctx: Ctx, kind: IncompatKind, detail: string, source: Schema, target: Schema, local?: { value: unknown }, property?: string): void => {
+  ctx.out.push({ kind, path: ctx.path, detail, sourceNode: source, targetNode: target, verified: false, ...(property !== undefined ? { property } : {}), ...(local ? { witness: ctx.wrap(local.value) } : {}) });
+};
+
+/**
+ * Every way a value valid under `source` may be invalid under `target` ("source ⊄ target"), with a
+ * witness for each, then proven with Ajv against the two roots. Inputs are compared old→new
+ * (every old call must stay valid), outputs new→old (every new result must satisfy old clients).
+ * Conservative: where inclusion cannot be shown, an incompatibility is reported.
+ */
+export function findIncompatibilities(source: Schema, target: Schema, checker: ValueChecker): Incompat[] {
+  const out: Incompat[] = [];
+  subset(source, target, { path: "", wrap: (v) => v, out, checker, depth: 0 });
+  for (const inc of out) {
+    if (inc.witness === undefined) continue;
+    inc.verified = checker.accepts(source, inc.witness) === true && checker.accepts(target, inc.witness) === false;
+  }
+  return out;
+}
+
+function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
+  if (acceptsAnything(targetIn) || sourceIn === false || ctx.depth > 64) return;
+  const source = flattenAllOf(sourceIn === true ? {} : sourceIn);
+  if (targetIn === false) return report(ctx, "type", "the new schema accepts nothing here", sourceIn, targetIn, { value: sampleValue(source) });
+  let target = targetIn as JsonObject;
+  if (jsonEqual(source, target)) return;
+  if (Array.isArray(target.allOf)) {
+    const { allOf, ...rest } = target;
+    for (const member of allOf as Schema[]) subset(source, member, ctx);
+    target = rest;
+    if (acceptsAnything(target)) return;
+  }
+  const sourceBranches = unionBranches(source);
+  if (sourceBranches) {
+    const key = Array.isArray(source.oneOf) ? "oneOf" : "anyOf";
+    sourceBranches.forEach((b, i) => subset(b, target, child(ctx, [key, i], ctx.wrap)));
+    return;
+  }
+  const targetBranches = unionBranches(target);
+  if (targetBranches) return subsetOfUnion(source, target, targetBranches, ctx);
+  compareLeaf(source, target, ctx);
+}
+
+/** A non-union source must fit one branch of the target union; report the closest branch's gaps. */
+function subsetOfUnion(source: JsonObject, target: JsonObject, branches: JsonObject[], ctx: Ctx): void {
+  let best: Incompat[] | undefined;
+  for (const branch of branches) {
+    const trial: Incompat[] = [];
+    subset(source, branch, { ...ctx, out: trial });
+    if (trial.length === 0) return;
+    if (!best || trial.length < best.length) best = trial;
+  }
+  // Keep the closest branch's witness (Ajv later checks it against the whole union).
+  const hit = best?.find((i) => i.witness !== undefined);
+  ctx.out.push({ kind: "branch", path: ctx.path, detail: `no branch of the new union accepts every value here${best?.[0] ? ` (closest branch: ${best[0].detail})` : ""}`, sourceNode: source, targetNode: target, verified: false, witness: hit ? hit.witness : ctx.wrap(sampleValue(source)) });
+}
+
+function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
+  for (const k of opaqueKeywords) {
+    if (target[k] === undefined || jsonEqual(target[k], source[k])) continue;
+    const candidates = [sampleValue(source), ...(declaredTypes(source).has("object") ? [{ ...(sampleValue(source) as object), extraProperty: 1 }] : [])];
+    const hit = candidates.find((c) => ctx.checker.accepts(source, c) === true && ctx.checker.accepts(target, c) === false);
+    report(ctx, "unsupported", `the new schema adds or changes \`${k}\`, which the checker cannot prove compatible`, source, target, hit === undefined ? undefined : { value: hit });
+  }
+  const sourceValues = enumerated(source);
+  const st = declaredTypes(source);
+  const tt = declaredTypes(target);
+  if (sourceValues) {
+    for (const v of sourceValues) {
+      if (ctx.checker.accepts(target, v) !== false) continue;
+      const kind = "const" in target && "const" in source ? "const" : enumerated(target) ? "enum" : !admitsType(tt, typeOfJson(v)) ? "type" : keywordKind(target, v, ctx);
+      report(ctx, kind, `value ${JSON.stringify(v)} is no longer accepted`, source, target, { value: v });
+    }
+    return;
+  }
+  for (const t of st) {
+    if (admitsType(tt, t) || (t === "integer" && !st.has("number") && false)) continue;
+    if (t === "integer" && st.has("number") && tt.has("number")) continue;
+    report(ctx, "type", `type ${t} is no longer accepted`, source, target, { value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth) });
+  }
+  const targetValues = enumerated(target);
+  if (targetValues) {
+    const finite = st.size <= 2 && [...st].every((t) => t === "boolean" || t === "null");
+    const universe = finite ? [...(st.has("boolean") ? [true, false] : []), ...(st.has("null") ? [null] : [])] : [];
+    const missing = finite ? universe.find((v) => !targetValues.some((x) => jsonEqual(x, v))) : candidatesOf(source, st).find((v) => !targetValues.some((x) => jsonEqual(x, v)));
+    if (finite && missing === undefined) return;
+    const kind = "const" in target ? "const" : "enum";
+    return report(ctx, kind, `the new schema pins the value(s) ${JSON.stringify(targetValues)}`, source, target, missing === undefined ? undefined : { value: missing });
+  }
+  if (st.has("string") && admitsType(tt, "string")) compareString(source, target, ctx);
+  if ((st.has("number") || st.has("integer")) && admitsType(tt, "integer")) compareNumber(source, target, st.has("number") && tt.has("number") ? false : true, ctx);
+  if (st.has("array") && tt.has("array")) compareArray(source, target, ctx);
+  if (st.has("object") && tt.has("object")) compareObject(source, target, ctx);
+}
+
+const typeOfJson = (v: unknown): JsonType => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : (typeof v as JsonType));
+
+/** Which keyword of a leaf target rejects a value (for enumerated sources). */
+function keywordKind(target: JsonObject, v: unknown, ctx: Ctx): IncompatKind {
+  for (const [k, kind] of [["pattern", "pattern"], ["format", "format"]] as const) if (target[k] !== undefined && ctx.checker.accepts({ [k]: target[k] }, v) === false) return kind;
+  return "bound";
+}
+
+function candidatesOf(source: JsonObject, types: Set<JsonType>): unknown[] {
+  const out: unknown[] = [];
+  if (types.has("string")) out.push(...stringCandidates(source));
+  if (types.has("integer") || types.has("number")) out.push(...numberCandidates(source, !types.has("number")));
+  if (types.has("boolean")) out.push(true, false);
+  if (types.has("null")) out.push(null);
+  for (const t of ["object", "array"] as const) if (types.has(t)) out.push(sampleOfType(source, t));
+  return out;
+}
+
+const stringPart = (s: JsonObject): JsonObject => {
+  const out: JsonObject = { type: "string" };
+  for (const k of ["pattern", "format", "minLength", "maxLength"]) if (s[k] !== undefined) out[k] = s[k];
+  return out;
+};
+
+function compareString(source: JsonObject, target: JsonObject, ctx: Ctx): void {
+  const s = stringPart(source);
+  const extra = [
+    ...(typeof target.maxLength === "number" ? ["a".repeat(target.maxLength + 1)] : []),
+    ...(typeof target.minLength === "number" && target.minLength > 0 ? ["a".repeat(target.minLength - 1)] : []),
+    ...(typeof source.pattern === "string" ? patternSamples(source.pattern, 60) : []),
+  ];
+  const pool = [...new Set([...stringCandidates(source, 40), ...extra])].filter((c) => ctx.checker.accepts(s, c) === true);
+  const checks: [string, IncompatKind, boolean][] = [
+    ["pattern", "pattern", target.pattern !== undefined && target.pattern !== source.pattern],
+    ["format", "format", target.format !== undefined && target.format !== source.format],
+    ["minLength", "bound", typeof target.minLength === "number" && target.minLength > (typeof source.minLength === "number" ? source.minLength : 0)],
+    ["maxLength", "bound", typeof target.maxLength === "number" && target.maxLength < (typeof source.maxLength === "number" ? source.maxLength : Infinity)],
+  ];
+  for (const [k, kind, differs] of checks) {
+    if (!differs) continue;
+    const single = { type: "string", [k]: target[k] };
+    const hit = pool.find((c) => ctx.checker.accepts(single, c) === false);
+    if (hit !== undefined) report(ctx, kind, `${k} ${JSON.stringify(source[k] ?? null)} → ${JSON.stringify(target[k])} rejects ${JSON.stringify(hit)}`, source, target, { value: hit });
+    else if (kind === "pattern") report(ctx, "pattern-unproven", `pattern changed to ${JSON.stringify(target.pattern)}; no sampled old value is rejected, but inclusion is not proven`, source, target);
+    else if (kind === "format") report(ctx, "format", `format ${JSON.stringify(source.format ?? null)} → ${JSON.stringify(target.format)}`, source, target);
+    else report(ctx, kind, `${k} narrowed to ${JSON.stringify(target[k])}`, source, target);
+  }
+}
+
+/** Lowest admitted value as [value, exclusive], or undefined when unbounded. */
+const lower = (s: JsonObject): [number, boolean] | undefined => {
+  const m = typeof s.minimum === "number" ? s.minimum : undefined;
+  const x = typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum : undefined;
+  if (m === undefined && x === undefined) return undefined;
+  if (x === undefined || (m !== undefined && m > x)) return [m!, false];
+  return [x, true];
+};
+const upper = (s: JsonObject): [number, boolean] | undefined => {
+  const m = typeof s.maximum === "number" ? s.maximum : undefined;
+  const x = typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : undefined;
+  if (m === undefined && x === undefined) return undefined;
+  if (x === undefined || (m !== undefined && m < x)) return [m!, false];
+  return [x, true];
+};
+
+function compareNumber(source: JsonObject, target: JsonObject, integer: boolean, ctx: Ctx): void {
+  const step = integer ? 1 : 0.5;
+  const sl = lower(source), tl = lower(target), su = upper(source), tu = upper(target);
+  if (tl && (!sl || sl[0] < tl[0] || (sl[0] === tl[0] && !sl[1] && tl[1]))) {
+    const value = sl ? (sl[1] ? sl[0] + step : sl[0]) : tl[1] ? tl[0] : tl[0] - step;
+    report(ctx, "bound", `lower bound raised to ${tl[1] ? ">" : "≥"} ${tl[0]}`, source, target, { value: integer ? Math.ceil(value) : value });
+  }
+  if (tu && (!su || su[0] > tu[0] || (su[0] === tu[0] && !su[1] && tu[1]))) {
+    const value = su ? (su[1] ? su[0] - step : su[0]) : tu[1] ? tu[0] : tu[0] + step;
+    report(ctx, "bound", `upper bound lowered to ${tu[1] ? "<" : "≤"} ${tu[0]}`, source, target, { value: integer ? Math.floor(value) : value });
+  }
+  const tm = typeof target.multipleOf === "number" ? target.multipleOf : undefined;
+  const sm = typeof source.multipleOf === "number" ? source.multipleOf : undefined;
+  if (tm !== undefined && !(sm !== undefined && Number.isInteger(sm / tm)) && !(integer && Number.isInteger(1 / tm))) {
+    const pool = [...numberCandidates(source, integer), ...(sm ? [sm, sm * 3] : [1, 3, 7])];
+    const hit = pool.find((n) => ctx.checker.accepts({ type: "number", multipleOf: tm }, n) === false && ctx.checker.accepts(numericPart(source), n) === true);
+    report(ctx, "bound", `multipleOf ${tm} added`, source, target, hit === undefined ? undefined : { value: hit });
+  }
+}
+
+const numericPart = (s: JsonObject): JsonObject => {
+  const out: JsonObject = { type: "number" };
+  for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) if (s[k] !== undefined) out[k] = s[k];
+  return out;
+};
+
+function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
+  const sItems: Schema = isObject(source.items) || typeof source.items === "boolean" ? (source.items as Schema) : true;
+  const tItems: Schema = isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
+  const sMin = typeof source.minItems === "number" ? source.minItems : 0;
+  const sMax = typeof source.maxItems === "number" ? source.maxItems : Infinity;
+  const fill = (n: number) => Array.from({ length: n }, () => sampleValue(sItems, ctx.depth + 1));
+  if (typeof target.minItems === "number" && target.minItems > sMin) report(ctx, "bound", `minItems raised to ${target.minItems}`, source, target, { value: fill(sMin) });
+  if (typeof target.maxItems === "number" && target.maxItems < sMax) report(ctx, "bound", `maxItems lowered to ${target.maxItems}`, source, target, { value: fill(target.maxItems + 1) });
+  if (target.uniqueItems === true && source.uniqueItems !== true) {
+    const one = sampleValue(sItems, ctx.depth + 1);
+    report(ctx, "bound", "uniqueItems added", source, target, { value: [one, one, ...fill(Math.max(0, sMin - 2))] });
+  }
+  subset(sItems, tItems, child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])));
+}
+
+function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
+  const sp = propertiesOf(source), tp = propertiesOf(target);
+  const sr = requiredOf(source), tr = requiredOf(target);
+  const sAdd = additionalOf(source), tAdd = additionalOf(target);
+  const base = sampleOfType(source, "object", ctx.depth) as JsonObject;
+  for (const name of [...tr].sort()) {
+    if (sr.has(name)) continue;
+    const { [name]: _omit, ...without } = base;
+    report(ctx, "required", `property ${JSON.stringify(name)} became required`, source, target, { value: without }, name);
+  }
+  for (const name of Object.keys(sp).sort()) {
+    if (sp[name] === false) continue;
+    const to = name in tp ? tp[name] : tAdd;
+    const at = (v: unknown) => ctx.wrap({ ...base, [name]: v });
+    if (to === false) {
+      report(child(ctx, ["properties", name], at), "property-not-accepted", `property ${JSON.stringify(name)} is no longer accepted`, sp[name], false, { value: sampleValue(sp[name], ctx.depth + 1) }, name);
+      continue;
+    }
+    subset(sp[name], to, child(ctx, ["properties", name], at));
+  }
+  if (sAdd === false) return;
+  for (const name of Object.keys(tp).sort()) {
+    if (name in sp) continue;
+    subset(sAdd, tp[name], child(ctx, ["properties", name], (v) => ctx.wrap({ ...base, [name]: v })));
+  }
+  let extra = "extraProperty";
+  while (extra in tp || extra in sp) extra += "_";
+  const atExtra = (v: unknown) => ctx.wrap({ ...base, [extra]: v });
+  if (tAdd === false) report(child(ctx, ["additionalProperties"], atExtra), "closed", "unknown properties are no longer accepted", sAdd, false, { value: sampleValue(sAdd, ctx.depth + 1, "string") }, extra);
+  else subset(sAdd, tAdd, child(ctx, ["additionalProperties"], atExtra));
+}
