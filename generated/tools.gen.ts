@@ -1789,9 +1789,9 @@ export const toolDescriptors: readonly ToolDescriptor[] = [
   },
   {
     "_meta": {
-      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-cf20a8d34028a1a35d0e7668e924e34221a4f299493befe1f3319331afc70ad2/index.html",
+      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-175d3f524120cf40dace3abdbe839009256a60a31d81f3a11790513378babe21/index.html",
       "ui": {
-        "resourceUri": "ui://skillpilot/coach/1/sha256-cf20a8d34028a1a35d0e7668e924e34221a4f299493befe1f3319331afc70ad2/index.html"
+        "resourceUri": "ui://skillpilot/coach/1/sha256-175d3f524120cf40dace3abdbe839009256a60a31d81f3a11790513378babe21/index.html"
       }
     },
     "annotations": {
@@ -2029,9 +2029,9 @@ export const toolDescriptors: readonly ToolDescriptor[] = [
   },
   {
     "_meta": {
-      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-54aacff9b2c3d566913a6c3d545f69442d7da7f66d6b7346d7c35e62c2a0363e/index.html",
+      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-6df2e33fd740951f37372d1c1291a6b086e2199974cc945ad0e6cb87be6400ae/index.html",
       "ui": {
-        "resourceUri": "ui://skillpilot/coach/1/sha256-54aacff9b2c3d566913a6c3d545f69442d7da7f66d6b7346d7c35e62c2a0363e/index.html"
+        "resourceUri": "ui://skillpilot/coach/1/sha256-6df2e33fd740951f37372d1c1291a6b086e2199974cc945ad0e6cb87be6400ae/index.html"
       }
     },
     "annotations": {
