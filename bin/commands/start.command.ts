@@ -1,14 +1,82 @@
-import type { Command } from "commander";
-import { readSnapshot } from "../../contract/snapshot.js";
-import { contractSummary } from "../../contract/summary.js";
+import { Command, Option } from "commander";
+import { bootServices, closeServices } from "../../runtime/boot.js";
+import type { ConfigOverrides } from "../../runtime/config.js";
+import { isValidLearnerName, launchSession } from "../../runtime/domain/launch.js";
+import { startServer } from "../../runtime/server.js";
+import { ExitCode } from "../exit-codes.js";
 import { projectPaths } from "./root.js";
 
-/** `skillpilot start`: what `npm start` runs. */
+interface ServeOptions {
+  host?: string;
+  port?: string;
+  dataDir?: string;
+  config?: string;
+}
+
+function overrides(opts: ServeOptions): ConfigOverrides {
+  return {
+    host: opts.host,
+    port: opts.port === undefined ? undefined : Number(opts.port),
+    dataDir: opts.dataDir,
+    configFile: opts.config,
+  };
+}
+
+function runtimeOptions(command: Command): Command {
+  return command
+    .option("--host <host>", "interface to bind (env HOST; default 127.0.0.1)")
+    .option("--port <port>", "port to listen on, 0 for any free port (env PORT; default 3000)")
+    .option("--data-dir <dir>", "SQLite database and secrets (env SKILLPILOT_DATA_DIR; default ./data)")
+    .option("--config <file>", "JSON config file (default ./skillpilot.config.json when present)");
+}
+
+/** `skillpilot start` (alias `serve`, what `npm start` runs) and `skillpilot session start`. */
 export function registerStartCommand(program: Command): void {
-  program
-    .command("start")
-    .description("Start SkillPilot Coach (prints the contract summary until the runtime is available).")
-    .action(async (_opts: unknown, command: Command) => {
-      process.stdout.write(contractSummary(await readSnapshot(projectPaths(command).root)));
+  runtimeOptions(
+    program
+      .command("start")
+      .alias("serve")
+      .description("Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain in-flight calls and close the database."),
+  ).action(async (opts: ServeOptions, command: Command) => {
+    const services = await bootServices(projectPaths(command).root, overrides(opts));
+    const running = await startServer(services);
+    process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
+    process.stdout.write(`Start a learning session at ${services.config.launchUrl} or: npx skillpilot session start --learner NAME\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => void running.close().then(resolve);
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
     });
+  });
+
+  const session = program.command("session").description("First-party learning sessions (never started from a chat tool).");
+  runtimeOptions(
+    session
+      .command("start")
+      .description("Mint a learning session for a learner under the contract line in release/line.json and print its sps_… id. Exit 1 when the line refuses (BLOCK, or WARN without --acknowledge-successor).")
+      .requiredOption("--learner <name>", "first-party learner name (stays in the backend)")
+      .addOption(new Option("--locale <locale>", "communication locale of the session").choices(["en", "de"]).default("en"))
+      .option("--acknowledge-successor", "start on a WARN line although a successor exists"),
+  ).action(async (opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean }, command: Command) => {
+    if (!isValidLearnerName(opts.learner)) {
+      process.stderr.write("skillpilot: --learner must be a non-empty name of at most 200 characters\n");
+      process.exitCode = ExitCode.usage;
+      return;
+    }
+    const services = await bootServices(projectPaths(command).root, { ...overrides(opts), logDestination: process.platform === "win32" ? "NUL" : "/dev/null" });
+    try {
+      const result = await launchSession(services, { learner: opts.learner, locale: opts.locale, acknowledgeSuccessor: opts.acknowledgeSuccessor === true });
+      if (result.kind === "minted") {
+        process.stdout.write(`${result.learningSessionId}\n`);
+      } else if (result.kind === "acknowledgementRequired") {
+        process.stderr.write(`This line is being replaced by ${result.successor.launchUrl}. Re-run with --acknowledge-successor to start here anyway.\n`);
+        process.exitCode = ExitCode.findings;
+      } else {
+        process.stderr.write(`${result.error.code}: ${result.error.message} ${result.error.recovery}\n`);
+        process.exitCode = ExitCode.findings;
+      }
+    } finally {
+      await closeServices(services);
+    }
+  });
 }

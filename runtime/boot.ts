@@ -1,0 +1,45 @@
+import path from "node:path";
+import { keyringFromConfig } from "./capability/index.js";
+import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config.js";
+import { loadCurriculum } from "./domain/curriculum.js";
+import { loadIdentity } from "./identity.js";
+import { createLogger } from "./observability/call-log.js";
+import { createMetrics } from "./observability/metrics.js";
+import { loadOrCreateSecrets } from "./secrets.js";
+import type { RuntimeServices } from "./services.js";
+import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
+
+/**
+ * Build the shared services from a resolved config: identity, curriculum, secrets (created in the
+ * data directory on first start), the migrated store, logger and metrics.
+ */
+export async function createServices(config: RuntimeConfig, now: () => Date = () => new Date()): Promise<RuntimeServices> {
+  const [identity, curriculum, secrets] = await Promise.all([
+    loadIdentity(config.root, config.serverBuild),
+    loadCurriculum(config.curriculumFile),
+    loadOrCreateSecrets(config.dataDir),
+  ]);
+  const store = await SqliteStore.open(path.join(config.dataDir, databaseFileName), identity.stateSchemaVersion);
+  return {
+    config,
+    identity,
+    curriculum,
+    store,
+    keyring: keyringFromConfig(secrets.capabilityKeys),
+    logHmacKey: secrets.logHmacKey,
+    logger: createLogger(config.logDestination, config.logLevel),
+    metrics: createMetrics(),
+    now,
+  };
+}
+
+/** Resolve config for `root` and build services. */
+export async function bootServices(root: string, overrides: ConfigOverrides = {}): Promise<RuntimeServices> {
+  return createServices(await loadConfig(root, overrides));
+}
+
+/** Release what services hold: flush the log, close the database. */
+export async function closeServices(services: RuntimeServices): Promise<void> {
+  await services.store.close();
+  await new Promise<void>((resolve) => services.logger.flush(() => resolve()));
+}

@@ -1,0 +1,97 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+/** Everything the runtime reads from the environment, a config file and CLI flags. */
+export interface RuntimeConfig {
+  /** Project root: schemas/, release/line.json and curricula/ are resolved from here. */
+  root: string;
+  host: string;
+  /** 0 picks a free port (tests, benchmarks). */
+  port: number;
+  /** Where the SQLite database and the generated secrets live. */
+  dataDir: string;
+  /** Extra hostnames accepted in Host/Origin besides the loopback names (DNS-rebinding guard). */
+  allowedHosts: string[];
+  /** First-party start page; every session error ends with it (C14). */
+  launchUrl: string;
+  /** The contract line file; re-read on every launch so a policy flip applies at once. */
+  lineFile: string;
+  /** First-party allowlist a WARN/BLOCK successor must be on (L11). */
+  allowlistFile: string;
+  curriculumFile: string;
+  /** Lifetime of a learning session. */
+  sessionTtlSeconds: number;
+  /** Retention of idempotency records (PT1H, L8). */
+  idempotencyTtlSeconds: number;
+  /** Deployed build (L2), e.g. a git SHA; logged on every call. */
+  serverBuild: string;
+  /** pino destination: a file path, or "stdout". */
+  logDestination: string;
+  logLevel: string;
+}
+
+/** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */
+export type ConfigFile = Partial<Omit<RuntimeConfig, "root">>;
+
+/** Flag values from the CLI; they win over env, which wins over the file. */
+export interface ConfigOverrides extends ConfigFile {
+  configFile?: string;
+}
+
+const DEFAULT_CONFIG_FILE = "skillpilot.config.json";
+
+function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
+  const out: ConfigFile = {};
+  if (env.HOST) out.host = env.HOST;
+  if (env.PORT) out.port = Number(env.PORT);
+  if (env.SKILLPILOT_DATA_DIR) out.dataDir = env.SKILLPILOT_DATA_DIR;
+  if (env.SKILLPILOT_LAUNCH_URL) out.launchUrl = env.SKILLPILOT_LAUNCH_URL;
+  if (env.SKILLPILOT_SERVER_BUILD) out.serverBuild = env.SKILLPILOT_SERVER_BUILD;
+  if (env.SKILLPILOT_LOG) out.logDestination = env.SKILLPILOT_LOG;
+  if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL;
+  return out;
+}
+
+async function fileConfig(root: string, file: string | undefined): Promise<ConfigFile> {
+  const abs = path.resolve(root, file ?? DEFAULT_CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(abs, "utf8");
+  } catch (error) {
+    if (!file && (error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw new Error(`cannot read config file ${abs}`);
+  }
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${abs}: expected a JSON object`);
+  return parsed as ConfigFile;
+}
+
+/**
+ * Resolve the runtime configuration: defaults < config file < environment (HOST, PORT, …) <
+ * explicit overrides. Relative paths are resolved against `root`.
+ */
+export async function loadConfig(root: string, overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Promise<RuntimeConfig> {
+  const { configFile, ...flags } = overrides;
+  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const merged: ConfigFile = { ...(await fileConfig(root, configFile)), ...envConfig(env), ...defined(flags) };
+  const host = merged.host ?? "127.0.0.1";
+  const port = merged.port ?? 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(merged.port)}`);
+  const at = (p: string) => path.resolve(root, p);
+  return {
+    root,
+    host,
+    port,
+    dataDir: at(merged.dataDir ?? "data"),
+    allowedHosts: merged.allowedHosts ?? [],
+    launchUrl: merged.launchUrl ?? `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/start`,
+    lineFile: at(merged.lineFile ?? "release/line.json"),
+    allowlistFile: at(merged.allowlistFile ?? "release/first-party-allowlist.json"),
+    curriculumFile: at(merged.curriculumFile ?? "curricula/skillpilot-basics.curriculum.json"),
+    sessionTtlSeconds: merged.sessionTtlSeconds ?? 12 * 3600,
+    idempotencyTtlSeconds: merged.idempotencyTtlSeconds ?? 3600,
+    serverBuild: merged.serverBuild ?? "dev",
+    logDestination: merged.logDestination ?? "stdout",
+    logLevel: merged.logLevel ?? "info",
+  };
+}

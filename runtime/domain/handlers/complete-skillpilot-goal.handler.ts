@@ -1,0 +1,41 @@
+import { CoachError } from "../../errors.js";
+import { writeHandler } from "../../mcp/write-pipeline.js";
+import { buildFullContext } from "../full-context.js";
+import { masteredGoals, type GoalProgress } from "../learner-state.js";
+import { advanceAfterMastery, skillMastery } from "../learning-rules.js";
+
+/**
+ * Write: the structured completion decision for the active goal (C6). `achieved` masters it and
+ * lets the backend pick the successor step; `needsMorePractice` records the attempt and keeps
+ * the goal active. Only the active goal can be completed.
+ */
+export const completeSkillpilotGoal = writeHandler({
+  tool: "complete_skillpilot_goal",
+  apply(input, { services, snapshot, now }) {
+    const goalId = snapshot.state.activeGoalId;
+    const goal = goalId ? services.curriculum.goal(goalId) : undefined;
+    if (!goal) throw new CoachError("NOT_ELIGIBLE");
+    const previous = snapshot.progress.get(goal.goalId);
+    const achieved = input.decision === "achieved";
+    const progress: GoalProgress = {
+      goalId: goal.goalId,
+      status: achieved ? "mastered" : "practicing",
+      attempts: (previous?.attempts ?? 0) + 1,
+      masteredAt: achieved ? now.toISOString() : null,
+    };
+    if (!achieved) return { state: snapshot.state, progress: [progress], value: goal.goalId };
+    const mastered = new Set([...masteredGoals(snapshot), goal.goalId]);
+    return { state: advanceAfterMastery(services.curriculum, snapshot.state, mastered), progress: [progress], value: goal.goalId };
+  },
+  respond({ services, session, snapshot, now, receipt, value: goalId }) {
+    const goal = services.curriculum.goal(goalId)!;
+    const mastered = masteredGoals(snapshot);
+    const status = mastered.has(goalId) ? "mastered" : snapshot.state.activeGoalId === goalId ? "active" : "available";
+    return {
+      receipt,
+      goal: { goalId, skillId: goal.skillId, title: goal.title[session.locale], status },
+      mastery: skillMastery(services.curriculum, goal.skillId, mastered),
+      successor: buildFullContext(services, session, snapshot, now),
+    };
+  },
+});

@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import type { LineSuccessor } from "../../generated/types.gen.js";
+import { localizeError, type LocalizedError } from "../error-table.js";
+import type { RuntimeServices } from "../services.js";
+import { initialLearnerState } from "./learner-state.js";
+import { decideLaunch, readAllowlist, readLine } from "./line-policy.js";
+
+/** A first-party launch request (the WebGUI or the CLI; never a chat tool). */
+export interface LaunchRequest {
+  /** First-party learner name; stays in the backend (C15). */
+  learner: string;
+  locale: "en" | "de";
+  /** Explicit user choice to start on a WARN line despite the successor (L11). */
+  acknowledgeSuccessor?: boolean;
+}
+
+/** The outcome of a launch. */
+export type LaunchResult =
+  | { kind: "minted"; learningSessionId: string; communicationLocale: "en" | "de"; expiresAt: string; newSessionPolicy: "ALLOW" | "WARN" }
+  | { kind: "acknowledgementRequired"; successor: LineSuccessor }
+  | { kind: "refused"; error: LocalizedError; successor?: LineSuccessor };
+
+/** Learner names are first-party identifiers: printable, bounded, no control characters. */
+export function isValidLearnerName(name: unknown): name is string {
+  return typeof name === "string" && name.trim().length > 0 && name.length <= 200 && !/\p{Cc}/u.test(name);
+}
+
+function newSessionId(): string {
+  return `sps_${randomBytes(24).toString("base64url")}`;
+}
+
+/**
+ * Mint a learning session under the contract line read right now (so a policy flip applies to
+ * the next launch), pinned to the served contract major, workflow version, curriculum revision
+ * and the line's policyRevision. A refused launch writes nothing.
+ */
+export async function launchSession(services: RuntimeServices, request: LaunchRequest): Promise<LaunchResult> {
+  const { config, identity, curriculum, store } = services;
+  const [line, allowlist] = await Promise.all([readLine(config.lineFile), readAllowlist(config.allowlistFile)]);
+  const decision = decideLaunch(line, allowlist, request.acknowledgeSuccessor === true);
+  if (decision.kind === "acknowledge") return { kind: "acknowledgementRequired", successor: decision.successor };
+  if (decision.kind === "refuse") {
+    const successor = decision.code === "MAJOR_UPGRADE_REQUIRED" ? decision.successor : undefined;
+    const error = localizeError(decision.code, request.locale, { launchUrl: config.launchUrl, successorUrl: successor?.launchUrl });
+    return { kind: "refused", error, ...(successor && { successor }) };
+  }
+  const now = services.now();
+  const at = now.toISOString();
+  const sessionId = newSessionId();
+  const expiresAt = now.getTime() + config.sessionTtlSeconds * 1000;
+  await store.write(async (tx) => {
+    const learnerId = await tx.ensureLearner(request.learner.trim(), initialLearnerState, at);
+    await tx.insertSession({
+      sessionId,
+      learnerId,
+      locale: request.locale,
+      contractMajor: identity.contractMajor,
+      workflowVersion: identity.workflowVersion,
+      curriculumRevision: curriculum.revision,
+      policyRevision: decision.policyRevision,
+      createdAt: at,
+      expiresAt,
+    });
+  });
+  return {
+    kind: "minted",
+    learningSessionId: sessionId,
+    communicationLocale: request.locale,
+    expiresAt: new Date(expiresAt).toISOString(),
+    newSessionPolicy: decision.warned ? "WARN" : "ALLOW",
+  };
+}

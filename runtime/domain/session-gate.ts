@@ -1,0 +1,22 @@
+import { CoachError } from "../errors.js";
+import type { CallContext } from "../services.js";
+import type { SessionRecord } from "../store/store.js";
+
+/**
+ * Step 2 of every call: the session exists, is not expired, and its pinned contract major,
+ * workflow version and curriculum revision are still served; otherwise fail closed (L8).
+ */
+export async function openSession(learningSessionId: string, ctx: CallContext): Promise<SessionRecord> {
+  const { store, identity, curriculum } = ctx.services;
+  const session = await store.findSession(learningSessionId);
+  if (!session) throw new CoachError("SESSION_NOT_FOUND");
+  ctx.facts.session = session;
+  if (session.expiresAt <= ctx.now.getTime()) throw new CoachError("SESSION_EXPIRED");
+  if (
+    session.contractMajor !== identity.contractMajor ||
+    session.workflowVersion !== identity.workflowVersion ||
+    session.curriculumRevision !== curriculum.revision
+  )
+    throw new CoachError("SESSION_VERSION_UNAVAILABLE");
+  return session;
+}

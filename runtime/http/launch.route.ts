@@ -1,0 +1,45 @@
+import type { Middleware } from "koa";
+import { errorTable, localizeError } from "../error-table.js";
+import { isValidLearnerName, launchSession } from "../domain/launch.js";
+import type { RuntimeServices } from "../services.js";
+
+/**
+ * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?}`: the first-party launch.
+ * 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the error
+ * table's status with `{code, message, recovery}` when the line refuses (L11).
+ */
+export function launchRoute(services: RuntimeServices): Middleware {
+  return async (ctx) => {
+    const body = (ctx.request as unknown as { body?: unknown }).body as Record<string, unknown> | undefined;
+    const locale = body?.locale ?? "en";
+    const keys = body && typeof body === "object" ? Object.keys(body) : [];
+    const known = new Set(["learner", "locale", "acknowledgeSuccessor"]);
+    if (
+      !body ||
+      keys.some((k) => !known.has(k)) ||
+      !isValidLearnerName(body.learner) ||
+      (locale !== "en" && locale !== "de") ||
+      (body.acknowledgeSuccessor !== undefined && typeof body.acknowledgeSuccessor !== "boolean")
+    ) {
+      ctx.status = errorTable.INVALID_INPUT.httpStatus;
+      ctx.body = localizeError("INVALID_INPUT", "en", { launchUrl: services.config.launchUrl });
+      return;
+    }
+    const result = await launchSession(services, {
+      learner: body.learner,
+      locale,
+      acknowledgeSuccessor: body.acknowledgeSuccessor === true,
+    });
+    if (result.kind === "minted") {
+      ctx.status = 201;
+      const { kind: _kind, ...minted } = result;
+      ctx.body = { ...minted, mcpUrl: `${ctx.protocol}://${ctx.host}/mcp` };
+    } else if (result.kind === "acknowledgementRequired") {
+      ctx.status = 409;
+      ctx.body = { acknowledgementRequired: true, successor: result.successor };
+    } else {
+      ctx.status = errorTable[result.error.code].httpStatus;
+      ctx.body = { ...result.error, ...(result.successor && { successor: result.successor }) };
+    }
+  };
+}

@@ -1,0 +1,76 @@
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { CoachHandlers, ToolName } from "../../generated/handlers.gen.js";
+import type { ErrorCode } from "../../generated/types.gen.js";
+import { CapabilityError } from "../capability/index.js";
+import { localizeError, type MessageLocale } from "../error-table.js";
+import { CoachError } from "../errors.js";
+import { logCall, type CallLogFields } from "../observability/call-log.js";
+import { logFingerprint } from "../observability/session-fingerprint.js";
+import type { CallContext, CallFacts, RuntimeServices } from "../services.js";
+import { inputValidators, isToolName } from "./input-validators.js";
+import { errorResult, successResult } from "./tool-result.js";
+
+/** The stable code of anything a handler threw; unknown failures become INTERNAL_ERROR. */
+export function errorCodeOf(error: unknown): ErrorCode {
+  if (error instanceof CoachError) return error.code;
+  if (error instanceof CapabilityError) return error.code;
+  return "INTERNAL_ERROR";
+}
+
+/** The session's locale when it is known; English otherwise (e.g. an unknown session). */
+function localeOf(facts: CallFacts): MessageLocale {
+  return facts.session?.locale ?? "en";
+}
+
+function record(services: RuntimeServices, tool: string, code: ErrorCode | "OK", facts: CallFacts, started: bigint): void {
+  const { identity, metrics, logger, logHmacKey } = services;
+  const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const status = code === "OK" ? "ok" : "error";
+  const fields: CallLogFields = {
+    contractMajor: identity.contractMajor,
+    pluginLine: identity.pluginLine,
+    serverBuild: identity.serverBuild,
+    toolName: tool,
+    status,
+    resultCode: code,
+    latencyMs: Math.round(latencyMs * 1000) / 1000,
+  };
+  if (facts.session) {
+    fields.sessionFingerprint = logFingerprint(logHmacKey, facts.session.sessionId);
+    fields.workflowVersion = facts.session.workflowVersion;
+    fields.curriculumRevision = facts.session.curriculumRevision;
+    fields.stateSchemaVersion = identity.stateSchemaVersion;
+  }
+  if (facts.stateVersion !== undefined) fields.stateVersion = facts.stateVersion;
+  if (facts.clientRequestId !== undefined) fields.clientRequestId = facts.clientRequestId;
+  logCall(logger, fields);
+  const labels = { contractMajor: String(identity.contractMajor), pluginLine: identity.pluginLine, toolName: tool, status, resultCode: code };
+  metrics.calls.inc(labels);
+  metrics.latency.observe(labels, latencyMs / 1000);
+}
+
+/**
+ * `tools/call` for the contract: step 1 (the precompiled validator, exactly once, before anything
+ * is hashed, stored or logged) and then the tool's handler; every outcome becomes a tool result
+ * and one log line (step 8).
+ */
+export async function callTool(services: RuntimeServices, handlers: CoachHandlers<CallContext>, name: string, args: unknown): Promise<CallToolResult> {
+  const started = process.hrtime.bigint();
+  const ctx: CallContext = { services, now: services.now(), facts: {} };
+  // A name outside the contract is caller text: it is neither logged nor used as a metric label.
+  const tool: ToolName | "unknown" = isToolName(name) ? name : "unknown";
+  try {
+    if (tool === "unknown") throw new CoachError("UNKNOWN_TOOL");
+    const validate = inputValidators[tool];
+    if (!validate(args ?? {})) throw new CoachError("INVALID_INPUT");
+    const handler = handlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
+    const output = await handler(args, ctx);
+    record(services, tool, "OK", ctx.facts, started);
+    return successResult(tool as ToolName, output as never);
+  } catch (error) {
+    const code = errorCodeOf(error);
+    if (code === "INTERNAL_ERROR") services.logger.error({ toolName: tool, err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "internal error");
+    record(services, tool, code, ctx.facts, started);
+    return errorResult(localizeError(code, localeOf(ctx.facts), { launchUrl: services.config.launchUrl }));
+  }
+}

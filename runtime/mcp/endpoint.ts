@@ -1,0 +1,32 @@
+import { createMcpHandler, Server, type McpHttpHandler, type Tool } from "@modelcontextprotocol/server";
+import type { CoachHandlers } from "../../generated/handlers.gen.js";
+import { toolDescriptors } from "../../generated/tools.gen.js";
+import type { CallContext, RuntimeServices } from "../services.js";
+import { callTool } from "./dispatch.js";
+
+/** `tools/list` exactly as generated: the schemas are advertised unchanged. */
+const tools = toolDescriptors as unknown as Tool[];
+const outputSchemas = new Map(toolDescriptors.map((d) => [d.name, d.outputSchema]));
+
+/**
+ * The MCP endpoint: SDK v2 `createMcpHandler`, which serves 2026-07-28 requests and falls back to
+ * stateless serving for 2025-era clients, with one low-level `Server` per request. The low-level
+ * server is used (not `McpServer.registerTool`) so that input is validated once, by the generated
+ * validator in `callTool`, and refusals come back as the contract's own stable errors.
+ */
+export function createCoachMcpHandler(services: RuntimeServices, handlers: CoachHandlers<CallContext>): McpHttpHandler {
+  const info = { name: services.identity.packageName, version: services.identity.serverBuild };
+  return createMcpHandler(
+    () => {
+      const server = new Server(info, { capabilities: { tools: {} } });
+      server.setRequestHandler("tools/list", async () => ({ tools }));
+      server.setRequestHandler("tools/call", async (request) => {
+        const { name, arguments: args } = request.params;
+        const result = await callTool(services, handlers, name, args);
+        return server.projectCallToolResult(result, outputSchemas.get(name));
+      });
+      return server;
+    },
+    { responseMode: "json", onerror: (error) => services.logger.warn({ err: error.name }, "mcp transport error") },
+  );
+}

@@ -1,0 +1,34 @@
+import { pino, type Logger } from "pino";
+
+/** The L13 fields of one tool invocation's log line. */
+export interface CallLogFields {
+  contractMajor: number;
+  pluginLine: string;
+  serverBuild: string;
+  /** A contract tool name, or "unknown" (a caller-chosen name is never logged). */
+  toolName: string;
+  status: "ok" | "error";
+  /** "OK" or a stable error code. */
+  resultCode: string;
+  latencyMs: number;
+  /** Truncated HMAC of the learning session id; never the id itself. */
+  sessionFingerprint?: string;
+  stateVersion?: number;
+  stateSchemaVersion?: number;
+  workflowVersion?: string;
+  curriculumRevision?: string;
+  /** Writes only, and only once the input validated (so it is a UUID, not caller text). */
+  clientRequestId?: string;
+}
+
+/** Create the runtime's JSON logger: a file path, or "stdout". */
+export function createLogger(destination: string, level: string): Logger {
+  const dest = destination === "stdout" ? pino.destination(1) : pino.destination({ dest: destination, mkdir: true, sync: false });
+  // No redaction list on purpose: call lines are built from an allowlist of fields (CallLogFields).
+  return pino({ level, base: undefined, messageKey: "msg" }, dest);
+}
+
+/** Write the one line of a tool call. */
+export function logCall(logger: Logger, fields: CallLogFields): void {
+  logger.info(fields, "tool call");
+}

@@ -1,0 +1,26 @@
+import { Counter, Histogram, Registry } from "prom-client";
+
+/** Metric labels, bounded to the L13 set: never a session, learner, request or revision. */
+export const metricLabels = ["contractMajor", "pluginLine", "toolName", "status", "resultCode"] as const;
+type Label = (typeof metricLabels)[number];
+
+/** The runtime's Prometheus metrics, in their own registry (one per server instance). */
+export interface RuntimeMetrics {
+  registry: Registry;
+  calls: Counter<Label>;
+  latency: Histogram<Label>;
+}
+
+/** Create the registry with the tool-call counter and latency histogram. */
+export function createMetrics(): RuntimeMetrics {
+  const registry = new Registry();
+  const calls = new Counter({ name: "skillpilot_tool_calls_total", help: "MCP tool calls by outcome.", labelNames: metricLabels, registers: [registry] });
+  const latency = new Histogram({
+    name: "skillpilot_tool_call_duration_seconds",
+    help: "MCP tool call latency.",
+    labelNames: metricLabels,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  return { registry, calls, latency };
+}

@@ -1,0 +1,95 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { bodyParser } from "@koa/bodyparser";
+import { Router } from "@koa/router";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import Koa from "koa";
+import type { CoachHandlers } from "../generated/handlers.gen.js";
+import { closeServices } from "./boot.js";
+import { coachHandlers } from "./domain/handlers/index.js";
+import { configuredHostnames, hostGuard } from "./http/host-guard.js";
+import { launchRoute } from "./http/launch.route.js";
+import { startPage } from "./http/start-page.js";
+import { createCoachMcpHandler } from "./mcp/endpoint.js";
+import type { CallContext, RuntimeServices } from "./services.js";
+
+/** A running server. */
+export interface RunningServer {
+  /** Base URL, e.g. http://127.0.0.1:3000 */
+  origin: string;
+  /** The MCP endpoint URL. */
+  mcpUrl: string;
+  port: number;
+  /** Stop accepting, let in-flight requests finish, then close the MCP handler and the database. */
+  close(): Promise<void>;
+}
+
+const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
+
+/**
+ * Build the Koa app: host guard, `/healthz`, `/metrics`, the first-party launch API and start
+ * page, and the MCP endpoint at `/mcp` (mounted raw: Koa hands the Node request to the SDK).
+ */
+export function createApp(services: RuntimeServices, handlers: CoachHandlers<CallContext> = coachHandlers) {
+  const mcp = createCoachMcpHandler(services, handlers);
+  const serveMcp = toNodeHandler(mcp);
+  const app = new Koa();
+  const router = new Router();
+  router.get("/healthz", (ctx) => {
+    ctx.body = { status: "ok", contractMajor: services.identity.contractMajor, serverBuild: services.identity.serverBuild };
+  });
+  router.get("/metrics", async (ctx) => {
+    ctx.type = services.metrics.registry.contentType;
+    ctx.body = await services.metrics.registry.metrics();
+  });
+  router.get("/start", startPage());
+  router.post("/api/sessions", bodyParser({ enableTypes: ["json"], jsonLimit: "16kb" }), launchRoute(services));
+  router.all("/mcp", async (ctx) => {
+    ctx.respond = false;
+    await serveMcp(ctx.req, ctx.res);
+  });
+  app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return { app, mcp };
+}
+
+/** Start the HTTP server on the configured host and port (0 = any free port). */
+export async function startServer(services: RuntimeServices, handlers?: CoachHandlers<CallContext>): Promise<RunningServer> {
+  const { app, mcp } = createApp(services, handlers);
+  const handle = app.callback();
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    res.once("close", () => {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    });
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(services.config.port, services.config.host, () => resolve());
+  });
+  const purge = setInterval(() => void services.store.purgeExpired(Date.now()).catch(() => undefined), IDEMPOTENCY_PURGE_MS);
+  purge.unref();
+  await services.store.purgeExpired(services.now().getTime());
+
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = services.config.host === "0.0.0.0" ? "127.0.0.1" : services.config.host.includes(":") ? `[${services.config.host}]` : services.config.host;
+  const origin = `http://${hostForUrl}:${port}`;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      clearInterval(purge);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      server.closeAllConnections();
+      await stopped;
+      await mcp.close();
+      await closeServices(services);
+    })());
+  return { origin, mcpUrl: `${origin}/mcp`, port, close };
+}

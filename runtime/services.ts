@@ -1,0 +1,38 @@
+import type { Logger } from "pino";
+import type { Keyring } from "./capability/index.js";
+import type { RuntimeConfig } from "./config.js";
+import type { Curriculum } from "./domain/curriculum.js";
+import type { RuntimeIdentity } from "./identity.js";
+import type { RuntimeMetrics } from "./observability/metrics.js";
+import type { CoachStore, SessionRecord } from "./store/store.js";
+
+/** Everything a request may use, built once at start-up and shared by all requests. */
+export interface RuntimeServices {
+  config: RuntimeConfig;
+  identity: RuntimeIdentity;
+  curriculum: Curriculum;
+  store: CoachStore;
+  /** Capability and option-payload keys (C11). */
+  keyring: Keyring;
+  /** Key of the log fingerprint of session ids (L13). */
+  logHmacKey: string;
+  logger: Logger;
+  metrics: RuntimeMetrics;
+  /** The clock; tests may pin it. */
+  now: () => Date;
+}
+
+/** Facts gathered while a call runs, for its log line (L13). */
+export interface CallFacts {
+  session?: SessionRecord;
+  stateVersion?: number;
+  clientRequestId?: string;
+}
+
+/** The `Ctx` every handler of the generated `CoachHandlers<Ctx>` receives. */
+export interface CallContext {
+  services: RuntimeServices;
+  /** The clock reading of this call: one per call, so every timestamp in it agrees. */
+  now: Date;
+  facts: CallFacts;
+}

@@ -1,0 +1,84 @@
+import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
+
+/** A learning session as launched by the first party; pinned versions never change (L8). */
+export interface SessionRecord {
+  sessionId: string;
+  /** Internal; never leaves the backend (C15). */
+  learnerId: number;
+  locale: "en" | "de";
+  contractMajor: number;
+  workflowVersion: string;
+  curriculumRevision: string;
+  policyRevision: number;
+  createdAt: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+/** Idempotency key of a write: (session, tool, clientRequestId) (G6). */
+export interface IdempotencyKey {
+  sessionId: string;
+  toolName: string;
+  clientRequestId: string;
+}
+
+/** A committed write's stored answer, replayed byte for byte on an exact retry. */
+export interface IdempotencyRecord extends IdempotencyKey {
+  /** sha256 of the canonical validated input. */
+  fingerprint: string;
+  /** The serialized tool output. */
+  response: string;
+  createdAt: string;
+  /** Epoch milliseconds; after this the key counts as unused (PT1H retention). */
+  expiresAt: number;
+}
+
+/** Proof of one committed write (G7). */
+export interface ReceiptRecord {
+  receiptId: string;
+  learnerId: number;
+  sessionId: string;
+  operation: string;
+  stateVersion: number;
+  recordedAt: string;
+}
+
+/** Reads that see committed data only. */
+export interface StoreReader {
+  findSession(sessionId: string): Promise<SessionRecord | undefined>;
+  /** The learner's state and progress; throws if the learner does not exist. */
+  loadLearner(learnerId: number): Promise<LearnerSnapshot>;
+}
+
+/** Operations inside one write transaction. Anything thrown rolls all of them back. */
+export interface WriteTx extends StoreReader {
+  /** The live (unexpired at `now`) record for a key. */
+  findIdempotency(key: IdempotencyKey, now: number): Promise<IdempotencyRecord | undefined>;
+  saveIdempotency(record: IdempotencyRecord): Promise<void>;
+  /** Store the new state as `fromVersion + 1` and return that version; fails if the row moved. */
+  saveState(learnerId: number, state: LearnerState, fromVersion: number, now: string): Promise<number>;
+  saveProgress(learnerId: number, progress: GoalProgress, now: string): Promise<void>;
+  insertReceipt(receipt: ReceiptRecord): Promise<void>;
+  /** The learner with this first-party name, created (with initial state) if new. */
+  ensureLearner(externalName: string, initialState: LearnerState, now: string): Promise<number>;
+  insertSession(session: SessionRecord): Promise<void>;
+}
+
+/**
+ * The persistence boundary of the runtime. The SQLite implementation serializes writers and
+ * opens every write with BEGIN IMMEDIATE; a PostgreSQL implementation runs `write` under
+ * SERIALIZABLE with a bounded retry on 40001/40P01. Domain code sees only this interface.
+ */
+export interface CoachStore extends StoreReader {
+  readonly dialect: "sqlite" | "postgres";
+  /** Run `work` in one atomic write transaction. */
+  write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T>;
+  /** Delete idempotency records expired at `now`; returns how many. */
+  purgeExpired(now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Thrown by `saveState` when the stored version is not the expected one. */
+export class StateVersionMismatch extends Error {
+  override name = "StateVersionMismatch";
+}

@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { toolDescriptors } from "../../generated/tools.gen.js";
+import { connectClient, errorCode, eras, type CoachClient, type ToolResult } from "../runtime/support/mcp-clients.js";
+import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+
+type Context = Record<string, any>;
+
+for (const era of eras) {
+  describe(`coach turn over MCP, ${era}`, () => {
+    let fx: RuntimeFixture;
+    let client: CoachClient;
+
+    before(async () => {
+      fx = await startFixture();
+      client = await connectClient(fx.server.mcpUrl, era);
+    });
+    after(async () => {
+      await client?.close();
+      await fx?.close();
+    });
+
+    const context = async (learningSessionId: string): Promise<Context> => {
+      const result = await client.callTool("get_skillpilot_learning_context", { learningSessionId });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+      return result.structuredContent as Context;
+    };
+    const learnerIdOf = async (sessionId: string) => (await fx.db("sessions").where({ session_id: sessionId }).first()).learner_id as number;
+    const stateRow = async (sessionId: string) => fx.db("learner_state").where({ learner_id: await learnerIdOf(sessionId) }).first();
+
+    /** Launch, then choose the first option so a goal is active; returns the session and context. */
+    const activeGoalSession = async (learner: string) => {
+      const sid = await fx.newSession(learner);
+      const ctx = await context(sid);
+      const chosen = await client.callTool("choose_skillpilot_option", {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion,
+        clientRequestId: randomUUID(),
+        option: ctx.options[0].payload,
+      });
+      assert.equal(chosen.isError, undefined, JSON.stringify(chosen));
+      return { sid, ctx: chosen.structuredContent as Context };
+    };
+
+    it("lists the generated descriptors with schemas unchanged (C9, L8)", async () => {
+      const { tools } = await client.listTools();
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      assert.equal(tools.length, toolDescriptors.length);
+      for (const d of toolDescriptors) {
+        assert.deepEqual(byName.get(d.name)?.inputSchema, d.inputSchema, d.name);
+        assert.deepEqual(byName.get(d.name)?.outputSchema, d.outputSchema, d.name);
+      }
+    });
+
+    it("runs a full turn: launch → context → choose option → complete goal → next context (C2, C6, C14)", async () => {
+      const sid = await fx.newSession(`turn-${era}`, "de");
+      const first = await context(sid);
+      assert.equal(first.requiredAction, "chooseOption");
+      assert.equal(first.communicationLocale, "de");
+      assert.match(first.curriculumRevision, /^curricula-sha256@[0-9a-f]{64}$/);
+      assert.equal(first.workflowVersion, "coach@2.3");
+      assert.ok(first.options.length >= 3 && first.options.length <= 4);
+      assert.deepEqual(first.allowedActions, ["choose_skillpilot_option"]);
+
+      const chosen = await client.callTool("choose_skillpilot_option", {
+        learningSessionId: sid,
+        expectedStateVersion: first.stateVersion,
+        clientRequestId: randomUUID(),
+        option: first.options[0].payload,
+      });
+      const teach = chosen.structuredContent as Context;
+      assert.equal(teach.requiredAction, "teachActiveGoal");
+      assert.equal(teach.stateVersion, first.stateVersion + 1);
+      assert.equal(teach.currentStep.kind, "goal");
+      assert.equal(teach.currentStep.goalId, "git-basics.repository");
+      assert.equal(teach.currentStep.title, "Ein Repository anlegen");
+
+      const done = await client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: teach.stateVersion,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+      });
+      const out = done.structuredContent as Context;
+      assert.equal(out.receipt.stateVersion, teach.stateVersion + 1);
+      assert.equal(out.receipt.operation, "complete_skillpilot_goal");
+      assert.ok(!JSON.stringify(out.receipt).includes(sid), "the receipt does not echo the session id");
+      assert.deepEqual(out.goal, { goalId: "git-basics.repository", skillId: "git-basics", title: "Ein Repository anlegen", status: "mastered" });
+      assert.deepEqual(out.mastery, { masteredGoals: 1, totalGoals: 5, skillMastered: false });
+      assert.equal(out.successor.requiredAction, "teachActiveGoal");
+      assert.equal(out.successor.currentStep.goalId, "git-basics.staging");
+
+      const next = await context(sid);
+      assert.equal(next.stateVersion, out.receipt.stateVersion);
+      assert.deepEqual({ ...next.currentStep }, out.successor.currentStep);
+      const progress = await fx.db("progress").where({ learner_id: await learnerIdOf(sid) });
+      assert.deepEqual(progress.map((p) => [p.goal_id, p.status]), [["git-basics.repository", "mastered"]]);
+    });
+
+    it("replays an exact retry byte for byte and applies it once (G6)", async () => {
+      const { sid, ctx } = await activeGoalSession(`replay-${era}`);
+      const args = { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved" };
+      const first = await client.callTool("complete_skillpilot_goal", args);
+      const again = await client.callTool("complete_skillpilot_goal", args);
+      assert.equal(first.isError, undefined);
+      assert.equal(JSON.stringify(again), JSON.stringify(first));
+      const learnerId = await learnerIdOf(sid);
+      assert.equal((await fx.db("receipts").where({ learner_id: learnerId, operation: "complete_skillpilot_goal" })).length, 1);
+      assert.equal((await stateRow(sid)).state_version, ctx.stateVersion + 1);
+    });
+
+    it("answers IDEMPOTENCY_KEY_REUSED for the same key with other input (G6)", async () => {
+      const { sid, ctx } = await activeGoalSession(`reuse-${era}`);
+      const key = randomUUID();
+      await client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: key, decision: "needsMorePractice" });
+      const before = await stateRow(sid);
+      const other = await client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: key, decision: "achieved" });
+      assert.equal(errorCode(other), "IDEMPOTENCY_KEY_REUSED");
+      assert.equal(other.structuredContent, undefined);
+      assert.deepEqual(await stateRow(sid), before);
+    });
+
+    it("answers STATE_CONFLICT for a stale expectedStateVersion with a new key and changes no row (G5, C14)", async () => {
+      const { sid, ctx } = await activeGoalSession(`stale-${era}`);
+      const learnerId = await learnerIdOf(sid);
+      const snapshot = async () => ({
+        state: await stateRow(sid),
+        progress: await fx.db("progress").where({ learner_id: learnerId }),
+        receipts: await fx.db("receipts").where({ learner_id: learnerId }),
+        keys: await fx.db("idempotency_records").where({ session_id: sid }),
+      });
+      const before = await snapshot();
+      const stale = await client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion - 1,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+      });
+      assert.equal(errorCode(stale), "STATE_CONFLICT");
+      assert.deepEqual(await snapshot(), before);
+    });
+
+    it("rejects an unknown property with INVALID_INPUT before anything is written (C5)", async () => {
+      const { sid, ctx } = await activeGoalSession(`unknown-${era}`);
+      const counts = async () =>
+        Object.fromEntries(
+          await Promise.all(["learners", "sessions", "learner_state", "progress", "idempotency_records", "receipts"].map(async (t) => [t, (await fx.db(t).count({ n: "*" }))[0].n])),
+        );
+      const before = { counts: await counts(), state: await stateRow(sid) };
+      const result = await client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+        learnerAnswer: "I typed git init and it worked",
+      });
+      assert.equal(errorCode(result), "INVALID_INPUT");
+      assert.deepEqual({ counts: await counts(), state: await stateRow(sid) }, before);
+    });
+
+    it("lets exactly 1 of 8 concurrent writers with the same expectedStateVersion win; 7 get STATE_CONFLICT (G5)", async () => {
+      const { sid, ctx } = await activeGoalSession(`race-${era}`);
+      const clients = await Promise.all(Array.from({ length: 8 }, () => connectClient(fx.server.mcpUrl, era)));
+      try {
+        const results: ToolResult[] = await Promise.all(
+          clients.map((c) =>
+            c.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved" }),
+          ),
+        );
+        assert.equal(results.filter((r) => !r.isError).length, 1);
+        assert.deepEqual(results.filter((r) => r.isError).map(errorCode), Array(7).fill("STATE_CONFLICT"));
+        assert.equal((await stateRow(sid)).state_version, ctx.stateVersion + 1);
+        assert.equal((await fx.db("receipts").where({ session_id: sid, operation: "complete_skillpilot_goal" })).length, 1);
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+      }
+    });
+
+    it("refuses completing when no goal is active with NOT_ELIGIBLE (C6)", async () => {
+      const sid = await fx.newSession(`eligible-${era}`);
+      const ctx = await context(sid);
+      const result = await client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved" });
+      assert.equal(errorCode(result), "NOT_ELIGIBLE");
+    });
+
+    it("refuses an option payload from an older state version with OPTION_STALE (C14)", async () => {
+      const sid = await fx.newSession(`option-${era}`);
+      const first = await context(sid);
+      const chosen = await client.callTool("choose_skillpilot_option", { learningSessionId: sid, expectedStateVersion: first.stateVersion, clientRequestId: randomUUID(), option: first.options[0].payload });
+      const done = await client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: (chosen.structuredContent as Context).stateVersion,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+      });
+      const now = (done.structuredContent as Context).receipt.stateVersion;
+      const again = await client.callTool("choose_skillpilot_option", { learningSessionId: sid, expectedStateVersion: now, clientRequestId: randomUUID(), option: first.options[1].payload });
+      assert.equal(errorCode(again), "OPTION_STALE");
+    });
+
+    it("answers an unknown session with SESSION_NOT_FOUND ending in the first-party start instruction (C14)", async () => {
+      const result = await client.callTool("get_skillpilot_learning_context", { learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" });
+      assert.equal(errorCode(result), "SESSION_NOT_FOUND");
+      assert.ok(result.content[0].text!.trimEnd().endsWith(`${fx.services.config.launchUrl}.`), result.content[0].text);
+      assert.equal(result.structuredContent, undefined);
+    });
+
+    it("fails closed with SESSION_VERSION_UNAVAILABLE when the pinned curriculum is gone (L8)", async () => {
+      const sid = await fx.newSession(`pinned-${era}`);
+      const writable = (await import("knex")).default({ client: "better-sqlite3", connection: { filename: fx.dbFile }, useNullAsDefault: true });
+      try {
+        await writable("sessions").where({ session_id: sid }).update({ curriculum_revision: `curricula-sha256@${"0".repeat(64)}` });
+      } finally {
+        await writable.destroy();
+      }
+      const result = await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
+      assert.equal(errorCode(result), "SESSION_VERSION_UNAVAILABLE");
+    });
+
+    it("answers the tools of later workflows with a clean TEMPORARILY_UNAVAILABLE (C14)", async () => {
+      const sid = await fx.newSession(`later-${era}`);
+      const result = await client.callTool("start_skillpilot_verified_recall", { learningSessionId: sid });
+      assert.equal(errorCode(result), "TEMPORARILY_UNAVAILABLE");
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+/** What the tests need from either SDK's client. */
+export interface CoachClient {
+  era: string;
+  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
+  close(): Promise<void>;
+}
+
+/** The parts of a tool result the tests look at. */
+export interface ToolResult {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The protocol eras every end-to-end test runs in. */
+export const eras = ["2026-07-28 (SDK v2)", "2025 stateless (SDK v1)"] as const;
+export type Era = (typeof eras)[number];
+
+/** The calls both SDK clients share. */
+interface SdkClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  listTools(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function wrap(era: Era, client: SdkClient): CoachClient {
+  return {
+    era,
+    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    listTools: async () => (await client.listTools()) as never,
+    close: () => client.close(),
+  };
+}
+
+/** Connect a real MCP client of the given era to `url`. */
+export async function connectClient(url: string, era: Era): Promise<CoachClient> {
+  if (era === "2026-07-28 (SDK v2)") {
+    const client = new Client({ name: "skillpilot-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return wrap(era, client as unknown as SdkClient);
+  }
+  const client = new V1Client({ name: "skillpilot-test", version: "1.0.0" });
+  await client.connect(new V1Transport(new URL(url)));
+  return wrap(era, client as unknown as SdkClient);
+}
+
+/** The stable error code at the start of an error result's text. */
+export function errorCode(result: ToolResult): string | undefined {
+  if (!result.isError) return undefined;
+  return /^([A-Z_]+):/.exec(result.content[0]?.text ?? "")?.[1];
+}

@@ -1,0 +1,76 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import knexFactory, { type Knex } from "knex";
+import type { CoachHandlers } from "../../../generated/handlers.gen.js";
+import { createServices } from "../../../runtime/boot.js";
+import { loadConfig, type ConfigOverrides } from "../../../runtime/config.js";
+import { startServer, type RunningServer } from "../../../runtime/server.js";
+import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
+import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
+
+/** The repository root (schemas/, release/, curricula/). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** A real server on an ephemeral port with its own data directory, database file and log file. */
+export interface RuntimeFixture {
+  server: RunningServer;
+  services: RuntimeServices;
+  dir: string;
+  dbFile: string;
+  logFile: string;
+  /** A knex connection to the same database file, for assertions. */
+  db: Knex;
+  /** POST /api/sessions. */
+  launch(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Launch and return the session id (fails the test otherwise). */
+  newSession(learner: string, locale?: "en" | "de"): Promise<string>;
+  /** Stop the server, then read every log line written. */
+  stopAndReadLog(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Start a fixture server; `overrides` adjust the config (e.g. a different line file). */
+export async function startFixture(overrides: ConfigOverrides = {}, handlers?: CoachHandlers<CallContext>): Promise<RuntimeFixture> {
+  const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-runtime-"));
+  const logFile = path.join(dir, "calls.log");
+  const config = await loadConfig(repoRoot, { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides }, {});
+  const services = await createServices(config);
+  const server = await startServer(services, handlers);
+  const dbFile = path.join(config.dataDir, databaseFileName);
+  const db = knexFactory({ client: "better-sqlite3", connection: { filename: dbFile }, useNullAsDefault: true });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await server.close();
+  };
+  const launch = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${server.origin}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return {
+    server,
+    services,
+    dir,
+    dbFile,
+    logFile,
+    db,
+    launch,
+    async newSession(learner, locale = "en") {
+      const res = await launch({ learner, locale });
+      if (res.status !== 201) throw new Error(`launch failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.learningSessionId as string;
+    },
+    async stopAndReadLog() {
+      await stop();
+      return readFile(logFile, "utf8");
+    },
+    async close() {
+      await stop();
+      await db.destroy();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
