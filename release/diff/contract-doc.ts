@@ -18,6 +18,8 @@ export interface DiffTool {
   pointer: string;
   title?: string;
   description?: string;
+  /** `read | write | app-only` where the document says so (our snapshot); tools/list documents do not. */
+  kind?: string;
   annotations?: JsonObject;
   /** Raw schemas after `$ref` inlining (descriptions kept), and their comparable forms. */
   rawInput: unknown;
@@ -107,6 +109,7 @@ function toDiffTool(entry: JsonObject & { name: string }, file: string, pointer:
     pointer,
     ...(typeof entry.title === "string" ? { title: entry.title } : {}),
     ...(typeof entry.description === "string" ? { description: entry.description } : {}),
+    ...(typeof entry.kind === "string" ? { kind: entry.kind } : {}),
     ...(isObject(entry.annotations) ? { annotations: entry.annotations } : {}),
     rawInput,
     rawOutput,

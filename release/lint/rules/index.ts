@@ -1,0 +1,14 @@
+import type { LintRule } from "../lint-rule.js";
+import { explicitAnnotations, truthfulAnnotations } from "./annotations.rule.js";
+import { competingImperative } from "./imperative-channel.rule.js";
+import { closedInput, derivableInput, freeTextInput, multiActionTool } from "./input-shape.rule.js";
+import { itemLoop } from "./item-loop.rule.js";
+import { secretOutput } from "./secret-output.rule.js";
+import { uiOnReadOnly } from "./ui-binding.rule.js";
+import { writeEnvelope } from "./write-envelope.rule.js";
+
+/** The automatable part of the 11-point gate (G1–G4, G11) and C5/C16, in reporting order. */
+export const lintRules: readonly LintRule[] = [
+  multiActionTool, derivableInput, itemLoop, competingImperative, writeEnvelope, freeTextInput, closedInput,
+  uiOnReadOnly, explicitAnnotations, truthfulAnnotations, secretOutput,
+];
