@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { registerContractCommand } from "./commands/contract.command.js";
 import { registerDiffCommand } from "./commands/diff.command.js";
 import { registerLintCommand } from "./commands/lint.command.js";
+import { registerSkillLintCommand } from "./commands/skill-lint.command.js";
 import { registerGenerateCommand } from "./commands/generate.command.js";
 import { registerHandlersCommand } from "./commands/handlers.command.js";
 import { registerStartCommand } from "./commands/start.command.js";
@@ -20,7 +21,7 @@ export function buildProgram(): Command {
     .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand, registerPrepareCommand, registerFreezeCommand, registerUnfreezeCommand, registerRecordPublishedCommand, registerVerifyCommand, registerUiCommand, registerDiffCommand, registerLintCommand]) register(program);
+  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand, registerPrepareCommand, registerFreezeCommand, registerUnfreezeCommand, registerRecordPublishedCommand, registerVerifyCommand, registerUiCommand, registerDiffCommand, registerLintCommand, registerSkillLintCommand]) register(program);
   return program;
 }
 
