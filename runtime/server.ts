@@ -2,13 +2,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { bodyParser } from "@koa/bodyparser";
 import { Router } from "@koa/router";
-import { toNodeHandler } from "@modelcontextprotocol/node";
 import Koa from "koa";
 import type { CoachHandlers } from "../generated/handlers.gen.js";
 import { closeServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
 import { configuredHostnames, hostGuard } from "./http/host-guard.js";
 import { launchRoute } from "./http/launch.route.js";
+import { mcpRoute } from "./http/mcp.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
 import type { CallContext, RuntimeServices } from "./services.js";
@@ -32,7 +32,6 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
  */
 export function createApp(services: RuntimeServices, handlers: CoachHandlers<CallContext> = coachHandlers) {
   const mcp = createCoachMcpHandler(services, handlers);
-  const serveMcp = toNodeHandler(mcp);
   const app = new Koa();
   const router = new Router();
   router.get("/healthz", (ctx) => {
@@ -44,10 +43,7 @@ export function createApp(services: RuntimeServices, handlers: CoachHandlers<Cal
   });
   router.get("/start", startPage());
   router.post("/api/sessions", bodyParser({ enableTypes: ["json"], jsonLimit: "16kb" }), launchRoute(services));
-  router.all("/mcp", async (ctx) => {
-    ctx.respond = false;
-    await serveMcp(ctx.req, ctx.res);
-  });
+  router.all("/mcp", mcpRoute(mcp));
   app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
   app.use(router.routes());
   app.use(router.allowedMethods());

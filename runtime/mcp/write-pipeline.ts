@@ -120,7 +120,10 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
         for (const p of effect.progress ?? []) await tx.saveProgress(session.learnerId, p, at);
         const receipt: Receipt = { receiptId: newReceiptId(), operation: rule.tool, stateVersion: nextVersion, recordedAt: at };
         await tx.insertReceipt({ ...receipt, learnerId: session.learnerId, sessionId });
-        const after = await tx.loadLearner(session.learnerId);
+        // The committed view, derived instead of re-read: the state and progress just written.
+        const progress = new Map(snapshot.progress);
+        for (const p of effect.progress ?? []) progress.set(p.goalId, p);
+        const after: LearnerSnapshot = { learnerId: session.learnerId, stateVersion: nextVersion, state: effect.state, progress };
         const output = rule.respond({ services, session, now, value: effect.value, snapshot: after, receipt });
         const serialized = JSON.stringify(output);
         if (key) {

@@ -18,6 +18,8 @@ import {
 export const databaseFileName = "skillpilot.sqlite";
 
 const BUSY_TIMEOUT_MS = 5000;
+/** Upper bound of writes sharing one commit. */
+const MAX_GROUP = 64;
 
 /** Run the knex migrations against a SQLite file (creating it), then let knex go. */
 export async function migrateSqlite(file: string): Promise<void> {
@@ -153,13 +155,20 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
   };
 }
 
+interface QueuedWrite {
+  work: (tx: WriteTx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * The embedded store. knex owns the schema (migrations); the hot path uses two raw better-sqlite3
  * connections with prepared statements: one for reads, which only ever see committed data, and one
- * writer. Writes are serialized in-process and each opens with `BEGIN IMMEDIATE`, which takes the
- * write lock up front: knex would open a deferred BEGIN, and a read-then-write transaction under a
- * deferred BEGIN fails with SQLITE_BUSY under contention whatever busy_timeout says. Other
- * processes on the same file wait on busy_timeout instead of failing.
+ * writer. Writes are serialized in-process (group-committed, see `drain`) and every transaction
+ * opens with `BEGIN IMMEDIATE`, which takes the write lock up front: knex would open a deferred
+ * BEGIN, and a read-then-write transaction under a deferred BEGIN fails with SQLITE_BUSY under
+ * contention whatever busy_timeout says. Other processes on the same file wait on busy_timeout
+ * instead of failing.
  */
 export class SqliteStore implements CoachStore {
   readonly dialect = "sqlite" as const;
@@ -168,7 +177,9 @@ export class SqliteStore implements CoachStore {
   private readonly read: Statements;
   private readonly writes: Statements;
   private readonly tx: WriteTx;
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue: QueuedWrite[] = [];
+  private draining = false;
+  private drained: Promise<void> = Promise.resolve();
   private closed = false;
 
   private constructor(readonly file: string, stateSchemaVersion: number) {
@@ -195,21 +206,56 @@ export class SqliteStore implements CoachStore {
   }
 
   write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      if (this.closed) throw new Error("store is closed");
-      this.writer.exec("BEGIN IMMEDIATE");
-      try {
-        const result = await work(this.tx);
-        this.writer.exec("COMMIT");
-        return result;
-      } catch (error) {
-        if (this.writer.inTransaction) this.writer.exec("ROLLBACK");
-        throw error;
+    if (this.closed) return Promise.reject(new Error("store is closed"));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) this.drained = this.drain();
+    });
+  }
+
+  /**
+   * Group commit: writes that queued up while the previous commit ran share one `BEGIN IMMEDIATE`
+   * transaction, each inside its own SAVEPOINT. A write that throws is rolled back to its savepoint
+   * alone; the others see each other's effects exactly as if they had run one after another. One
+   * COMMIT (one fsync under synchronous=FULL) then makes the whole group durable before any caller
+   * hears back, so a receipt is never handed out for an uncommitted write.
+   */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        const group: { item: QueuedWrite; outcome: { ok: true; value: unknown } | { ok: false; error: unknown } }[] = [];
+        try {
+          this.writer.exec("BEGIN IMMEDIATE");
+          while (this.queue.length > 0 && group.length < MAX_GROUP) {
+            const item = this.queue.shift()!;
+            this.writer.exec("SAVEPOINT write_op");
+            try {
+              group.push({ item, outcome: { ok: true, value: await item.work(this.tx) } });
+              this.writer.exec("RELEASE write_op");
+            } catch (error) {
+              this.writer.exec("ROLLBACK TO write_op");
+              this.writer.exec("RELEASE write_op");
+              group.push({ item, outcome: { ok: false, error } });
+            }
+            // Linger one event-loop turn before committing, so writes of concurrent requests
+            // can join this commit instead of each paying for its own fsync.
+            if (this.queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
+          }
+          this.writer.exec("COMMIT");
+        } catch (error) {
+          if (this.writer.inTransaction) this.writer.exec("ROLLBACK");
+          for (const { item } of group) item.reject(error);
+          continue;
+        }
+        for (const { item, outcome } of group) {
+          if (outcome.ok) item.resolve(outcome.value);
+          else item.reject(outcome.error);
+        }
       }
-    };
-    const result = this.tail.then(run, run);
-    this.tail = result.catch(() => undefined);
-    return result;
+    } finally {
+      this.draining = false;
+    }
   }
 
   async purgeExpired(now: number): Promise<number> {
@@ -217,8 +263,8 @@ export class SqliteStore implements CoachStore {
   }
 
   async close(): Promise<void> {
-    await this.tail;
     this.closed = true;
+    await this.drained;
     this.reader.close();
     this.writer.close();
   }

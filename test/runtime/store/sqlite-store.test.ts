@@ -69,6 +69,24 @@ describe("SQLite store", () => {
     assert.equal(snapshot.progress.size, 0);
   });
 
+  it("group-commits concurrent writes, rolling a failing one back alone (C14)", async () => {
+    const learnerId = await seedLearner();
+    const at = new Date().toISOString();
+    const goals = ["g0", "g1", "g2", "g3", "g4"];
+    const results = await Promise.allSettled(
+      goals.map((goalId) =>
+        store.write(async (tx) => {
+          await tx.saveProgress(learnerId, { goalId, status: "mastered", attempts: 1, masteredAt: at }, at);
+          if (goalId === "g2") throw new Error("refused");
+          return goalId;
+        }),
+      ),
+    );
+    assert.deepEqual(results.map((r) => r.status), ["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    const snapshot = await store.loadLearner(learnerId);
+    assert.deepEqual([...snapshot.progress.keys()].sort(), ["g0", "g1", "g3", "g4"]);
+  });
+
   it("refuses a state save from a version that moved", async () => {
     const learnerId = await seedLearner();
     const at = new Date().toISOString();

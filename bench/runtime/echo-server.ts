@@ -1,0 +1,43 @@
+/**
+ * The benchmark baseline: a bare SDK v2 echo tool mounted exactly like the coach endpoint (Koa,
+ * host guard, router, toNodeHandler, createMcpHandler in JSON mode, one low-level Server per
+ * request), without validation, store or logging. Prints its MCP URL on stdout; SIGTERM stops it.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Router } from "@koa/router";
+import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import Koa from "koa";
+import { hostGuard } from "../../runtime/http/host-guard.js";
+import { mcpRoute } from "../../runtime/http/mcp.route.js";
+
+const echoTool = {
+  name: "echo",
+  description: "Echo the text back.",
+  inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+};
+
+const mcp = createMcpHandler(
+  () => {
+    const server = new Server({ name: "echo", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/list", async () => ({ tools: [echoTool] }));
+    server.setRequestHandler("tools/call", async (request) => ({
+      content: [{ type: "text", text: String((request.params.arguments as { text?: unknown })?.text ?? "") }],
+    }));
+    return server;
+  },
+  { responseMode: "json" },
+);
+const app = new Koa();
+const router = new Router();
+router.all("/mcp", mcpRoute(mcp));
+app.use(hostGuard([]));
+app.use(router.routes());
+const server = http.createServer(app.callback()).listen(0, "127.0.0.1", () => {
+  process.stdout.write(`MCP endpoint http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`);
+});
+process.once("SIGTERM", () => {
+  server.close();
+  server.closeAllConnections();
+  void mcp.close();
+});

@@ -1,0 +1,71 @@
+import http from "node:http";
+
+/**
+ * A minimal MCP 2026-07-28 `tools/call` sender for load generation: one keep-alive HTTP POST per
+ * call, exactly the headers and envelope the SDK v2 client sends, none of its client-side work, so
+ * the server (not the load generator) is what the benchmark measures.
+ */
+export class RawMcpCaller {
+  private readonly agent: http.Agent;
+  private readonly url: URL;
+  private id = 0;
+
+  constructor(url: string, connections: number) {
+    this.url = new URL(url);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  }
+
+  /** Call a tool; resolves with the JSON-RPC result (throws on a transport or protocol error). */
+  call(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++this.id,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    });
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        this.url,
+        {
+          method: "POST",
+          agent: this.agent,
+          headers: {
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+            "mcp-method": "tools/call",
+            "mcp-name": name,
+            "mcp-protocol-version": "2026-07-28",
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            try {
+              const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result?: never; error?: { message: string } };
+              if (msg.result) resolve(msg.result);
+              else reject(new Error(`MCP error: ${msg.error?.message ?? res.statusCode}`));
+            } catch (error) {
+              reject(error as Error);
+            }
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
