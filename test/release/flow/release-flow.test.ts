@@ -13,7 +13,7 @@ import { readReleaseIndex } from "../../../release/publish/release-index.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
-import { copyProject, editJson, makeTemplateProject, regenerate, removeProject, ruleIds } from "../support/temp-project.js";
+import { editJson, regenerate, removeProject, ruleIds, useProjectCopies } from "../support/temp-project.js";
 
 const V = "1.1.3";
 const DRAFT = draftDir("skillpilot-coach", V);
@@ -44,16 +44,11 @@ async function publish(root: string, version = V): Promise<void> {
 
 describe("release: prepare, review freeze, record-published, verify (L3, L4, L5, L10, L12)", function () {
   this.timeout(60000);
-  let template: string;
+  const project = useProjectCopies();
   let root: string;
-  before(async () => {
-    template = await makeTemplateProject();
+  beforeEach(() => {
+    root = project();
   });
-  after(() => removeProject(template));
-  beforeEach(async () => {
-    root = await copyProject(template);
-  });
-  afterEach(() => removeProject(root));
 
   describe("prepare (L3, L5)", () => {
     it("L3: writes <X>-SNAPSHOT with the package tree, snapshot, SHA256SUMS and both archives; the manifest carries X", async () => {

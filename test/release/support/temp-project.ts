@@ -58,3 +58,21 @@ export async function regenerate(root: string): Promise<void> {
 /** The rule ids of some diagnostics, sorted and deduplicated, for compact assertions. */
 export const ruleIds = (diagnostics: readonly { ruleId: string; severity: string }[], severity = "error"): string[] =>
   [...new Set(diagnostics.filter((d) => d.severity === severity).map((d) => d.ruleId))].sort();
+
+/**
+ * Register mocha hooks that give every test of the enclosing `describe` a fresh copy of one template
+ * project; returns a getter for the current copy's root.
+ */
+export function useProjectCopies(): () => string {
+  let template: string;
+  let root: string;
+  before(async () => {
+    template = await makeTemplateProject();
+  });
+  after(() => removeProject(template));
+  beforeEach(async () => {
+    root = await copyProject(template);
+  });
+  afterEach(() => removeProject(root));
+  return () => root;
+}
