@@ -28,4 +28,10 @@ describe("error table (C3, C14)", () => {
         assert.ok(sentences[sentences.length - 1].includes(launchUrl), `${code} ${locale}`);
       }
   });
+
+  it("is documented: docs/runtime.md has a row with the English texts of every code", async () => {
+    const doc = await readFile(path.join(repoRoot, "docs/runtime.md"), "utf8");
+    for (const [code, entry] of Object.entries(errorTable))
+      assert.ok(doc.includes(`| \`${code}\` | ${entry.httpStatus} | ${entry.session ? "yes" : "no"} | ${entry.en.message} | ${entry.en.recovery} |`), code);
+  });
 });
