@@ -33,12 +33,16 @@ export async function recordPublished(root: string, version: string, options: { 
   const index = await readReleaseIndex(root);
   const published = await inspectReleaseDir(path.join(root, pubDir));
   const indexed = index.releases.find((r) => r.version === version);
-  if (published.exists || indexed) {
-    if (indexed && published.exists && published.problems.length === 0 && published.contentSha256 === indexed.contentSha256 && (!draft.contentSha256 || draft.contentSha256 === indexed.contentSha256))
+  const intact = published.exists && published.problems.length === 0;
+  if (indexed) {
+    if (intact && published.contentSha256 === indexed.contentSha256 && (!draft.contentSha256 || draft.contentSha256 === indexed.contentSha256))
       return { diagnostics: [], outcome: "unchanged", message: `${version} is already recorded with these bytes` };
-    return { diagnostics: [diagnose(PUBLISHED_EXISTS, `${version} is already recorded (${pubDir}) with other bytes than its frozen draft; published versions are never overwritten`, { file: pubDir })] };
+    return { diagnostics: [diagnose(PUBLISHED_EXISTS, `${version} is already recorded (${pubDir}) with other bytes than its draft; published versions are never overwritten`, { file: pubDir })] };
   }
   if (draft.diagnostics.length) return { diagnostics: draft.diagnostics };
+  // A folder without an index entry is only accepted when it is this very draft (an interrupted run).
+  if (published.exists && !(intact && published.contentSha256 === draft.contentSha256))
+    return { diagnostics: [diagnose(PUBLISHED_EXISTS, `${pubDir} exists with other bytes than the draft of ${version}; published versions are never overwritten`, { file: pubDir })] };
   const frozen = readFreezeState(root);
   if (frozen.active?.version !== version)
     return { diagnostics: [diagnose(NOT_FROZEN, `${version} is not under review freeze; run \`skillpilot freeze ${version}\` before it is submitted`, { file: contractsLayout.reviewFreeze })] };
@@ -52,7 +56,7 @@ export async function recordPublished(root: string, version: string, options: { 
   const entry = await releaseEntry(root, draft.dir, version, draft.contentSha256!, options.publishedAt ?? (options.now ?? new Date()).toISOString().slice(0, 10));
   for (const [name, uri] of Object.entries(entry.ui))
     await retainUiArtifact(root, uri, await readFile(path.join(root, draft.dir, releaseFiles.packageDir, "ui", name, "index.html")));
-  await writeReleaseDir(path.join(root, pubDir), files, { replace: false });
+  if (!published.exists) await writeReleaseDir(path.join(root, pubDir), files, { replace: false });
   await appendReleaseEntry(root, entry);
   await writeFreezeState(root, {
     active: null,

@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "../bundle/sha256-manifest.js";
 import { buildAllUi } from "./build-ui.js";
-import { parseUiUri, retainedUiPath } from "./ui-uri.js";
+import { contractsLayout } from "../layout.js";
+import { parseUiUri, retainedUiPath, uiUri } from "./ui-uri.js";
 
 /** Result of retaining one artifact in the repository store. */
 export type RetainOutcome = "written" | "unchanged";
@@ -41,4 +42,31 @@ export async function resolveUiResource(root: string, uri: string): Promise<{ ht
   if (retained && sha256Hex(retained) === parsed.sha256) return { html: retained, from: "retained" };
   const built = (await buildAllUi(root, parsed.contractMajor).catch(() => [])).find((a) => a.sha256 === parsed.sha256);
   return built ? { html: built.html, from: "source" } : undefined;
+}
+
+/** One UI resource the runtime can list: its URI, and the active resource name when it is bound now. */
+export interface ServableUi {
+  uri: string;
+  /** `activeUi` key in release/line.json, when this URI is bound by a descriptor now. */
+  activeAs?: string;
+}
+
+/**
+ * Every UI URI the runtime should answer `resources/read` for (L10): the active URIs of
+ * `release/line.json` plus every retained one under `contracts/ui/`, sorted, each once.
+ * Bytes come from `resolveUiResource`.
+ */
+export async function listServableUi(root: string): Promise<ServableUi[]> {
+  const line = JSON.parse(await readFile(path.join(root, "release/line.json"), "utf8")) as { activeUi?: Record<string, string> };
+  const byUri = new Map<string, ServableUi>();
+  for (const [name, uri] of Object.entries(line.activeUi ?? {})) byUri.set(uri, { uri, activeAs: name });
+  const store = path.join(root, contractsLayout.uiStore, "skillpilot", "coach");
+  for (const major of await readdir(store).catch(() => [] as string[]))
+    for (const entry of await readdir(path.join(store, major)).catch(() => [] as string[])) {
+      const m = /^sha256-([0-9a-f]{64})$/.exec(entry);
+      if (!m || !/^[1-9][0-9]*$/.test(major)) continue;
+      const uri = uiUri(Number(major), m[1]);
+      if (!byUri.has(uri)) byUri.set(uri, { uri });
+    }
+  return [...byUri.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 }

@@ -251,6 +251,20 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       assert.equal(await readFile(path.join(root, PUBLISHED, "contract.snapshot.json"), "utf8"), "{}\n", "left as found for verify to report");
     });
 
+    it("L4: an interrupted run (folder copied, index not yet appended) completes only when the folder is this very draft", async () => {
+      await prepare(root);
+      await freeze(root, V, at);
+      await mkdir(path.dirname(path.join(root, PUBLISHED)), { recursive: true });
+      await cp(path.join(root, DRAFT), path.join(root, PUBLISHED), { recursive: true });
+      await writeFile(path.join(root, PUBLISHED, "directory-submission.zip"), "other bytes");
+      assert.deepEqual(ruleIds((await recordPublished(root, V)).diagnostics), ["PUBLISHED_EXISTS"]);
+      await rm(path.join(root, PUBLISHED), { recursive: true });
+      await cp(path.join(root, DRAFT), path.join(root, PUBLISHED), { recursive: true });
+      assert.equal((await recordPublished(root, V, { publishedAt: "2026-11-30" })).outcome, "done");
+      assert.deepEqual((await readReleaseIndex(root)).releases.map((r) => r.version), [V]);
+      assert.deepEqual(ruleIds(await verifyRelease(root)), []);
+    });
+
     it("L4: refuses a version that is not above every published one", async () => {
       await publish(root);
       await bumpVersion(root, "1.1.2");

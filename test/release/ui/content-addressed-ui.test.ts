@@ -5,7 +5,7 @@ import path from "node:path";
 import { sha256Hex } from "../../../release/bundle/sha256-manifest.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi, buildUiArtifact, UiBuildError } from "../../../release/ui/build-ui.js";
-import { resolveUiResource, retainUiArtifact } from "../../../release/ui/ui-store.js";
+import { listServableUi, resolveUiResource, retainUiArtifact } from "../../../release/ui/ui-store.js";
 import { parseUiUri, retainedUiPath, uiUri } from "../../../release/ui/ui-uri.js";
 import { ruleIds, useProjectCopies } from "../support/temp-project.js";
 
@@ -82,6 +82,25 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
       assert.deepEqual(await resolveUiResource(root, first.uri), { html: first.html, from: "retained" });
       assert.equal(await resolveUiResource(root, uiUri(1, "0".repeat(64))), undefined);
       assert.equal(await resolveUiResource(root, "ui://elsewhere/x.html"), undefined);
+    });
+
+    it("L10: listServableUi names the active URIs and every retained one, so old URIs stay servable after a new activation", async () => {
+      const before = await buildAllUi(root, 1);
+      for (const a of before) await retainUiArtifact(root, a.uri, a.html);
+      await writeFile(path.join(root, "ui/goal-visualization/index.html"), "<!doctype html><p>goal v2</p>\n");
+      await activateUi(root, await buildAllUi(root, 1));
+      const servable = await listServableUi(root);
+      const old = before.find((a) => a.name === "goal-visualization")!;
+      const line = JSON.parse(await readFile(path.join(root, "release/line.json"), "utf8"));
+      assert.deepEqual(
+        servable,
+        [
+          { uri: old.uri },
+          { uri: line.activeUi["goal-visualization"], activeAs: "goal-visualization" },
+          { uri: line.activeUi["memory-practice"], activeAs: "memory-practice" },
+        ].sort((a, b) => (a.uri < b.uri ? -1 : 1)),
+      );
+      for (const { uri } of servable) assert.equal(`sha256-${sha256Hex((await resolveUiResource(root, uri))!.html)}`, uri.split("/")[5]);
     });
 
     it("L10: ui build --activate rewrites release/line.json activeUi and regenerates the descriptors to bind the new URI", async () => {
