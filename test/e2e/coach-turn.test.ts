@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import knexFactory from "knex";
 import { toolDescriptors } from "../../generated/tools.gen.js";
 import { connectClient, errorCode, eras, type CoachClient, type ToolResult } from "../runtime/support/mcp-clients.js";
 import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
@@ -198,23 +199,41 @@ for (const era of eras) {
       assert.equal(errorCode(again), "OPTION_STALE");
     });
 
-    it("answers an unknown session with SESSION_NOT_FOUND ending in the first-party start instruction (C14)", async () => {
+    it("answers an unknown session with SESSION_NOT_FOUND ending in the first-party start instruction, accepted by the client's output validation (C14)", async () => {
       const result = await client.callTool("get_skillpilot_learning_context", { learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" });
       assert.equal(errorCode(result), "SESSION_NOT_FOUND");
       assert.ok(result.content[0].text!.trimEnd().endsWith(`${fx.services.config.launchUrl}.`), result.content[0].text);
       assert.equal(result.structuredContent, undefined);
     });
 
-    it("fails closed with SESSION_VERSION_UNAVAILABLE when the pinned curriculum is gone (L8)", async () => {
-      const sid = await fx.newSession(`pinned-${era}`);
-      const writable = (await import("knex")).default({ client: "better-sqlite3", connection: { filename: fx.dbFile }, useNullAsDefault: true });
+    /** Change a session row behind the server's back (what an operator or time would do). */
+    const updateSession = async (sid: string, patch: Record<string, unknown>) => {
+      const writable = knexFactory({ client: "better-sqlite3", connection: { filename: fx.dbFile }, useNullAsDefault: true });
       try {
-        await writable("sessions").where({ session_id: sid }).update({ curriculum_revision: `curricula-sha256@${"0".repeat(64)}` });
+        await writable("sessions").where({ session_id: sid }).update(patch);
       } finally {
         await writable.destroy();
       }
+    };
+
+    it("fails closed with SESSION_VERSION_UNAVAILABLE when the pinned curriculum or workflow is gone (L8)", async () => {
+      for (const patch of [{ curriculum_revision: `curricula-sha256@${"0".repeat(64)}` }, { workflow_version: "coach@1.0" }]) {
+        const sid = await fx.newSession(`pinned-${era}-${Object.keys(patch)[0]}`);
+        await updateSession(sid, patch);
+        const result = await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
+        assert.equal(errorCode(result), "SESSION_VERSION_UNAVAILABLE");
+        const write = await client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: 1, clientRequestId: randomUUID(), decision: "achieved" });
+        assert.equal(errorCode(write), "SESSION_VERSION_UNAVAILABLE");
+      }
+    });
+
+    it("answers an expired session with SESSION_EXPIRED in the session's locale (C3, C14)", async () => {
+      const sid = await fx.newSession(`expired-${era}`, "de");
+      await updateSession(sid, { expires_at: Date.now() - 1000 });
       const result = await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
-      assert.equal(errorCode(result), "SESSION_VERSION_UNAVAILABLE");
+      assert.equal(errorCode(result), "SESSION_EXPIRED");
+      assert.match(result.content[0].text!, /Diese Lernsitzung ist abgelaufen\./);
+      assert.ok(result.content[0].text!.includes(fx.services.config.launchUrl));
     });
 
     it("answers the tools of later workflows with a clean TEMPORARILY_UNAVAILABLE (C14)", async () => {

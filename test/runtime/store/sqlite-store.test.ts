@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { initialLearnerState } from "../../../runtime/domain/learner-state.js";
 import { SqliteStore } from "../../../runtime/store/sqlite-store.js";
@@ -50,6 +53,18 @@ describe("SQLite store", () => {
     } finally {
       other.close();
     }
+  });
+
+  it("keeps read-then-write transactions of 3 processes on one file free of SQLITE_BUSY and lost updates", async function () {
+    this.timeout(60_000);
+    const learnerId = await seedLearner();
+    await store.close();
+    const worker = path.join(path.dirname(fileURLToPath(import.meta.url)), "contention-worker.ts");
+    const run = promisify(execFile);
+    const outputs = await Promise.all([0, 1, 2].map(() => run(process.execPath, ["--import", "tsx", worker, file, String(learnerId), "150"])));
+    assert.deepEqual(outputs.map((o) => o.stdout.trim()), ["150", "150", "150"]);
+    store = await SqliteStore.open(file, 3);
+    assert.equal((await store.loadLearner(learnerId)).stateVersion, 1 + 450);
   });
 
   it("rolls every statement of a failed write back", async () => {
