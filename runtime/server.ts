@@ -33,6 +33,10 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
 export function createApp(services: RuntimeServices, handlers: CoachHandlers<CallContext> = coachHandlers) {
   const mcp = createCoachMcpHandler(services, handlers);
   const app = new Koa();
+  // A thrown route error is answered by Koa; the log gets its name and status only, because a
+  // parser's message can quote the request body.
+  app.silent = true;
+  app.on("error", (error: Error & { status?: number }) => services.logger.warn({ err: error.name, status: error.status ?? 500 }, "http error"));
   const router = new Router();
   router.get("/healthz", (ctx) => {
     ctx.body = { status: "ok", contractMajor: services.identity.contractMajor, serverBuild: services.identity.serverBuild };
@@ -42,7 +46,9 @@ export function createApp(services: RuntimeServices, handlers: CoachHandlers<Cal
     ctx.body = await services.metrics.registry.metrics();
   });
   router.get("/start", startPage());
-  router.post("/api/sessions", bodyParser({ enableTypes: ["json"], jsonLimit: "16kb" }), launchRoute(services));
+  // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
+  const parseLaunchBody = bodyParser({ enableTypes: ["json"], jsonLimit: "16kb", onError: () => undefined });
+  router.post("/api/sessions", parseLaunchBody, launchRoute(services));
   router.all("/mcp", mcpRoute(mcp));
   app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
   app.use(router.routes());

@@ -106,6 +106,11 @@ describe("first-party session launch under the contract line (L11)", () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, "INVALID_INPUT");
     }
+    for (const raw of ['{"learner": "x"', "x".repeat(20_000)]) {
+      const res = await fetch(`${fx.server.origin}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: raw });
+      assert.equal(res.status, 400);
+      assert.equal(((await res.json()) as { code: string }).code, "INVALID_INPUT");
+    }
   });
 
   it("`skillpilot session start` prints an sps_ id on ALLOW and exits 1 on BLOCK", async function () {
