@@ -3,7 +3,7 @@ import { sortKeys } from "../../generator/emit/canonical-json.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { comparable, inlineRefs } from "./normalize.js";
-import { isObject, type JsonObject, type Schema } from "./json-schema.js";
+import { isObject, jsonEqual, type JsonObject, type Schema } from "./json-schema.js";
 
 export const CONTRACT_INPUT_INVALID = defineRule({
   id: "CONTRACT_INPUT_INVALID",
@@ -104,20 +104,38 @@ function toDiffTool(entry: JsonObject & { name: string }, file: string, pointer:
   const schemes = Array.isArray(entry.securitySchemes)
     ? entry.securitySchemes.filter(isObject).map((s) => ({ type: String(s.type), scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [] }))
     : undefined;
+  // Comparable forms are built on first use: most tools of a large contract are byte-identical on
+  // both sides and never need one (rules compare the raw schemas first).
+  let input: Schema | undefined, output: Schema | undefined;
   return {
     name: entry.name,
     pointer,
+    get input() {
+      return (input ??= comparable(rawInput));
+    },
+    get output() {
+      return (output ??= comparable(rawOutput));
+    },
     ...(typeof entry.title === "string" ? { title: entry.title } : {}),
     ...(typeof entry.description === "string" ? { description: entry.description } : {}),
     ...(typeof entry.kind === "string" ? { kind: entry.kind } : {}),
     ...(isObject(entry.annotations) ? { annotations: entry.annotations } : {}),
     rawInput,
     rawOutput,
-    input: comparable(rawInput),
-    output: comparable(rawOutput),
     hasOutputSchema: entry.outputSchema !== undefined,
     ...(schemes ? { securitySchemes: schemes } : {}),
     ...(ui.uri ? { uiUri: ui.uri } : {}),
     ...(ui.visibility ? { visibility: ui.visibility } : {}),
   };
+}
+
+const sameCache = new WeakMap<DiffTool, WeakMap<DiffTool, { input: boolean; output: boolean }>>();
+
+/** True when a tool's raw input (or output) schema is identical on both sides; memoized per tool pair. */
+export function sameRawSchema(before: DiffTool, after: DiffTool, key: "input" | "output"): boolean {
+  let inner = sameCache.get(before);
+  if (!inner) sameCache.set(before, (inner = new WeakMap()));
+  let entry = inner.get(after);
+  if (!entry) inner.set(after, (entry = { input: jsonEqual(before.rawInput, after.rawInput), output: jsonEqual(before.rawOutput, after.rawOutput) }));
+  return entry[key];
 }

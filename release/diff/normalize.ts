@@ -2,7 +2,6 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { dereference } from "../../generator/deref.js";
 import { annotationKeywords, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords } from "../../generator/keywords.js";
 import { SchemaRegistry } from "../../generator/registry.js";
-import { sortKeys } from "../../generator/emit/canonical-json.js";
 import { isObject, type JsonObject, type Schema } from "./json-schema.js";
 
 const hasRef = (value: unknown): boolean =>
@@ -30,14 +29,16 @@ export function comparable(schema: unknown): Schema {
   if (typeof schema === "boolean") return schema;
   if (!isObject(schema)) return true;
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(schema)) {
+  // Keys are visited in sorted order, so the result is canonical without a second pass.
+  for (const k of Object.keys(schema).sort()) {
+    const v = schema[k];
     if (annotationKeywords.has(k) || k === "$schema" || k === "$id" || k === "$defs" || k === "$anchor") continue;
     if ((singleSchemaKeywords as readonly string[]).includes(k)) out[k] = comparable(v);
     else if ((schemaArrayKeywords as readonly string[]).includes(k) && Array.isArray(v)) out[k] = v.map(comparable);
-    else if ((schemaMapKeywords as readonly string[]).includes(k) && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, s]) => [n, comparable(s)]));
+    else if ((schemaMapKeywords as readonly string[]).includes(k) && isObject(v)) out[k] = Object.fromEntries(Object.keys(v).sort().map((n) => [n, comparable(v[n])]));
     else if (k === "type" && Array.isArray(v) && v.length === 1) out[k] = v[0];
     else if (k === "required" && Array.isArray(v)) out[k] = [...new Set(v as string[])].sort();
     else out[k] = v;
   }
-  return sortKeys(out) as JsonObject;
+  return out;
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { withLines } from "../../diagnostics/locate.js";
 import { againstBaselines, projectUiBytes, publishedBaselines, publishedRoot, readDoc } from "./baselines.js";
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
 import type { ContractDoc } from "./contract-doc.js";
+import { locateFindings } from "./locate-findings.js";
 import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";
 
@@ -48,9 +48,9 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
   }
   const waivers = await readWaivers(path.resolve(req.root, req.waiverFile ?? defaultWaiverFile), req.waiverFile ?? defaultWaiverFile, req.waiverFile !== undefined);
   input.push(...waivers.diagnostics);
-  if (hasErrors(input) || !newDoc || baselines.length === 0) return { status: "input-error", diagnostics: withLines(input, (f) => textOf(req.root, f)) };
+  if (hasErrors(input) || !newDoc || baselines.length === 0) return { status: "input-error", diagnostics: locateFindings(input, (f) => textOf(req.root, f)) };
   const result = diffContracts(baselines, newDoc, { waivers: waivers.waivers, waiverFile: req.waiverFile ?? defaultWaiverFile, now: req.now });
-  const diagnostics = withLines(diffDiagnostics(result), (f) => textOf(req.root, f));
+  const diagnostics = locateFindings(diffDiagnostics(result), (f) => textOf(req.root, f));
   return { status: "compared", result, diagnostics, failed: diffFailed(result) };
 }
 

@@ -8,7 +8,9 @@ import type { Schema } from "./json-schema.js";
  * Foreign tools/list documents may carry vendor keywords, so strict mode is off here.
  */
 export class ValueChecker {
-  private readonly ajv = createAjv({ strict: false, validateFormats: true, allowUnionTypes: true });
+  // No meta-schema validation (foreign documents are compared, not judged here) and no code
+  // optimisation pass: each witness schema is compiled once and run a handful of times.
+  private readonly ajv = createAjv({ strict: false, validateFormats: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false } });
   private readonly cache = new Map<string, ValidateFunction | null>();
 
   /** The compiled validator of a schema, or null when Ajv cannot compile it (then nothing is proven). */

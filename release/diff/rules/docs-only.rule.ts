@@ -1,6 +1,7 @@
 import { annotationKeywords } from "../../../generator/keywords.js";
 import { walkSchema } from "../../../generator/walk.js";
 import { jsonEqual } from "../json-schema.js";
+import { sameRawSchema } from "../contract-doc.js";
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 
 const title = defineDiffRule("TOOL_TITLE_CHANGED", "patch", "A tool title changed (text only).");
@@ -30,6 +31,7 @@ export const docsOnly: DiffCheck = {
       if (before.description !== after.description)
         report(description, { tool: name, pointer: `/tools/${name}/description`, at: { side: "new", pointer: `${after.pointer}/description` }, message: `${name}: description changed`, before: before.description ?? null, after: after.description ?? null });
       for (const side of ["input", "output"] as const) {
+        if (sameRawSchema(before, after, side)) continue;
         const [rb, ra, cb, ca] = side === "input" ? [before.rawInput, after.rawInput, before.input, after.input] : [before.rawOutput, after.rawOutput, before.output, after.output];
         if (jsonEqual(cb, ca) && !jsonEqual(annotationMap(rb), annotationMap(ra)))
           report(schemaDocs, { tool: name, pointer: `/tools/${name}/${side}Schema`, at: { side: "new", pointer: `${after.pointer}/${side}Schema` }, message: `${name}: ${side} schema documentation changed`, before: rb, after: ra });

@@ -1,6 +1,6 @@
 import { propertiesOf, type Schema } from "../json-schema.js";
 import { findIncompatibilities, type Incompat } from "../schema-subset.js";
-import type { DiffTool } from "../contract-doc.js";
+import { sameRawSchema, type DiffTool } from "../contract-doc.js";
 import type { DiffContext, DiffReport, DiffRuleMeta, Witness } from "../diff-rule.js";
 
 /** How one direction of a schema comparison maps incompatibilities to rule ids. */
@@ -79,7 +79,7 @@ export function reportToolSchemas(ctx: DiffContext, report: DiffReport, key: "in
   const field = key === "input" ? "inputSchema" : "outputSchema";
   for (const [name, before] of ctx.old.tools) {
     const after = ctx.new.tools.get(name);
-    if (!after) continue;
+    if (!after || sameRawSchema(before, after, key)) continue;
     reportSchemaPair(ctx, report, {
       tool: name,
       stable: `/tools/${name}/${field}`,

@@ -19,15 +19,15 @@ export const securityScopes: DiffCheck = {
       const at = { side: "new" as const, pointer: `${after.pointer}/securitySchemes` };
       const pointer = `/tools/${name}/securitySchemes`;
       const b = scopes(before), a = scopes(after);
-      const call = { name, arguments: sampleValue(before.input) };
+      const call = () => ({ name, arguments: sampleValue(before.input) });
       for (const scope of [...a].filter((s) => !b.has(s)).sort())
         report(scopeAdded, { tool: name, pointer: `${pointer}/scopes/${scope}`, at, message: `${name} now requires OAuth scope ${scope}; tokens granted for the old contract lack it`, before: [...b].sort(), after: [...a].sort(),
-          witness: { kind: "call", acceptedBy: "old", rejectedBy: "new", value: { ...call, grantedScopes: [...b].sort() }, verified: true } });
+          witness: { kind: "call", acceptedBy: "old", rejectedBy: "new", value: { ...call(), grantedScopes: [...b].sort() }, verified: true } });
       for (const scope of [...b].filter((s) => !a.has(s)).sort())
         report(scopeRemoved, { tool: name, pointer: `${pointer}/scopes/${scope}`, at, message: `${name} no longer requires OAuth scope ${scope}`, before: [...b].sort(), after: [...a].sort() });
       if (allowsAnonymous(before) && !allowsAnonymous(after) && before.securitySchemes !== undefined)
         report(noauthRemoved, { tool: name, pointer, at, message: `${name} no longer accepts anonymous calls`, before: before.securitySchemes, after: after.securitySchemes ?? null,
-          witness: { kind: "call", acceptedBy: "old", rejectedBy: "new", value: { ...call, grantedScopes: [] }, verified: true } });
+          witness: { kind: "call", acceptedBy: "old", rejectedBy: "new", value: { ...call(), grantedScopes: [] }, verified: true } });
     }
   },
 };
