@@ -75,7 +75,7 @@ async function main(): Promise<void> {
 
     // 3. Recall on the corpus: which expected breaks each tool reports, and false alarms on compatible pairs.
     const corpus = path.join(repoRoot, "test/fixtures/diff-corpus");
-    const cases = (await readdir(corpus)).sort();
+    const cases = (await readdir(corpus, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
     let expectedBreaking = 0, oursHit = 0, theirsHit = 0, oursFalse = 0, theirsFalse = 0;
     const missedByTheirs: string[] = [], theirsErrors: string[] = [];
     for (const c of cases) {

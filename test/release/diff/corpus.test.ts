@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { docFromText } from "../../../release/diff/baselines.js";
 import { diffContracts, diffFailed } from "../../../release/diff/contract-diff.js";
 import type { ContractDoc } from "../../../release/diff/contract-doc.js";
+import { diffChecks } from "../../../release/diff/rules/index.js";
 
 const corpus = path.resolve("test/fixtures/diff-corpus");
-const cases = readdirSync(corpus).filter((d) => !d.startsWith(".")).sort();
+const cases = readdirSync(corpus).filter((d) => statSync(path.join(corpus, d)).isDirectory()).sort();
 
 interface Expected { description: string; verdict: "breaking" | "compatible"; requiredBump: string; rules: string[]; exitCode: number; problems: string[] }
 
@@ -30,8 +31,11 @@ const toolSchema = (json: any, name: string, key: "inputSchema" | "outputSchema"
 };
 
 describe("Contract-Diff corpus (L6, L12.2)", () => {
-  it("holds at least 40 before/after pairs, each with an expected verdict and bump", () => {
+  it("holds at least 40 before/after pairs, each with an expected verdict and bump, covering every diff rule", () => {
     assert.ok(cases.length >= 40, `only ${cases.length} cases`);
+    const covered = new Set(cases.flatMap((c) => (JSON.parse(readFileSync(path.join(corpus, c, "expected.json"), "utf8")) as Expected).rules));
+    const all = diffChecks.flatMap((c) => c.rules.map((r) => r.id));
+    assert.deepEqual(all.filter((id) => !covered.has(id)), []);
   });
 
   for (const name of cases) {
