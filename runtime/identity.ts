@@ -12,6 +12,8 @@ export interface RuntimeIdentity {
   workflowVersion: string;
   stateSchemaVersion: number;
   serverBuild: string;
+  /** The one origin the UI widgets run on (L1). */
+  widgetOrigin: string;
 }
 
 /** Read the plugin identity and combine it with the deployed build. */
@@ -26,5 +28,6 @@ export async function loadIdentity(root: string, serverBuild: string): Promise<R
     workflowVersion: plugin.workflowVersion,
     stateSchemaVersion: plugin.stateSchemaVersion,
     serverBuild,
+    widgetOrigin: plugin.widgetOrigin,
   };
 }

@@ -35,4 +35,6 @@ export interface CallContext {
   /** The clock reading of this call: one per call, so every timestamp in it agrees. */
   now: Date;
   facts: CallFacts;
+  /** Widget-private data a UI-bound tool returns in the result's `_meta`, never in structuredContent (C9). */
+  widgetMeta?: Record<string, unknown>;
 }

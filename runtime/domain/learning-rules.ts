@@ -16,8 +16,11 @@ export function skillsWithFrontier(curriculum: Curriculum, mastered: ReadonlySet
  * The backend decides the next step after a goal is mastered (C1): with exactly one teachable goal
  * in the focus skill (or, with the focus skill done, exactly one anywhere) it becomes active at once;
  * otherwise no goal is active and the full context offers a choice (next goal, or another focus skill).
+ * With `hold`, no goal is activated: a checkpoint is due first (see `checkpointPending`).
  */
-export function advanceAfterMastery(curriculum: Curriculum, state: LearnerState, mastered: ReadonlySet<string>): LearnerState {
+export function advanceAfterMastery(curriculum: Curriculum, state: LearnerState, mastered: ReadonlySet<string>, hold = false): LearnerState {
+  // A checkpoint (due Verified Recall, an unlocked exam) comes first; the next goal waits for it.
+  if (hold) return { ...state, activeGoalId: null };
   const open = frontier(curriculum, mastered);
   const inFocus = open.filter((g) => g.skillId === state.focusSkillId);
   if (inFocus.length === 1) return { ...state, activeGoalId: inFocus[0].goalId };

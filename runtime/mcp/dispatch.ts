@@ -66,7 +66,7 @@ export async function callTool(services: RuntimeServices, handlers: CoachHandler
     const handler = handlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
     const output = await handler(args, ctx);
     record(services, tool, "OK", ctx.facts, started);
-    return successResult(tool as ToolName, output as never);
+    return successResult(tool as ToolName, output as never, ctx.widgetMeta);
   } catch (error) {
     const code = errorCodeOf(error);
     if (code === "INTERNAL_ERROR") services.logger.error({ toolName: tool, err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "internal error");

@@ -1,8 +1,9 @@
-import { createMcpHandler, Server, type McpHttpHandler, type Tool } from "@modelcontextprotocol/server";
+import { createMcpHandler, ResourceNotFoundError, Server, type McpHttpHandler, type Tool } from "@modelcontextprotocol/server";
 import type { CoachHandlers } from "../../generated/handlers.gen.js";
 import { toolDescriptors } from "../../generated/tools.gen.js";
 import type { CallContext, RuntimeServices } from "../services.js";
 import { callTool } from "./dispatch.js";
+import { createUiResources } from "./ui-resources.js";
 
 /** `tools/list` exactly as generated: the schemas are advertised unchanged. */
 const tools = toolDescriptors as unknown as Tool[];
@@ -16,10 +17,17 @@ const outputSchemas = new Map(toolDescriptors.map((d) => [d.name, d.outputSchema
  */
 export function createCoachMcpHandler(services: RuntimeServices, handlers: CoachHandlers<CallContext>): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
+  const ui = createUiResources(services.config.root, services.identity.widgetOrigin);
   return createMcpHandler(
     () => {
-      const server = new Server(info, { capabilities: { tools: {} } });
+      const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
       server.setRequestHandler("tools/list", async () => ({ tools }));
+      server.setRequestHandler("resources/list", async () => ({ resources: ui.list() }));
+      server.setRequestHandler("resources/read", async (request) => {
+        const result = await ui.read(request.params.uri);
+        if (!result) throw new ResourceNotFoundError(request.params.uri);
+        return result;
+      });
       server.setRequestHandler("tools/call", async (request) => {
         const { name, arguments: args } = request.params;
         const result = await callTool(services, handlers, name, args);

@@ -7,22 +7,40 @@ function contextSummary(context: FullContext): string {
   return `Learning context at stateVersion ${context.stateVersion}: ${context.requiredAction}.`;
 }
 
-/** A concise text for text-only hosts (C9): facts from the output, no new content. */
+const saved = (receipt: unknown) => {
+  const r = receipt as { receiptId: string; stateVersion: number };
+  return `Saved with receipt ${r.receiptId} at stateVersion ${r.stateVersion}.`;
+};
+
+/**
+ * A concise text for text-only hosts (C9): counts and receipts from the output, never its prompts,
+ * answers or widget data.
+ */
 export function summarize(tool: ToolName, output: ToolOutput<ToolName>): string {
   const o = output as unknown as Record<string, unknown>;
   if (typeof o.requiredAction === "string") return contextSummary(output as FullContext);
-  if (o.receipt && o.successor) {
-    const receipt = o.receipt as { receiptId: string; stateVersion: number };
-    return `Saved with receipt ${receipt.receiptId} at stateVersion ${receipt.stateVersion}. Next: ${(o.successor as FullContext).requiredAction}.`;
+  if (o.receipt && o.successor) return `${saved(o.receipt)} Next: ${(o.successor as FullContext).requiredAction}.`;
+  if (o.receipt && o.continuation) {
+    const tally = o.recalled as { passed: number; failed: number };
+    return `${saved(o.receipt)} Recalled ${tally.passed}, not yet ${tally.failed}. Next: ${(o.continuation as { action: string }).action}.`;
   }
+  if (o.receipt && typeof o.remaining === "number") return `${saved(o.receipt)} ${o.remaining} practice cards left.`;
+  if (o.batch) return `Verified Recall batch with ${(o.batch as { items: unknown[] }).items.length} prompts is open.`;
+  if (Array.isArray(o.answers)) return `${o.answers.length} reference answers are ready for grading.`;
+  if (o.rendered === true) return `The image of goal ${String(o.goalId)} is shown.`;
+  if (typeof o.cardCount === "number") return `Memory practice is open with ${o.cardCount} cards.`;
   return `${tool} completed.`;
 }
 
-/** A successful tool result: the output as structuredContent plus a concise text. */
-export function successResult(tool: ToolName, output: ToolOutput<ToolName>): CallToolResult {
+/**
+ * A successful tool result: the output as structuredContent plus a concise text, and the
+ * widget-private data of a UI-bound tool as `_meta`.
+ */
+export function successResult(tool: ToolName, output: ToolOutput<ToolName>, widgetMeta?: Record<string, unknown>): CallToolResult {
   return {
     content: [{ type: "text", text: summarize(tool, output) }],
     structuredContent: output as unknown as Record<string, unknown>,
+    ...(widgetMeta && { _meta: widgetMeta }),
   };
 }
 

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { ToolInput, ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import type { Receipt } from "../../generated/types.gen.js";
+import { CapabilityError, type Claims } from "../capability/index.js";
 import { canonicalSha256 } from "../canonical.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { openSession } from "../domain/session-gate.js";
 import { CoachError } from "../errors.js";
 import type { CallContext, RuntimeServices } from "../services.js";
 import { StateVersionMismatch, type IdempotencyKey, type SessionRecord, type WriteTx } from "../store/store.js";
+import { TxReplayStore } from "../store/tx-replay-store.js";
 
 /** What a rule sees before the transaction (step 3). */
 export interface AuthorizeContext {
@@ -51,6 +53,13 @@ export interface WriteRule<N extends ToolName, Auth = undefined, Value = undefin
    * refuse; the result reaches `apply` as `auth`.
    */
   authorize?(input: ToolInput<N>, ctx: AuthorizeContext): Auth | Promise<Auth>;
+  /**
+   * Step 3, replay: the single-use capability this call spends (claims checked by `authorize`).
+   * It is spent inside the transaction under the input fingerprint: an exact retry passes on to
+   * the stored answer, another request with the same token gets CAPABILITY_REPLAYED, and a call
+   * refused later in the transaction leaves it unspent.
+   */
+  spends?(auth: Auth): Claims | undefined;
   /** The idempotency key part chosen by the caller; default `input.clientRequestId`. Undefined: no replay record. */
   requestKey?(input: ToolInput<N>, auth: Auth): string | undefined;
   /** The version the caller based the write on; default `input.expectedStateVersion`. Undefined: no lock. */
@@ -75,8 +84,8 @@ function newReceiptId(): string {
 /**
  * Turn a rule into a handler of the generated interface. Input arrives validated (step 1, in the
  * dispatcher); this runs steps 2–7 of the write path:
- * session gate → authorize → idempotency → optimistic lock → one transaction holding the domain
- * effect, `stateVersion + 1`, the receipt and the idempotency record → the answer. Any failure
+ * session gate → authorize → (in one transaction) capability spend → idempotency → optimistic lock
+ * → the domain effect, `stateVersion + 1`, the receipt and the idempotency record → the answer. Any failure
  * rolls the whole transaction back (C14).
  */
 export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N, Auth, Value>) {
@@ -97,6 +106,9 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
     if (flightKey) inFlight.add(flightKey);
     try {
       const response = await services.store.write(async (tx) => {
+        const spent = rule.spends?.(auth);
+        if (spent && (await new TxReplayStore(tx).spend(spent.jti, fingerprint, new Date(spent.exp))) === "replayed")
+          throw new CapabilityError("CAPABILITY_REPLAYED", "replayed");
         if (key) {
           const stored = await tx.findIdempotency(key, now.getTime());
           if (stored) {

@@ -92,6 +92,9 @@ function statements(db: Database.Database) {
       "INSERT INTO sessions (session_id, learner_id, locale, contract_major, workflow_version, curriculum_revision, policy_revision, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     purge: db.prepare("DELETE FROM idempotency_records WHERE expires_at <= ?"),
+    spentBy: db.prepare<[string], { use_key: string }>("SELECT use_key FROM spent_capabilities WHERE jti = ?"),
+    spend: db.prepare("INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, ?)"),
+    purgeSpent: db.prepare("DELETE FROM spent_capabilities WHERE expires_at <= ?"),
   };
 }
 type Statements = ReturnType<typeof statements>;
@@ -148,6 +151,12 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
       const id = Number(s.insertLearner.run(name, now).lastInsertRowid);
       s.insertState.run(id, stateSchemaVersion, JSON.stringify(initialState), now);
       return id;
+    },
+    async spendCapability(jti, use, expiresAt) {
+      const seen = s.spentBy.get(jti);
+      if (seen) return seen.use_key === use ? "repeat" : "replayed";
+      s.spend.run(jti, use, expiresAt);
+      return "fresh";
     },
     async insertSession(r) {
       s.insertSession.run(r.sessionId, r.learnerId, r.locale, r.contractMajor, r.workflowVersion, r.curriculumRevision, r.policyRevision, r.createdAt, r.expiresAt);
@@ -259,7 +268,7 @@ export class SqliteStore implements CoachStore {
   }
 
   async purgeExpired(now: number): Promise<number> {
-    return this.write(async () => this.writes.purge.run(now).changes);
+    return this.write(async () => this.writes.purge.run(now).changes + this.writes.purgeSpent.run(now).changes);
   }
 
   async close(): Promise<void> {

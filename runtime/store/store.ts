@@ -1,3 +1,4 @@
+import type { ReplayVerdict } from "../capability/index.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 
 /** A learning session as launched by the first party; pinned versions never change (L8). */
@@ -62,6 +63,12 @@ export interface WriteTx extends StoreReader {
   /** The learner with this first-party name, created (with initial state) if new. */
   ensureLearner(externalName: string, initialState: LearnerState, now: string): Promise<number>;
   insertSession(session: SessionRecord): Promise<void>;
+  /**
+   * Record that single-use capability `jti` is spent by the request whose input hashes to `use`
+   * (epoch-ms `expiresAt` for purging): `fresh` on first use, `repeat` for the same request,
+   * `replayed` for another one (C11).
+   */
+  spendCapability(jti: string, use: string, expiresAt: number): Promise<ReplayVerdict>;
 }
 
 /**
@@ -73,7 +80,7 @@ export interface CoachStore extends StoreReader {
   readonly dialect: "sqlite" | "postgres";
   /** Run `work` in one atomic write transaction. */
   write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T>;
-  /** Delete idempotency records expired at `now`; returns how many. */
+  /** Delete idempotency records and spent capabilities expired at `now`; returns how many. */
   purgeExpired(now: number): Promise<number>;
   close(): Promise<void>;
 }

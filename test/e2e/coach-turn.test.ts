@@ -236,10 +236,10 @@ for (const era of eras) {
       assert.ok(result.content[0].text!.includes(fx.services.config.launchUrl));
     });
 
-    it("answers the tools of later workflows with a clean TEMPORARILY_UNAVAILABLE (C14)", async () => {
+    it("answers a workflow tool that does not apply yet with a clean NOT_ELIGIBLE: no recall is due in a new session (C12, C14)", async () => {
       const sid = await fx.newSession(`later-${era}`);
       const result = await client.callTool("start_skillpilot_verified_recall", { learningSessionId: sid });
-      assert.equal(errorCode(result), "TEMPORARILY_UNAVAILABLE");
+      assert.equal(errorCode(result), "NOT_ELIGIBLE");
     });
   });
 }

@@ -1,5 +1,6 @@
 import { CoachError } from "../../errors.js";
 import { writeHandler } from "../../mcp/write-pipeline.js";
+import { checkpointPending } from "../checkpoints.js";
 import { buildFullContext } from "../full-context.js";
 import { masteredGoals, type GoalProgress } from "../learner-state.js";
 import { advanceAfterMastery, skillMastery } from "../learning-rules.js";
@@ -25,7 +26,8 @@ export const completeSkillpilotGoal = writeHandler({
     };
     if (!achieved) return { state: snapshot.state, progress: [progress], value: goal.goalId };
     const mastered = new Set([...masteredGoals(snapshot), goal.goalId]);
-    return { state: advanceAfterMastery(services.curriculum, snapshot.state, mastered), progress: [progress], value: goal.goalId };
+    const hold = checkpointPending(services.curriculum, snapshot, mastered, now);
+    return { state: advanceAfterMastery(services.curriculum, snapshot.state, mastered, hold), progress: [progress], value: goal.goalId };
   },
   respond({ services, session, snapshot, now, receipt, value: goalId }) {
     const goal = services.curriculum.goal(goalId)!;

@@ -7,6 +7,8 @@ export interface CoachClient {
   era: string;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
+  listResources(): Promise<{ resources: { uri: string; name: string; mimeType?: string }[] }>;
+  readResource(uri: string): Promise<{ contents: { uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }[] }>;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,8 @@ export type Era = (typeof eras)[number];
 interface SdkClient {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   listTools(): Promise<unknown>;
+  listResources(): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,8 @@ function wrap(era: Era, client: SdkClient): CoachClient {
     era,
     callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
     listTools: async () => (await client.listTools()) as never,
+    listResources: async () => (await client.listResources()) as never,
+    readResource: async (uri) => (await client.readResource({ uri })) as never,
     close: () => client.close(),
   };
 }

@@ -1,0 +1,26 @@
+import type { ToolHandler } from "../../../generated/handlers.gen.js";
+import type { CallContext } from "../../services.js";
+import { openSession } from "../session-gate.js";
+import { batchAnswers, noBatch } from "../verified-recall.js";
+import { checkCapability, issueCapability } from "../workflow-capabilities.js";
+
+/**
+ * Read: for the open batch named by a valid batchCapability, the complete ordered reference
+ * answers and a gradingCapability (C12). The only output that ever carries reference answers
+ * (C15). Repeatable while the batch is open; each call issues a fresh grading capability, and
+ * the batch can be recorded once.
+ */
+export const getSkillpilotVerifiedRecallAnswers: ToolHandler<"get_skillpilot_verified_recall_answers", CallContext> = async (input, ctx) => {
+  const session = await openSession(input.learningSessionId, ctx);
+  const snapshot = await ctx.services.store.loadLearner(session.learnerId);
+  ctx.facts.stateVersion = snapshot.stateVersion;
+  const scope = { services: ctx.services, session, now: ctx.now };
+  const batch = snapshot.state.recallBatch;
+  checkCapability(scope, "batch", input.batchCapability, { batchId: batch?.batchId ?? noBatch });
+  // A current batch capability implies the batch is open.
+  const open = batch!;
+  return {
+    answers: batchAnswers(ctx.services.curriculum, open, session.locale),
+    gradingCapability: issueCapability(scope, "grading", { batchId: open.batchId }, { items: open.goalIds.length }),
+  };
+};

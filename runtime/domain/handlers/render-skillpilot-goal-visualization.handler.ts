@@ -1,0 +1,39 @@
+import type { ToolHandler } from "../../../generated/handlers.gen.js";
+import { CoachError } from "../../errors.js";
+import type { CallContext } from "../../services.js";
+import type { Curriculum, Goal } from "../curriculum.js";
+import { renderGoalVisualization, type GoalVisualizationInput } from "../goal-visualization.js";
+import { openSession } from "../session-gate.js";
+
+/** `_meta` key the goal-visualization widget reads (docs/ui-widgets.md). */
+export const goalVisualizationMetaKey = "skillpilot/goalVisualization";
+
+/** The curriculum facts the image shows for the active goal. */
+function imageOf(curriculum: Curriculum, goal: Goal, locale: "en" | "de"): GoalVisualizationInput {
+  const skill = curriculum.skill(goal.skillId)!;
+  return {
+    goalId: goal.goalId,
+    title: goal.title[locale],
+    skillTitle: skill.title[locale],
+    prerequisites: goal.prerequisites.map((id) => curriculum.goal(id)!.title[locale]),
+    status: "active",
+    position: { index: skill.goals.findIndex((g) => g.goalId === goal.goalId) + 1, total: skill.goals.length },
+    locale,
+  };
+}
+
+/**
+ * Read, UI-bound (L9): the image of the goal, only for the authorized pair — the active goal, if
+ * it has a visualization, at the current state version. The model gets a narrow renderer receipt
+ * (never a full context, C2); the SVG goes to the widget in `_meta` (C9).
+ */
+export const renderSkillpilotGoalVisualization: ToolHandler<"render_skillpilot_goal_visualization", CallContext> = async (input, ctx) => {
+  const session = await openSession(input.learningSessionId, ctx);
+  const snapshot = await ctx.services.store.loadLearner(session.learnerId);
+  ctx.facts.stateVersion = snapshot.stateVersion;
+  if (input.expectedStateVersion !== snapshot.stateVersion) throw new CoachError("STATE_CONFLICT");
+  const goal = ctx.services.curriculum.goal(input.goalId);
+  if (!goal || snapshot.state.activeGoalId !== goal.goalId || !goal.visualization) throw new CoachError("NOT_ELIGIBLE");
+  ctx.widgetMeta = { [goalVisualizationMetaKey]: { svg: renderGoalVisualization(imageOf(ctx.services.curriculum, goal, session.locale)) } };
+  return { rendered: true, goalId: goal.goalId, stateVersion: snapshot.stateVersion };
+};

@@ -1,0 +1,57 @@
+import type { ToolHandler, ToolOutput } from "../../../generated/handlers.gen.js";
+import { CoachError } from "../../errors.js";
+import { writeHandler } from "../../mcp/write-pipeline.js";
+import type { CallContext } from "../../services.js";
+import type { RecallBatchState } from "../learner-state.js";
+import { dueRecallItems } from "../recall-items.js";
+import { openSession } from "../session-gate.js";
+import { batchPrompts, newBatchId } from "../verified-recall.js";
+import { issueCapability, type CapabilityScope } from "../workflow-capabilities.js";
+
+type Output = ToolOutput<"start_skillpilot_verified_recall">;
+
+/** Thrown inside the transaction when another call opened the batch first; nothing is written. */
+class BatchAlreadyOpen extends Error {}
+
+/** The batch as the model sees it: ordered prompts (never answers) and a fresh batchCapability. */
+function batchOutput(scope: CapabilityScope, batch: RecallBatchState): Output {
+  return {
+    batch: { items: batchPrompts(scope.services.curriculum, batch, scope.session.locale) },
+    batchCapability: issueCapability(scope, "batch", { batchId: batch.batchId }),
+  };
+}
+
+/** The write that opens a batch: the due items in server order, at most one batch's worth. */
+const openBatch = writeHandler({
+  tool: "start_skillpilot_verified_recall",
+  apply(_input, { snapshot, now }) {
+    if (snapshot.state.recallBatch) throw new BatchAlreadyOpen();
+    const due = dueRecallItems(snapshot, now);
+    if (due.length === 0) throw new CoachError("NOT_ELIGIBLE");
+    const batch: RecallBatchState = { batchId: newBatchId(), goalIds: due.map((item) => item.id), openedAt: now.toISOString() };
+    return { state: { ...snapshot.state, recallBatch: batch }, value: batch };
+  },
+  respond: ({ services, session, now, value }) => batchOutput({ services, session, now }, value),
+});
+
+/**
+ * Write (idempotent): open the Verified Recall batch of the due recall items, or return the batch
+ * that is already open — the same items in the same order — without writing anything (C12).
+ */
+export const startSkillpilotVerifiedRecall: ToolHandler<"start_skillpilot_verified_recall", CallContext> = async (input, ctx) => {
+  const session = await openSession(input.learningSessionId, ctx);
+  const scope = { services: ctx.services, session, now: ctx.now };
+  const openNow = async () => {
+    const snapshot = await ctx.services.store.loadLearner(session.learnerId);
+    ctx.facts.stateVersion = snapshot.stateVersion;
+    return snapshot.state.recallBatch;
+  };
+  const open = await openNow();
+  if (open) return batchOutput(scope, open);
+  try {
+    return await openBatch(input, ctx);
+  } catch (error) {
+    if (!(error instanceof BatchAlreadyOpen)) throw error;
+    return batchOutput(scope, (await openNow())!);
+  }
+};
