@@ -7,6 +7,7 @@ import { createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
 import { loadOrCreateSecrets } from "./secrets.js";
 import type { RuntimeServices } from "./services.js";
+import { PostgresStore } from "./store/postgres-store.js";
 import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
 
 /**
@@ -19,7 +20,9 @@ export async function createServices(config: RuntimeConfig, now: () => Date = ()
     loadCurriculum(config.curriculumFile),
     loadOrCreateSecrets(config.dataDir),
   ]);
-  const store = await SqliteStore.open(path.join(config.dataDir, databaseFileName), identity.stateSchemaVersion);
+  const store = config.databaseUrl
+    ? await PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
+    : await SqliteStore.open(path.join(config.dataDir, databaseFileName), identity.stateSchemaVersion);
   return {
     config,
     identity,

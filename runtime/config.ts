@@ -10,6 +10,8 @@ export interface RuntimeConfig {
   port: number;
   /** Where the SQLite database and the generated secrets live. */
   dataDir: string;
+  /** A `postgres://` URL selects the PostgreSQL store; unset means the embedded SQLite file. */
+  databaseUrl?: string;
   /** Extra hostnames accepted in Host/Origin besides the loopback names (DNS-rebinding guard). */
   allowedHosts: string[];
   /** First-party start page; every session error ends with it (C14). */
@@ -45,6 +47,7 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
   if (env.HOST) out.host = env.HOST;
   if (env.PORT) out.port = Number(env.PORT);
   if (env.SKILLPILOT_DATA_DIR) out.dataDir = env.SKILLPILOT_DATA_DIR;
+  if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.SKILLPILOT_LAUNCH_URL) out.launchUrl = env.SKILLPILOT_LAUNCH_URL;
   if (env.SKILLPILOT_SERVER_BUILD) out.serverBuild = env.SKILLPILOT_SERVER_BUILD;
   if (env.SKILLPILOT_LOG) out.logDestination = env.SKILLPILOT_LOG;
@@ -83,6 +86,7 @@ export async function loadConfig(root: string, overrides: ConfigOverrides = {}, 
     host,
     port,
     dataDir: at(merged.dataDir ?? "data"),
+    ...(merged.databaseUrl && { databaseUrl: merged.databaseUrl }),
     allowedHosts: merged.allowedHosts ?? [],
     launchUrl: merged.launchUrl ?? `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/start`,
     lineFile: at(merged.lineFile ?? "release/line.json"),

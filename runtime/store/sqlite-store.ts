@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import knexFactory from "knex";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
+import { toSession, type SessionRow } from "./session-row.js";
 import {
   StateVersionMismatch,
   type CoachStore,
@@ -42,17 +43,6 @@ function openConnection(file: string): Database.Database {
   return db;
 }
 
-interface SessionRow {
-  session_id: string;
-  learner_id: number;
-  locale: "en" | "de";
-  contract_major: number;
-  workflow_version: string;
-  curriculum_revision: string;
-  policy_revision: number;
-  created_at: string;
-  expires_at: number;
-}
 interface ProgressRow {
   goal_id: string;
   status: GoalProgress["status"];
@@ -99,20 +89,6 @@ function statements(db: Database.Database) {
 }
 type Statements = ReturnType<typeof statements>;
 
-function toSession(row: SessionRow | undefined): SessionRecord | undefined {
-  if (!row) return undefined;
-  return {
-    sessionId: row.session_id,
-    learnerId: row.learner_id,
-    locale: row.locale,
-    contractMajor: row.contract_major,
-    workflowVersion: row.workflow_version,
-    curriculumRevision: row.curriculum_revision,
-    policyRevision: row.policy_revision,
-    createdAt: row.created_at,
-    expiresAt: Number(row.expires_at),
-  };
-}
 
 function readLearner(s: Statements, learnerId: number): LearnerSnapshot {
   const state = s.state.get(learnerId);

@@ -1,0 +1,30 @@
+import type { SessionRecord } from "./store.js";
+
+/** A `sessions` row as both SQL dialects return it (PostgreSQL gives bigint columns as strings). */
+export interface SessionRow {
+  session_id: string;
+  learner_id: number;
+  locale: "en" | "de";
+  contract_major: number;
+  workflow_version: string;
+  curriculum_revision: string;
+  policy_revision: number;
+  created_at: string;
+  expires_at: number | string;
+}
+
+/** Map a sessions row to the store's record. */
+export function toSession(row: SessionRow | undefined): SessionRecord | undefined {
+  if (!row) return undefined;
+  return {
+    sessionId: row.session_id,
+    learnerId: row.learner_id,
+    locale: row.locale,
+    contractMajor: row.contract_major,
+    workflowVersion: row.workflow_version,
+    curriculumRevision: row.curriculum_revision,
+    policyRevision: row.policy_revision,
+    createdAt: row.created_at,
+    expiresAt: Number(row.expires_at),
+  };
+}
