@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { databaseFileName } from "../../runtime/store/sqlite-store.js";
 import type { CoachHandlers } from "../../generated/handlers.gen.js";
@@ -43,6 +44,15 @@ describe("graceful shutdown", () => {
       await client.close().catch(() => undefined);
     } finally {
       await fx.close();
+    }
+  });
+
+  it("`start`, its alias `serve` and `session start` answer --help with exit 0", async function () {
+    this.timeout(60_000);
+    for (const args of [["start"], ["serve"], ["session", "start"]]) {
+      const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, "bin/skillpilot.js"), ...args, "--help"], { cwd: repoRoot });
+      assert.match(stdout, /Usage: skillpilot/, args.join(" "));
+      assert.match(stdout, /--data-dir/);
     }
   });
 
