@@ -3,6 +3,7 @@ import {
   acceptsAnything, additionalOf, admitsType, declaredTypes, enumerated, isObject, jsonEqual, propertiesOf, requiredOf,
   type JsonObject, type JsonType, type Schema,
 } from "./json-schema.js";
+import { provablyDisjoint } from "./disjoint.js";
 import { flattenAllOf, numberCandidates, patternSamples, sampleOfType, sampleValue, stringCandidates, unionBranches } from "./sample.js";
 import type { ValueChecker } from "./value-check.js";
 
@@ -93,10 +94,16 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
 /** A non-union source must fit one branch of the target union; report the closest branch's gaps. */
 function subsetOfUnion(source: JsonObject, target: JsonObject, branches: JsonObject[], ctx: Ctx): void {
   let best: Incompat[] | undefined;
-  for (const branch of branches) {
+  for (const [i, branch] of branches.entries()) {
     const trial: Incompat[] = [];
     subset(source, branch, { ...ctx, out: trial });
-    if (trial.length === 0) return;
+    if (trial.length === 0) {
+      // `oneOf` also rejects a value that matches a second branch: the others must be provably disjoint.
+      const overlap = Array.isArray(target.oneOf) ? branches.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker)) : -1;
+      if (overlap >= 0)
+        ctx.out.push({ kind: "branch", path: ctx.path, detail: `values may match oneOf branches ${i} and ${overlap} at once, which oneOf rejects`, sourceNode: source, targetNode: target, verified: false, witness: ctx.wrap(sampleValue(source)) });
+      return;
+    }
     if (!best || trial.length < best.length) best = trial;
   }
   // Keep the closest branch's witness (Ajv later checks it against the whole union).

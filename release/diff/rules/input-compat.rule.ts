@@ -14,7 +14,7 @@ const narrowed = {
   required: defineDiffRule("INPUT_REQUIRED_ADDED", "major", "An input property became required (a new required input)."),
   "property-not-accepted": defineDiffRule("INPUT_PROPERTY_REMOVED", "major", "An input property is no longer accepted."),
   closed: defineDiffRule("INPUT_ADDITIONAL_PROPERTIES_CLOSED", "major", "An input object closed (additionalProperties:false) where it was open."),
-  branch: defineDiffRule("INPUT_BRANCH_REMOVED", "major", "An input union (oneOf/anyOf) lost a branch old calls used."),
+  branch: defineDiffRule("INPUT_BRANCH_REMOVED", "major", "An input union (oneOf/anyOf) no longer accepts old calls: a branch was removed or changed, or oneOf branches now overlap."),
   unsupported: defineDiffRule("INPUT_SCHEMA_NARROWED", "major", "An input schema gained a constraint the checker cannot prove compatible."),
 } satisfies Record<IncompatKind, unknown>;
 

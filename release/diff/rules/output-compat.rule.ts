@@ -14,7 +14,7 @@ const widened = {
   required: defineDiffRule("OUTPUT_PROPERTY_REMOVED", "major", "An output property old clients require is gone."),
   "property-not-accepted": defineDiffRule("OUTPUT_PROPERTY_ADDED_TO_CLOSED", "major", "An output property was added to an object old clients keep closed."),
   closed: defineDiffRule("OUTPUT_ADDITIONAL_PROPERTIES_OPENED", "major", "An output object opened where old clients expect it closed."),
-  branch: defineDiffRule("OUTPUT_BRANCH_ADDED", "major", "An output union gained a branch old clients reject."),
+  branch: defineDiffRule("OUTPUT_BRANCH_ADDED", "major", "An output union may return values old clients reject: a branch was added or changed, or old oneOf branches would overlap."),
   unsupported: defineDiffRule("OUTPUT_SCHEMA_WIDENED", "major", "An output schema lost a constraint the checker cannot prove harmless."),
 } satisfies Record<IncompatKind, unknown>;
 
