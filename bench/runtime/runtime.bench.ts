@@ -8,7 +8,10 @@
  * (RawMcpCaller: the SDK client's wire format without its client-side cost, so the server is what is
  * measured; set-up uses the real SDK v2 client). The echo baseline runs before and after the coach
  * scenarios and their mean is the baseline, so load drift on a shared machine cancels out.
- * Prints calls/s, p50/p99 latency and the ratios against (a). Targets: (b) ≥ 0.6×, (c) ≥ 0.4×.
+ *  (d) a Verified Recall round (issue #4): start → answers → record, three calls, two durable commits,
+ *      each round on its own seeded learner whose recall is due (see recall-round.ts).
+ * Prints calls/s (rounds/s for d), p50/p99 latency and the ratios against (a). Targets: (b) ≥ 0.6×,
+ * (c) ≥ 0.4×, and one round (d) costs ≤ 4 echo calls (echo calls/s ÷ rounds/s).
  * Run: npm run bench:runtime   (BENCH_SECONDS / BENCH_CLIENTS override the defaults)
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -19,13 +22,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { RawMcpCaller } from "./raw-mcp-client.js";
+import { recallRounds, seedRecallLearners } from "./recall-round.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+/** Seeded sessions per client for the Verified Recall rounds (each round uses one up). */
+const RECALL_POOL = Number(process.env.BENCH_RECALL_POOL ?? 400);
 
 interface Result {
   name: string;
+  /** What one unit of `perSecond` is: "calls" unless a scenario says otherwise. */
+  unit?: string;
   calls: number;
   errors: number;
   perSecond: number;
@@ -101,6 +109,8 @@ async function echoScenario(label: string): Promise<Result> {
 
 async function coachScenarios(): Promise<Result[]> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-bench-"));
+  // Seeded before the server starts: one learner with a due recall item per Verified Recall round.
+  const recallPool = await seedRecallLearners(root, dir, CLIENTS * RECALL_POOL);
   const { child, url } = await startProcess([path.join(root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir], { SKILLPILOT_LOG: path.join(dir, "calls.log") });
   const origin = new URL(url).origin;
   const clients = await Promise.all(Array.from({ length: CLIENTS }, () => connect(url)));
@@ -135,7 +145,8 @@ async function coachScenarios(): Promise<Result[]> {
       s.version = (r.structuredContent as { receipt: { stateVersion: number } }).receipt.stateVersion;
       return true;
     });
-    return [context, complete];
+    const recall = await drive("Verified Recall round (3 calls)", (i) => recallRounds(caller, recallPool.slice(i * RECALL_POOL, (i + 1) * RECALL_POOL)));
+    return [context, complete, { ...recall, unit: "rounds" }];
   } finally {
     caller.close();
     await Promise.all(clients.map((c) => c.close()));
@@ -145,7 +156,7 @@ async function coachScenarios(): Promise<Result[]> {
 }
 
 const echoBefore = await echoScenario("before");
-const [context, complete] = await coachScenarios();
+const [context, complete, recall] = await coachScenarios();
 const echoAfter = await echoScenario("after");
 const echo: Result = {
   name: "echo baseline (mean of before/after)",
@@ -156,11 +167,14 @@ const echo: Result = {
   p99: (echoBefore.p99 + echoAfter.p99) / 2,
 };
 const fmt = (r: Result) =>
-  `${r.name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(7)} calls/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.calls} calls, ${r.errors} errors)`;
+  `${r.name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(7)} ${r.unit ?? "calls"}/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.calls} ${r.unit ?? "calls"}, ${r.errors} errors)`;
 process.stdout.write(`runtime benchmark: ${CLIENTS} concurrent callers (MCP 2026-07-28 over keep-alive HTTP), ${SECONDS} s per scenario\n`);
-for (const r of [echoBefore, context, complete, echoAfter, echo]) process.stdout.write(`${fmt(r)}\n`);
+for (const r of [echoBefore, context, complete, recall, echoAfter, echo]) process.stdout.write(`${fmt(r)}\n`);
 const ratio = (r: Result) => r.perSecond / echo.perSecond;
 const verdict = (value: number, target: number) => `${value.toFixed(2)}x (target >= ${target}x: ${value >= target ? "met" : "NOT met"})`;
 process.stdout.write(`ratio context/echo:  ${verdict(ratio(context), 0.6)}\n`);
 process.stdout.write(`ratio complete/echo: ${verdict(ratio(complete), 0.4)}\n`);
-if (context.errors || complete.errors) process.exitCode = 1;
+// A round is three calls: its cost in echo calls is how many echo calls fit in the time of one round.
+const roundCost = echo.perSecond / recall.perSecond;
+process.stdout.write(`ratio recall round/echo (cost): ${roundCost.toFixed(2)}x (target <= 4x: ${roundCost <= 4 ? "met" : "NOT met"})\n`);
+if (context.errors || complete.errors || recall.errors) process.exitCode = 1;

@@ -4,7 +4,6 @@ import { writeHandler } from "../../mcp/write-pipeline.js";
 import type { CallContext } from "../../services.js";
 import type { RecallBatchState } from "../learner-state.js";
 import { dueRecallItems } from "../recall-items.js";
-import { openSession } from "../session-gate.js";
 import { batchPrompts, newBatchId } from "../verified-recall.js";
 import { issueCapability, type CapabilityScope } from "../workflow-capabilities.js";
 
@@ -39,19 +38,14 @@ const openBatch = writeHandler({
  * that is already open — the same items in the same order — without writing anything (C12).
  */
 export const startSkillpilotVerifiedRecall: ToolHandler<"start_skillpilot_verified_recall", CallContext> = async (input, ctx) => {
-  const session = await openSession(input.learningSessionId, ctx);
-  const scope = { services: ctx.services, session, now: ctx.now };
-  const openNow = async () => {
-    const snapshot = await ctx.services.store.loadLearner(session.learnerId);
-    ctx.facts.stateVersion = snapshot.stateVersion;
-    return snapshot.state.recallBatch;
-  };
-  const open = await openNow();
-  if (open) return batchOutput(scope, open);
   try {
     return await openBatch(input, ctx);
   } catch (error) {
     if (!(error instanceof BatchAlreadyOpen)) throw error;
-    return batchOutput(scope, (await openNow())!);
+    // The pipeline checked the session and rolled back; answer with the open batch, read-only.
+    const session = ctx.facts.session!;
+    const snapshot = await ctx.services.store.loadLearner(session.learnerId);
+    ctx.facts.stateVersion = snapshot.stateVersion;
+    return batchOutput({ services: ctx.services, session, now: ctx.now }, snapshot.state.recallBatch!);
   }
 };

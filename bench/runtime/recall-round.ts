@@ -1,0 +1,65 @@
+/**
+ * The Verified Recall round of the runtime benchmark (issue #4): start → answers → record, three
+ * MCP calls, two of them durable commits. A recorded round moves its items' due dates into the
+ * future, so every round needs a learner whose recall is due: `seedRecallLearners` prepares a pool
+ * of them in the data directory before the server starts (one mastered goal, mastered three days
+ * ago, no goal active), through the same services the server uses.
+ */
+import path from "node:path";
+import { closeServices, createServices } from "../../runtime/boot.js";
+import { loadConfig } from "../../runtime/config.js";
+import { launchSession } from "../../runtime/domain/launch.js";
+import type { RawMcpCaller } from "./raw-mcp-client.js";
+
+const DAY_MS = 86_400_000;
+
+/** Create `count` sessions, each with one recall item that is due now; returns their session ids. */
+export async function seedRecallLearners(root: string, dataDir: string, count: number): Promise<string[]> {
+  const config = await loadConfig(root, { dataDir, port: 0, logDestination: path.join(dataDir, "seed.log") }, {});
+  const services = await createServices(config);
+  try {
+    const ids = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const launched = await launchSession(services, { learner: `recall-bench-${i}`, locale: "en" });
+        if (launched.kind !== "minted") throw new Error(`bench launch refused: ${launched.kind}`);
+        return launched.learningSessionId;
+      }),
+    );
+    const now = new Date();
+    const masteredAt = new Date(now.getTime() - 3 * DAY_MS).toISOString();
+    await services.store.write(async (tx) => {
+      for (const id of ids) {
+        const { learnerId } = (await tx.findSession(id))!;
+        await tx.saveProgress(learnerId, { goalId: "git-basics.repository", status: "mastered", attempts: 1, masteredAt }, masteredAt);
+        await tx.saveState(learnerId, { activeGoalId: null, focusSkillId: "git-basics" }, 1, now.toISOString());
+      }
+    });
+    return ids;
+  } finally {
+    await closeServices(services);
+  }
+}
+
+type Result = { isError?: boolean; structuredContent?: Record<string, any> };
+
+/**
+ * One client's rounds: each takes the next seeded session and runs the three calls a chat client
+ * makes, all passed. Resolves false when a call fails; throws when the client's pool is used up.
+ */
+export function recallRounds(caller: RawMcpCaller, pool: string[]): () => Promise<boolean> {
+  let next = 0;
+  return async () => {
+    const learningSessionId = pool[next++];
+    if (!learningSessionId) throw new Error("the seeded recall pool is used up: raise BENCH_RECALL_POOL");
+    const started: Result = await caller.call("start_skillpilot_verified_recall", { learningSessionId });
+    if (started.isError) return false;
+    const revealed: Result = await caller.call("get_skillpilot_verified_recall_answers", { learningSessionId, batchCapability: started.structuredContent!.batchCapability });
+    if (revealed.isError) return false;
+    const recorded: Result = await caller.call("record_skillpilot_verified_recall_results", {
+      learningSessionId,
+      gradingCapability: revealed.structuredContent!.gradingCapability,
+      assessments: started.structuredContent!.batch.items.map(() => ({ passed: true })),
+    });
+    return !recorded.isError;
+  };
+}
