@@ -49,8 +49,21 @@ const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => un
 });
 
 const report = (ctx: Ctx, kind: IncompatKind, detail: string, source: Schema, target: Schema, local?: { value: unknown }, property?: string): void => {
-  ctx.out.push({ kind, path: ctx.path, detail, sourceNode: source, targetNode: target, verified: false, ...(property !== undefined ? { property } : {}), ...(local ? { witness: ctx.wrap(local.value) } : {}) });
+  const value = local ? localWitness(ctx, source, target, local.value) : undefined;
+  ctx.out.push({ kind, path: ctx.path, detail, sourceNode: source, targetNode: target, verified: false, ...(property !== undefined ? { property } : {}), ...(local ? { witness: ctx.wrap(value) } : {}) });
 };
+
+/**
+ * The proposed local witness if the local schemas agree it shows the gap, else the first sampled
+ * candidate of the source that does (a bound, an enum member, a type's edge value); else the proposal.
+ */
+function localWitness(ctx: Ctx, source: Schema, target: Schema, proposed: unknown): unknown {
+  const shows = (v: unknown) => ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
+  if (shows(proposed) || typeof source === "boolean") return proposed;
+  const flat = flattenAllOf(source);
+  const pool = [sampleValue(flat), ...(unionBranches(flat) ?? [flat]).flatMap((b) => [sampleValue(b), ...candidatesOf(b, declaredTypes(b))])];
+  return pool.find(shows) ?? proposed;
+}
 
 /**
  * Every way a value valid under `source` may be invalid under `target` ("source ⊄ target"), with a
@@ -106,9 +119,12 @@ function subsetOfUnion(source: JsonObject, target: JsonObject, branches: JsonObj
     }
     if (!best || trial.length < best.length) best = trial;
   }
-  // Keep the closest branch's witness (Ajv later checks it against the whole union).
+  // Prefer a value the whole union rejects; else keep the closest branch's witness for Ajv to judge.
+  const shows = (v: unknown) => ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
+  const local = [sampleValue(source), ...candidatesOf(source, declaredTypes(source))].find(shows);
   const hit = best?.find((i) => i.witness !== undefined);
-  ctx.out.push({ kind: "branch", path: ctx.path, detail: `no branch of the new union accepts every value here${best?.[0] ? ` (closest branch: ${best[0].detail})` : ""}`, sourceNode: source, targetNode: target, verified: false, witness: hit ? hit.witness : ctx.wrap(sampleValue(source)) });
+  const witness = local !== undefined ? ctx.wrap(local) : hit ? hit.witness : ctx.wrap(sampleValue(source));
+  ctx.out.push({ kind: "branch", path: ctx.path, detail: `no branch of the new union accepts every value here${best?.[0] ? ` (closest branch: ${best[0].detail})` : ""}`, sourceNode: source, targetNode: target, verified: false, witness });
 }
 
 function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
@@ -252,6 +268,7 @@ function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     const one = sampleValue(sItems, ctx.depth + 1);
     report(ctx, "bound", "uniqueItems added", source, target, { value: [one, one, ...fill(Math.max(0, sMin - 2))] });
   }
+  if (sMax === 0) return; // the old side admits only [], so what an item may be is moot
   subset(sItems, tItems, child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])));
 }
 
