@@ -24,7 +24,9 @@ async function skillpilot(args: string[], cwd = repoRoot): Promise<{ code: numbe
 }
 const pair = (name: string) => [path.join(corpus, name, "old.json"), path.join(corpus, name, "new.json")];
 
-describe("skillpilot diff (L6, L12.2)", () => {
+describe("skillpilot diff (L6, L12.2)", function () {
+  // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
+  this.timeout(120_000);
   it("exits 1 on a breaking change and prints a JSON result that matches the published schema", async () => {
     const { code, stdout } = await skillpilot(["diff", ...pair("input-required-added"), "--format", "json"]);
     assert.equal(code, 1);

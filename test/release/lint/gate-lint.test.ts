@@ -29,7 +29,9 @@ const lint = (json: unknown) => lintContract(parseContractDoc(json, "tools.json"
 const ids = (json: unknown) => [...new Set(lint(json).map((d) => d.ruleId))].sort();
 const tool = (doc: any, name: string) => doc.tools.find((t: any) => t.name === name);
 
-describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", () => {
+describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", function () {
+  // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
+  this.timeout(120_000);
   it("passes a clean contract and the project's own snapshot (G9)", async () => {
     assert.deepEqual(lint(clean()), []);
     const doc = await readDoc(repoRoot, "generated/contract.snapshot.json", []);

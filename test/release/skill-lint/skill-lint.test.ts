@@ -24,7 +24,9 @@ async function skillDir(files: Record<string, string>): Promise<string> {
 }
 const ok = "---\nname: demo\ndescription: A demo skill.\ntools:\n  - get_skillpilot_learning_context\n---\n# Demo\nCall `get_skillpilot_learning_context` once.\n";
 
-describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", () => {
+describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", function () {
+  // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
+  this.timeout(120_000);
   before(async () => {
     contract = (await readDoc(repoRoot, "generated/contract.snapshot.json", []))!;
     scratch = await mkdtemp(path.join(tmpdir(), "skill-lint-"));
