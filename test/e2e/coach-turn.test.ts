@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import knexFactory from "knex";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import { connectClient, errorCode, eras, type CoachClient, type ToolResult } from "../runtime/support/mcp-clients.js";
+import { clientEras, connectClient, errorCode, type CoachClient, type ToolResult } from "../runtime/support/mcp-clients.js";
 import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
 
 type Context = Record<string, any>;
 
-for (const era of eras) {
+for (const era of clientEras) {
   describe(`coach turn over MCP, ${era}`, () => {
     let fx: RuntimeFixture;
     let client: CoachClient;

@@ -20,9 +20,11 @@ export interface ToolResult {
   [key: string]: unknown;
 }
 
-/** The protocol eras every end-to-end test runs in. */
+/** The protocol eras every end-to-end test runs in: the v2 client on 2026-07-28, the v1 client on 2025. */
 export const eras = ["2026-07-28 (SDK v2)", "2025 stateless (SDK v1)"] as const;
-export type Era = (typeof eras)[number];
+/** Also the v2 client speaking the 2025 protocol (`versionNegotiation: legacy`), for the core turn suite. */
+export const clientEras = [...eras, "2025 stateless (SDK v2)"] as const;
+export type Era = (typeof clientEras)[number];
 
 /** The calls both SDK clients share. */
 interface SdkClient {
@@ -46,8 +48,9 @@ function wrap(era: Era, client: SdkClient): CoachClient {
 
 /** Connect a real MCP client of the given era to `url`. */
 export async function connectClient(url: string, era: Era): Promise<CoachClient> {
-  if (era === "2026-07-28 (SDK v2)") {
-    const client = new Client({ name: "skillpilot-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  if (era !== "2025 stateless (SDK v1)") {
+    const mode = era === "2026-07-28 (SDK v2)" ? { pin: "2026-07-28" } : "legacy";
+    const client = new Client({ name: "skillpilot-test", version: "1.0.0" }, { versionNegotiation: { mode } });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     return wrap(era, client as unknown as SdkClient);
   }
