@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { bootServices, closeServices } from "../../runtime/boot.js";
 import type { ConfigOverrides } from "../../runtime/config.js";
 import { isValidLearnerName, launchSession } from "../../runtime/domain/launch.js";
+import { checkFrozenContract } from "../../release/freeze/assert-not-drifted.js";
 import { startServer } from "../../runtime/server.js";
 import { ExitCode } from "../exit-codes.js";
 import { projectPaths } from "./root.js";
@@ -37,8 +38,19 @@ export function registerStartCommand(program: Command): void {
       .command("start")
       .alias("serve")
       .description("Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain in-flight calls and close the database."),
-  ).action(async (opts: ServeOptions, command: Command) => {
-    const services = await bootServices(projectPaths(command).root, overrides(opts));
+  )
+    .option("--allow-contract-drift", "start even though the served contract differs from the version under review freeze (L3)")
+    .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
+    const root = projectPaths(command).root;
+    // Review freeze (L3): while a version is under review, the served contract is locked to it.
+    const freeze = checkFrozenContract(root, { allowDrift: opts.allowContractDrift === true });
+    if (!freeze.ok) {
+      process.stderr.write(`skillpilot: ${freeze.message}\n`);
+      process.exitCode = ExitCode.findings;
+      return;
+    }
+    if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
+    const services = await bootServices(root, overrides(opts));
     const running = await startServer(services);
     process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
     process.stdout.write(`Start a learning session at ${services.config.launchUrl} or: npx skillpilot session start --learner NAME\n`);
