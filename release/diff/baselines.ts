@@ -50,9 +50,22 @@ export async function readDoc(root: string, file: string, diagnostics: Diagnosti
   return docFromText(text, rel(root, abs), diagnostics, version);
 }
 
+/** `contracts/published/<provider>/<plugin>/<version>/contract.snapshot.json`: exactly one per published version. */
+async function publishedSnapshots(root: string): Promise<string[]> {
+  const dirs = async (p: string) => (await readdir(p, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(p, e.name));
+  const out: string[] = [];
+  for (const provider of await dirs(path.join(root, publishedRoot)))
+    for (const plugin of await dirs(provider))
+      for (const version of await dirs(plugin)) {
+        const file = path.join(version, snapshotName);
+        if ((await stat(file).catch(() => undefined))?.isFile()) out.push(file);
+      }
+  return out;
+}
+
 /** Every published snapshot, oldest version first (L12.2: diff against all of them). */
 export async function publishedBaselines(root: string, diagnostics: Diagnostic[]): Promise<ContractDoc[]> {
-  const files = await walk(path.join(root, publishedRoot));
+  const files = await publishedSnapshots(root);
   const docs = (await Promise.all(files.map((f) => readDoc(root, f, diagnostics)))).filter((d): d is ContractDoc => d !== undefined);
   return docs.sort((a, b) => (semver.valid(a.packageVersion) && semver.valid(b.packageVersion) ? semver.compare(a.packageVersion!, b.packageVersion!) : a.file < b.file ? -1 : 1));
 }

@@ -89,6 +89,30 @@ describe("skillpilot diff (L6, L12.2)", function () {
     }
   });
 
+  it("blocks changed bytes under a published ui:// URI of the project, even with a waiver (L10)", async () => {
+    const project = await tempProject(repoRoot, ["generated/contract.snapshot.json", "release/line.json", "ui"]);
+    try {
+      const snapshot = JSON.parse(await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"));
+      const dir = path.join(project.root, "contracts/published/openai/skillpilot-coach", snapshot.plugin.packageVersion);
+      await mkdir(dir, { recursive: true });
+      await cp(path.join(project.root, "generated/contract.snapshot.json"), path.join(dir, "contract.snapshot.json"));
+      assert.equal((await skillpilot(["-C", project.root, "diff"])).code, 0, "unchanged UI bytes pass");
+      const line = JSON.parse(await readFile(path.join(project.root, "release/line.json"), "utf8"));
+      const [name, uri] = Object.entries(line.activeUi as Record<string, string>)[0];
+      await writeFile(path.join(project.root, "ui", name, "index.html"), "<!doctype html><p>changed in place</p>\n");
+      const out = await skillpilot(["-C", project.root, "diff", "--format", "json"]);
+      assert.equal(out.code, 1);
+      const finding = JSON.parse(out.stdout).findings.find((f: { ruleId: string }) => f.ruleId === "UI_IMMUTABLE_BYTES_CHANGED");
+      assert.equal(finding.witness.value.uri, uri);
+      await writeFile(path.join(project.root, "waivers.json"), JSON.stringify({ waivers: [{ fingerprint: finding.fingerprint, reason: "trying to waive immutable bytes", approver: "someone", expires: "2999-01-01" }] }));
+      const waived = await skillpilot(["-C", project.root, "diff", "--waivers", "waivers.json"]);
+      assert.equal(waived.code, 1);
+      assert.match(waived.stdout, /WAIVER_NOT_ALLOWED/);
+    } finally {
+      await project.cleanup();
+    }
+  });
+
   it("compares against git:REF (L12.2)", async () => {
     const project = await tempProject(repoRoot, ["generated/contract.snapshot.json"]);
     try {
