@@ -1,8 +1,11 @@
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { pointerJoin, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { dereference } from "../../generator/deref.js";
 import { annotationKeywords, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords } from "../../generator/keywords.js";
 import { SchemaRegistry } from "../../generator/registry.js";
+import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { isObject, type JsonObject, type Schema } from "./json-schema.js";
+
+export const UNRESOLVED_REF = defineRule({ id: "CONTRACT_UNRESOLVED_REF", severity: "error", summary: "A compared schema has a $ref the diff cannot resolve locally (remote or dangling)." });
 
 const hasRef = (value: unknown): boolean =>
   Array.isArray(value) ? value.some(hasRef) : isObject(value) ? "$ref" in value || Object.values(value).some(hasRef) : false;
@@ -17,6 +20,15 @@ export function inlineRefs(schema: unknown, file: string, pointer: string, diagn
   const id = "https://contract-diff.invalid/schema";
   const json = isObject(schema) ? { ...schema, $id: id } : schema;
   const { registry } = SchemaRegistry.build([{ file, text: "", json, sha256: "" }]);
+  // An unresolvable (remote or dangling) $ref would inline as {} and accept anything: refuse the input instead.
+  const check = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((v, i) => check(v, `${at}/${i}`));
+    if (!isObject(node)) return;
+    if (typeof node.$ref === "string" && !registry.resolve(node.$ref, id).ok)
+      diagnostics.push(diagnose(UNRESOLVED_REF, `${file}: $ref ${node.$ref} cannot be resolved inside the schema; the diff only follows local references`, { file, pointer: `${at}/$ref` }));
+    for (const [k, v] of Object.entries(node)) if (k !== "const" && k !== "enum" && k !== "default" && k !== "examples") check(v, pointerJoin(at, k));
+  };
+  check(json, pointer);
   return dereference(json, id, { file, pointer }, registry, diagnostics);
 }
 
@@ -32,8 +44,8 @@ export function comparable(schema: unknown): Schema {
   // Keys are visited in sorted order, so the result is canonical without a second pass.
   for (const k of Object.keys(schema).sort()) {
     const v = schema[k];
-    if (annotationKeywords.has(k) || k === "$schema" || k === "$id" || k === "$defs" || k === "$anchor") continue;
-    if ((singleSchemaKeywords as readonly string[]).includes(k)) out[k] = comparable(v);
+    if (annotationKeywords.has(k) || k === "$schema" || k === "$id" || k === "$defs" || k === "definitions" || k === "$anchor") continue;
+    if ((singleSchemaKeywords as readonly string[]).includes(k)) out[k] = Array.isArray(v) ? v.map(comparable) : comparable(v); // draft-07 tuple `items`
     else if ((schemaArrayKeywords as readonly string[]).includes(k) && Array.isArray(v)) out[k] = v.map(comparable);
     else if ((schemaMapKeywords as readonly string[]).includes(k) && isObject(v)) out[k] = Object.fromEntries(Object.keys(v).sort().map((n) => [n, comparable(v[n])]));
     else if (k === "type" && Array.isArray(v) && v.length === 1) out[k] = v[0];

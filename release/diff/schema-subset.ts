@@ -39,7 +39,8 @@ interface Ctx {
 // Keywords whose inclusion this checker does not reason about: a target that differs in any of them is
 // only accepted when the source carries the identical keyword (conservative), else a sampled witness is sought.
 const opaqueKeywords = ["not", "if", "then", "else", "dependentRequired", "dependentSchemas", "propertyNames", "unevaluatedProperties",
-  "unevaluatedItems", "contains", "minContains", "maxContains", "prefixItems", "patternProperties", "minProperties", "maxProperties"] as const;
+  "unevaluatedItems", "contains", "minContains", "maxContains", "prefixItems", "patternProperties", "minProperties", "maxProperties",
+  "additionalItems", "dependencies"] as const;
 
 const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => unknown): Ctx => ({
   ...ctx,
@@ -257,6 +258,8 @@ const numericPart = (s: JsonObject): JsonObject => {
 };
 
 function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
+  // Draft-07 tuple `items` (an array): only identical tuples are accepted as compatible.
+  if (Array.isArray(target.items) && !jsonEqual(target.items, source.items)) report(ctx, "unsupported", "the new schema constrains array items by position (tuple items)", source, target, { value: sampleValue(source) });
   const sItems: Schema = isObject(source.items) || typeof source.items === "boolean" ? (source.items as Schema) : true;
   const tItems: Schema = isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
   const sMin = typeof source.minItems === "number" ? source.minItems : 0;
