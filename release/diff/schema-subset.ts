@@ -1,10 +1,10 @@
 import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
 import {
-  acceptsAnything, additionalOf, admitsType, declaredTypes, enumerated, isObject, jsonEqual, propertiesOf, requiredOf,
+  acceptsAnything, additionalOf, admitsType, declaredTypes, enumerated, isObject, jsonEqual, propertiesOf, requiredOf, typeOfValue,
   type JsonObject, type JsonType, type Schema,
 } from "./json-schema.js";
 import { provablyDisjoint } from "./disjoint.js";
-import { flattenAllOf, numberCandidates, patternSamples, sampleOfType, sampleValue, stringCandidates, unionBranches } from "./sample.js";
+import { flattenAllOf, mergeShallow, numberCandidates, patternSamples, sampleOfType, sampleValue, stringCandidates, unionBranches } from "./sample.js";
 import type { ValueChecker } from "./value-check.js";
 
 /** Why a source schema is not a subset of a target schema. Direction-aware rules map these to rule ids. */
@@ -100,20 +100,30 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
     sourceBranches.forEach((b, i) => subset(b, target, child(ctx, [key, i], ctx.wrap)));
     return;
   }
-  const targetBranches = unionBranches(target);
-  if (targetBranches) return subsetOfUnion(source, target, targetBranches, ctx);
+  const key = Array.isArray(target.oneOf) ? "oneOf" : Array.isArray(target.anyOf) ? "anyOf" : undefined;
+  if (key) {
+    // target = siblings ∧ (b1 ∨ b2 …): the source must fit the siblings and one branch, each checked as written.
+    const { [key]: branches, ...rest } = target;
+    if (!acceptsAnything(rest)) subset(source, rest, ctx);
+    const usable = (branches as Schema[]).filter((b) => b !== false);
+    return subsetOfUnion(source, target, usable, usable.map((b) => mergeShallow(rest, isObject(b) ? flattenAllOf(b) : {})), ctx);
+  }
   compareLeaf(source, target, ctx);
 }
 
-/** A non-union source must fit one branch of the target union; report the closest branch's gaps. */
-function subsetOfUnion(source: JsonObject, target: JsonObject, branches: JsonObject[], ctx: Ctx): void {
+/**
+ * A non-union source must fit one branch of the target union; report the closest branch's gaps.
+ * `outline` holds each branch merged with the union's siblings (a superset), used only to prove that
+ * the other branches of a `oneOf` cannot also match.
+ */
+function subsetOfUnion(source: JsonObject, target: JsonObject, branches: Schema[], outline: JsonObject[], ctx: Ctx): void {
   let best: Incompat[] | undefined;
   for (const [i, branch] of branches.entries()) {
     const trial: Incompat[] = [];
     subset(source, branch, { ...ctx, out: trial });
     if (trial.length === 0) {
       // `oneOf` also rejects a value that matches a second branch: the others must be provably disjoint.
-      const overlap = Array.isArray(target.oneOf) ? branches.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker)) : -1;
+      const overlap = Array.isArray(target.oneOf) ? outline.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker)) : -1;
       if (overlap >= 0)
         ctx.out.push({ kind: "branch", path: ctx.path, detail: `values may match oneOf branches ${i} and ${overlap} at once, which oneOf rejects`, sourceNode: source, targetNode: target, verified: false, witness: ctx.wrap(sampleValue(source)) });
       return;
@@ -141,13 +151,13 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   if (sourceValues) {
     for (const v of sourceValues) {
       if (ctx.checker.accepts(target, v) !== false) continue;
-      const kind = "const" in target && "const" in source ? "const" : enumerated(target) ? "enum" : !admitsType(tt, typeOfJson(v)) ? "type" : keywordKind(target, v, ctx);
+      const kind = "const" in target && "const" in source ? "const" : enumerated(target) ? "enum" : !admitsType(tt, typeOfValue(v)) ? "type" : keywordKind(target, v, ctx);
       report(ctx, kind, `value ${JSON.stringify(v)} is no longer accepted`, source, target, { value: v });
     }
     return;
   }
   for (const t of st) {
-    if (admitsType(tt, t) || (t === "integer" && !st.has("number") && false)) continue;
+    if (admitsType(tt, t)) continue;
     if (t === "integer" && st.has("number") && tt.has("number")) continue;
     report(ctx, "type", `type ${t} is no longer accepted`, source, target, { value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth) });
   }
@@ -165,8 +175,6 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   if (st.has("array") && tt.has("array")) compareArray(source, target, ctx);
   if (st.has("object") && tt.has("object")) compareObject(source, target, ctx);
 }
-
-const typeOfJson = (v: unknown): JsonType => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : (typeof v as JsonType));
 
 /** Which keyword of a leaf target rejects a value (for enumerated sources). */
 function keywordKind(target: JsonObject, v: unknown, ctx: Ctx): IncompatKind {
@@ -295,6 +303,8 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     }
     subset(sp[name], to, child(ctx, ["properties", name], at));
   }
+  if (isObject(source.patternProperties) && !jsonEqual(source.patternProperties, target.patternProperties))
+    report(ctx, "unsupported", "the old schema admits properties by pattern (patternProperties), which the checker does not compare", source, target, { value: base });
   if (sAdd === false) return;
   for (const name of Object.keys(tp).sort()) {
     if (name in sp) continue;

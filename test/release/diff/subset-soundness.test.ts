@@ -24,7 +24,12 @@ const { schema } = fc.letrec((tie) => ({
     additionalProperties: fc.option(fc.constant(false), { nil: undefined }),
   }, { requiredKeys: ["type", "properties", "required"] }),
   array: fc.record({ type: fc.constant("array"), items: tie("schema"), maxItems: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }), uniqueItems: fc.option(fc.constant(true), { nil: undefined }) }, { requiredKeys: ["type", "items"] }),
-  union: fc.record({ key: fc.constantFrom("anyOf", "oneOf"), branches: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }) }).map(({ key, branches }) => ({ [key]: branches })),
+  // Unions, sometimes with sibling keywords that constrain every branch.
+  union: fc.record({
+    key: fc.constantFrom("anyOf", "oneOf"),
+    branches: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }),
+    siblings: fc.constantFrom({}, {}, { maxLength: 1 }, { minimum: 1 }, { required: ["a"] }, { type: "object" }, { additionalProperties: false }),
+  }).map(({ key, branches, siblings }) => ({ ...siblings, [key]: branches })),
 }));
 const { value } = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: "small" }, fc.constantFrom("", "a", "ab", "abc", "x1", "x12", "z", 0, 1, 2, -1, 0.5, 3, 10, 11, true, false, null), tie("obj"), tie("arr")),
