@@ -1,14 +1,26 @@
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser";
 import type { Diagnostic } from "./diagnostic.js";
 
-/** Decode a JSON pointer into path segments (RFC 6901). */
+/**
+ * Decode a JSON pointer into path segments (RFC 6901). Only the URI-fragment form (`#/…`) is
+ * percent-encoded (§6); a plain pointer is taken literally, so a property named `100%` works.
+ */
 export function pointerSegments(pointer: string): string[] {
-  if (pointer === "" || pointer === "/") return [];
-  return pointer
-    .replace(/^#/, "")
+  const fragment = pointer.startsWith("#");
+  const plain = fragment ? safeDecode(pointer.slice(1)) : pointer;
+  if (plain === "") return [];
+  return plain
     .split("/")
     .slice(1)
-    .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** 1-based line and column of the deepest existing node on `pointer` in JSON `text`. */
