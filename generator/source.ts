@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
+import { sha256Hex } from "../contract/canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnose, defineRule } from "../diagnostics/rule-table.js";
 import { offsetToLineColumn } from "../diagnostics/locate.js";
@@ -20,7 +20,7 @@ export function parseSources(files: readonly { file: string; text: string }[]): 
   const diagnostics: Diagnostic[] = [];
   const sorted = [...files].sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file)));
   for (const { file, text } of sorted) {
-    const sha256 = createHash("sha256").update(text).digest("hex");
+    const sha256 = sha256Hex(text);
     try {
       sources.push({ file, text, json: JSON.parse(text), sha256 });
     } catch {

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, writeFile, rm } from "node:fs/promises";
 import path from "node:path";
+import { sha256Hex } from "../contract/canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule-table.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
@@ -9,8 +9,6 @@ import { manifestPath } from "./emit/manifest.emitter.js";
 export const GENERATED_DRIFT = defineRule({ id: "GENERATED_DRIFT", severity: "error", summary: "A file in generated/ differs from what the schemas produce; run `skillpilot generate`." });
 export const GENERATED_EDITED = defineRule({ id: "GENERATED_EDITED", severity: "error", summary: "A generated file was edited by hand; edit the schema instead." });
 export const SOURCE_CHANGED = defineRule({ id: "SOURCE_CHANGED", severity: "error", summary: "A schema changed since generated/ was last written." });
-
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** Write emitted files under `root`, and remove stale `*.gen.*` files the generator no longer emits. */
 export async function writeGenerated(root: string, files: readonly EmittedFile[]): Promise<string[]> {
@@ -57,7 +55,7 @@ export async function checkGenerated(root: string, files: readonly EmittedFile[]
     if (current === f.contents) continue;
     if (current === undefined) {
       diagnostics.push(diagnose(GENERATED_DRIFT, `${f.path} is missing; run \`skillpilot generate\``, { file: f.path }));
-    } else if (onDisk.outputs?.[f.path] && onDisk.outputs[f.path] !== sha256(current)) {
+    } else if (onDisk.outputs?.[f.path] && onDisk.outputs[f.path] !== sha256Hex(current)) {
       diagnostics.push(diagnose(GENERATED_EDITED, `${f.path} was edited by hand; change the schema and run \`skillpilot generate\``, { file: f.path }));
     } else {
       diagnostics.push(diagnose(GENERATED_DRIFT, `${f.path} differs from what the schemas produce; run \`skillpilot generate\``, { file: f.path }));

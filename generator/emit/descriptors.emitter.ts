@@ -1,6 +1,6 @@
 import type { ContractModel, ToolModel } from "../model.js";
 import { generatedHeader, literal, type EmittedFile } from "./emitted-file.js";
-import { sortKeys } from "./canonical-json.js";
+import { sortKeys } from "../../contract/canonical.js";
 
 /** The `_meta` of a descriptor: MCP Apps keys plus their OpenAI Apps SDK equivalents. */
 export function descriptorMeta(tool: ToolModel): Record<string, unknown> | undefined {

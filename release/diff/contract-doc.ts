@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sortKeys } from "../../generator/emit/canonical-json.js";
+import { sortKeys } from "../../contract/canonical.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { comparable, inlineRefs } from "./normalize.js";

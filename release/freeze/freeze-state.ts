@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson } from "../../generator/emit/canonical-json.js";
+import { canonicalJson } from "../../contract/canonical.js";
 import { contractsLayout } from "../layout.js";
 
 /** The review freeze of one draft version: what its bytes and its contract were when frozen. */

@@ -1,5 +1,5 @@
 import type { ContractSnapshot } from "../../contract/snapshot.js";
-import { canonicalJson } from "../../generator/emit/canonical-json.js";
+import { canonicalJson } from "../../contract/canonical.js";
 import type { BundleFile } from "../bundle/bundle-file.js";
 import type { UiArtifact } from "../ui/build-ui.js";
 

@@ -1,6 +1,6 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson } from "../../generator/emit/canonical-json.js";
+import { canonicalJson } from "../../contract/canonical.js";
 import { contractsLayout } from "../layout.js";
 
 /** Format tag of `contracts/release-index.json`. */
