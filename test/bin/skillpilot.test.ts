@@ -51,7 +51,7 @@ describe("skillpilot CLI", function () {
     assert.match(stdout, /up to date/);
   });
 
-  it("generate --check exits 1 naming a hand-edited generated file", async () => {
+  it("generate --check exits 1 naming a hand-edited generated file (L12 drift gate)", async () => {
     const file = path.join(project.root, "generated/tools.gen.ts");
     await writeFile(file, (await readFile(file, "utf8")).replace("Load the complete", "Load the whole"));
     const { code, stderr } = await skillpilot(["-C", project.root, "generate", "--check"]);
@@ -73,7 +73,7 @@ describe("skillpilot CLI", function () {
     assert.equal((await skillpilot(["-C", project.root, "generate", "--check"])).code, 0);
   });
 
-  it("a bad schema gives a located diagnostic and exit 1, never a stack trace", async () => {
+  it("a bad schema gives a located diagnostic and exit 1, never a stack trace (C5, G11)", async () => {
     const file = path.join(project.root, "schemas/tools/complete_skillpilot_goal.json");
     const tool = JSON.parse(await readFile(file, "utf8"));
     tool.input.properties.comment = { type: "string" };

@@ -3,7 +3,7 @@ import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { repoRoot } from "../support/temp-project.js";
 
-describe("generator pipeline", () => {
+describe("generator pipeline (deterministic, drift-checkable output for L12 gates)", () => {
   it("produces identical bytes when run twice", async () => {
     const sources = await readContractSources(defaultPaths(repoRoot));
     const a = await generateFromSources(sources);

@@ -33,7 +33,7 @@ function applyEdit(text: string, edit: Edit): string {
   return JSON.stringify(json, null, 2) + "\n";
 }
 
-describe("bad-schema fixtures give their diagnostic, with file and pointer", () => {
+describe("bad-schema fixtures give their diagnostic, with file and pointer (C5, G9, G11, L9)", () => {
   let names: string[] = [];
   before(async () => {
     names = (await readdir(fixtures)).filter((n) => n.endsWith(".json")).sort();
