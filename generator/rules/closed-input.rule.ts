@@ -1,3 +1,4 @@
+import { isOpenObject } from "../../contract/schema-predicates.js";
 import { pointerJoin } from "../../diagnostics/diagnostic.js";
 import { walkResolved } from "../deref.js";
 import { isObject } from "../walk.js";
@@ -13,8 +14,7 @@ export const closedInput = createRule({
       const input = tool.doc.input;
       if (!isObject(input)) continue;
       walkResolved(input, tool.id, { file: tool.file, pointer: "/input" }, ctx.registry, (node, loc) => {
-        const isObjectSchema = node.type === "object" || isObject(node.properties);
-        if (isObjectSchema && node.additionalProperties !== false)
+        if (isOpenObject(node))
           report(`${String(tool.doc.name)}: input object accepts unknown properties; set additionalProperties:false`, { ...loc, pointer: pointerJoin(loc.pointer ?? "", "additionalProperties") });
       });
     }

@@ -1,8 +1,7 @@
+import { isFreeTextString } from "../../contract/schema-predicates.js";
 import { walkResolved } from "../deref.js";
 import { isObject } from "../walk.js";
 import { createRule } from "./rule.js";
-
-const constrained = ["enum", "const", "pattern", "format"];
 
 /** A mutation must not accept chat free text (C5, G11): every string input of a write is constrained. */
 export const freeTextInput = createRule({
@@ -13,8 +12,7 @@ export const freeTextInput = createRule({
     for (const tool of ctx.tools) {
       if (tool.doc.kind === "read" || !isObject(tool.doc.input)) continue;
       walkResolved(tool.doc.input, tool.id, { file: tool.file, pointer: "/input" }, ctx.registry, (node, loc) => {
-        const types = Array.isArray(node.type) ? node.type : [node.type];
-        if (types.includes("string") && !constrained.some((k) => k in node))
+        if (isFreeTextString(node))
           report(`${String(tool.doc.name)}: string input without enum/const/pattern/format lets chat free text reach the backend`, loc);
       });
     }

@@ -1,9 +1,8 @@
+import { isFreeTextString, isOpenObject } from "../../../contract/schema-predicates.js";
 import { walkSchema } from "../../../generator/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
-import { declaredTypes, isObject } from "../../diff/json-schema.js";
+import { isObject } from "../../diff/json-schema.js";
 import { createLintRule } from "../lint-rule.js";
-
-const constrained = ["enum", "const", "pattern", "format"];
 
 /** No chat free text reaches the backend (C5, G11, C16): every string input is an enum, const, pattern or format. */
 export const freeTextInput = createLintRule({
@@ -14,7 +13,7 @@ export const freeTextInput = createLintRule({
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         if (!("type" in node) && !("enum" in node) && !("const" in node)) return;
-        if (declaredTypes(node).has("string") && !constrained.some((k) => k in node))
+        if (isFreeTextString(node))
           report(`${t.name}: string input without enum/const/pattern/format lets chat free text reach the backend`, { file: doc.file, pointer });
       });
   },
@@ -28,7 +27,7 @@ export const closedInput = createLintRule({
   check(tools, doc, report) {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
-        if ((node.type === "object" || isObject(node.properties)) && node.additionalProperties !== false)
+        if (isOpenObject(node))
           report(`${t.name}: input object accepts unknown properties; set additionalProperties:false`, { file: doc.file, pointer: pointerJoin(pointer, "additionalProperties") });
       });
   },
