@@ -1,14 +1,13 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { generateFromSources } from "../../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../../generator/load.js";
 import { writeGenerated } from "../../../generator/write.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+import { repoRoot as repo } from "../../support/temp-project.js";
 
 /**
  * A throwaway copy of this project's release inputs (schemas/, generated/, ui/, release/line.json,

@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import knexFactory, { type Knex } from "knex";
 import type { CoachHandlers } from "../../../generated/handlers.gen.js";
 import { createServices } from "../../../runtime/boot.js";
@@ -9,9 +8,10 @@ import { loadConfig, type ConfigOverrides } from "../../../runtime/config.js";
 import { startServer, type RunningServer } from "../../../runtime/server.js";
 import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
+import { repoRoot } from "../../support/temp-project.js";
 
 /** The repository root (schemas/, release/, curricula/). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+export { repoRoot };
 
 /** A real server on an ephemeral port with its own data directory, database file and log file. */
 export interface RuntimeFixture {
