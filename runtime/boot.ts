@@ -2,6 +2,7 @@ import path from "node:path";
 import { keyringFromConfig } from "./capability/index.js";
 import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config.js";
 import { loadCurriculum } from "./domain/curriculum.js";
+import { LineSource } from "./domain/line-source.js";
 import { loadIdentity } from "./identity.js";
 import { createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
@@ -27,6 +28,7 @@ export async function createServices(config: RuntimeConfig, now: () => Date = ()
     config,
     identity,
     curriculum,
+    line: new LineSource(config.lineFile),
     store,
     keyring: keyringFromConfig(secrets.capabilityKeys),
     logHmacKey: secrets.logHmacKey,

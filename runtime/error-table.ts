@@ -50,8 +50,8 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
   SESSION_VERSION_UNAVAILABLE: {
     session: true,
     httpStatus: 409,
-    en: { message: "The workflow or curriculum version this session is pinned to is no longer served.", recovery: "Stop structured coaching; progress is kept. Ask the learner to start a new session at {launchUrl}." },
-    de: { message: "Die Workflow- oder Lehrplanversion dieser Sitzung wird nicht mehr angeboten.", recovery: "Beende das strukturierte Coaching; der Fortschritt bleibt erhalten. Bitte die lernende Person, unter {launchUrl} eine neue Sitzung zu starten." },
+    en: { message: "The workflow version, curriculum or contract policy this session was started under is no longer served.", recovery: "Stop structured coaching; progress is kept. Ask the learner to start a new session at {launchUrl}." },
+    de: { message: "Die Workflow-Version, der Lehrplan oder die Vertragsrichtlinie, unter denen diese Sitzung gestartet wurde, werden nicht mehr angeboten.", recovery: "Beende das strukturierte Coaching; der Fortschritt bleibt erhalten. Bitte die lernende Person, unter {launchUrl} eine neue Sitzung zu starten." },
   },
   STATE_CONFLICT: {
     session: false,

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Keyring } from "./capability/index.js";
 import type { RuntimeConfig } from "./config.js";
 import type { Curriculum } from "./domain/curriculum.js";
+import type { LineSource } from "./domain/line-source.js";
 import type { RuntimeIdentity } from "./identity.js";
 import type { RuntimeMetrics } from "./observability/metrics.js";
 import type { CoachStore, SessionRecord } from "./store/store.js";
@@ -11,6 +12,8 @@ export interface RuntimeServices {
   config: RuntimeConfig;
   identity: RuntimeIdentity;
   curriculum: Curriculum;
+  /** The contract line in force now (re-read when the file changes): its policyRevision gates sessions and capabilities (L11). */
+  line: LineSource;
   store: CoachStore;
   /** Capability and option-payload keys (C11). */
   keyring: Keyring;

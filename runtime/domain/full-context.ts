@@ -142,7 +142,7 @@ export function buildFullContext(services: RuntimeServices, session: SessionReco
     payload: mintOptionPayload(services.keyring, {
       learningSessionId: session.sessionId,
       stateVersion: snapshot.stateVersion,
-      policyRevision: session.policyRevision,
+      policyRevision: services.line.policyRevision(),
       expiresAt,
       choice,
     }),

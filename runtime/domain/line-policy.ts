@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { ContractLine, LineSuccessor } from "../../generated/types.gen.js";
-import { validateContractLine } from "../../generated/validators.gen.js";
+import { parseLine } from "./line-source.js";
 
 /** What the contract line says about minting a new session (L11). */
 export type LaunchDecision =
@@ -16,12 +16,7 @@ export interface LaunchAllowlist {
 
 /** Read and validate the line file; an unreadable or invalid line fails closed (undefined). */
 export async function readLine(file: string): Promise<ContractLine | undefined> {
-  try {
-    const line = JSON.parse(await readFile(file, "utf8")) as unknown;
-    return validateContractLine(line) ? line : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseLine(await readFile(file, "utf8").catch(() => ""));
 }
 
 /** Read the allowlist; missing or malformed means no successor is verified. */

@@ -4,10 +4,11 @@ import type { SessionRecord } from "../store/store.js";
 
 /**
  * Step 2 of every call: the session exists, is not expired, and its pinned contract major,
- * workflow version and curriculum revision are still served; otherwise fail closed (L8).
+ * workflow version and curriculum revision are still served, and no higher line `policyRevision`
+ * has been published since its launch (L11); otherwise fail closed (L8).
  */
 export async function openSession(learningSessionId: string, ctx: CallContext): Promise<SessionRecord> {
-  const { store, identity, curriculum } = ctx.services;
+  const { store, identity, curriculum, line } = ctx.services;
   const session = await store.findSession(learningSessionId);
   if (!session) throw new CoachError("SESSION_NOT_FOUND");
   ctx.facts.session = session;
@@ -18,5 +19,9 @@ export async function openSession(learningSessionId: string, ctx: CallContext): 
     session.curriculumRevision !== curriculum.revision
   )
     throw new CoachError("SESSION_VERSION_UNAVAILABLE");
+  // A line bump retires every session launched under an older policy; a new launch is the way on.
+  const inForce = line.current();
+  if (!inForce) throw new CoachError("TEMPORARILY_UNAVAILABLE");
+  if (inForce.policyRevision > session.policyRevision) throw new CoachError("SESSION_VERSION_UNAVAILABLE");
   return session;
 }

@@ -13,7 +13,7 @@ export const capabilityLifetimeMs: Readonly<Record<WorkflowPurpose, number>> = {
   practice: 2 * 3600_000,
 };
 
-/** Who a capability is issued to and when: the session (by fingerprint), its line policyRevision, the call's clock. */
+/** Who a capability is issued to and when: the session (by fingerprint) and the call's clock; the line policyRevision comes from services. */
 export interface CapabilityScope {
   services: RuntimeServices;
   session: SessionRecord;
@@ -23,12 +23,12 @@ export interface CapabilityScope {
 /** What a capability is pinned to: a state version (assessment) or a batch/deck id (the others). */
 export type CapabilityBinding = { stateVersion: number } | { batchId: string };
 
-/** Issue a capability for this session under its pinned policyRevision (C11). */
+/** Issue a capability for this session under the line's current policyRevision (C11, L11). */
 export function issueCapability(scope: CapabilityScope, purpose: WorkflowPurpose, binding: CapabilityBinding, data?: ClaimData): string {
   return mintCapability(scope.services.keyring, {
     purpose,
     learningSessionId: scope.session.sessionId,
-    policyRevision: scope.session.policyRevision,
+    policyRevision: scope.services.line.policyRevision(),
     expiresAt: new Date(scope.now.getTime() + capabilityLifetimeMs[purpose]),
     ...binding,
     ...(data !== undefined && { data }),
@@ -37,14 +37,14 @@ export function issueCapability(scope: CapabilityScope, purpose: WorkflowPurpose
 
 /**
  * The storage-free checks of a capability sent back by the model: decrypt → complete (purpose,
- * session) → not stale (expiry, policyRevision, binding). Throws CapabilityError, which the
+ * session) → not stale (expiry, the line's current policyRevision, binding). Throws CapabilityError, which the
  * dispatcher answers with its stable code. The replay check runs inside the write transaction.
  */
 export function checkCapability(scope: CapabilityScope, purpose: WorkflowPurpose, token: string, binding: CapabilityBinding): Claims {
   return openCapability(scope.services.keyring, token, {
     purpose,
     learningSessionId: scope.session.sessionId,
-    policyRevision: scope.session.policyRevision,
+    policyRevision: scope.services.line.policyRevision(),
     now: scope.now,
     ...binding,
   });

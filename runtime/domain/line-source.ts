@@ -1,0 +1,74 @@
+import { readFileSync, statSync } from "node:fs";
+import type { ContractLine } from "../../generated/types.gen.js";
+import { validateContractLine } from "../../generated/validators.gen.js";
+import { CoachError } from "../errors.js";
+
+/**
+ * A file written this close (ms) to when it was read may be written again within the same
+ * file-system timestamp tick (Linux stamps files from a coarse clock), leaving mtime and size
+ * unchanged. Until the file is older than this, every look re-reads it ("racy" entry, as in git).
+ */
+const RACY_MARGIN_MS = 50;
+
+interface CachedLine {
+  /** mtime, ctime, size and inode: any edit or atomic replace changes at least one. */
+  signature: string;
+  line: ContractLine | undefined;
+  racy: boolean;
+}
+
+/** Parse and validate the text of a line file; anything invalid is undefined (fail closed). */
+export function parseLine(text: string): ContractLine | undefined {
+  try {
+    const line = JSON.parse(text) as unknown;
+    return validateContractLine(line) ? line : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The contract line currently in force (`release/line.json`, L11), kept in memory for the hot path.
+ * Each `current()` costs one `stat`; the file is read again only when it changed (or was written so
+ * recently that a change could hide in the same timestamp tick).
+ */
+export class LineSource {
+  private cached: CachedLine | undefined;
+
+  constructor(readonly file: string) {}
+
+  /** The line as the file says now; undefined when it is missing or invalid. */
+  current(): ContractLine | undefined {
+    let signature: string;
+    let mtimeMs: number;
+    try {
+      const st = statSync(this.file, { bigint: true });
+      signature = `${st.mtimeNs}:${st.ctimeNs}:${st.size}:${st.ino}`;
+      mtimeMs = Number(st.mtimeMs);
+    } catch {
+      this.cached = { signature: "missing", line: undefined, racy: false };
+      return undefined;
+    }
+    if (this.cached && this.cached.signature === signature && !this.cached.racy) return this.cached.line;
+    const readAt = Date.now();
+    let line: ContractLine | undefined;
+    try {
+      line = parseLine(readFileSync(this.file, "utf8"));
+    } catch {
+      line = undefined;
+    }
+    this.cached = { signature, line, racy: readAt - mtimeMs < RACY_MARGIN_MS };
+    return line;
+  }
+
+  /**
+   * The `policyRevision` capabilities are minted and checked under: the line's current one, so a
+   * higher revision makes every older capability and option payload stale (L11). An unreadable
+   * line fails closed.
+   */
+  policyRevision(): number {
+    const line = this.current();
+    if (!line) throw new CoachError("TEMPORARILY_UNAVAILABLE");
+    return line.policyRevision;
+  }
+}
