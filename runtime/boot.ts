@@ -6,20 +6,20 @@ import { LineSource } from "./domain/line-source.js";
 import { loadIdentity } from "./identity.js";
 import { createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
-import { loadOrCreateSecrets } from "./secrets.js";
+import { resolveSecrets } from "./secrets.js";
 import type { RuntimeServices } from "./services.js";
 import { PostgresStore } from "./store/postgres-store.js";
 import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
 
 /**
- * Build the shared services from a resolved config: identity, curriculum, secrets (created in the
- * data directory on first start), the migrated store, logger and metrics.
+ * Build the shared services from a resolved config: identity, curriculum, secrets (configured, or
+ * created in the data directory on first start), the migrated store, logger and metrics.
  */
 export async function createServices(config: RuntimeConfig, now: () => Date = () => new Date()): Promise<RuntimeServices> {
   const [identity, curriculum, secrets] = await Promise.all([
     loadIdentity(config.root, config.serverBuild),
     loadCurriculum(config.curriculumFile),
-    loadOrCreateSecrets(config.dataDir),
+    resolveSecrets(config),
   ]);
   const store = config.databaseUrl
     ? await PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
@@ -32,6 +32,7 @@ export async function createServices(config: RuntimeConfig, now: () => Date = ()
     store,
     keyring: keyringFromConfig(secrets.capabilityKeys),
     logHmacKey: secrets.logHmacKey,
+    launchSecret: secrets.launchSecret,
     logger: createLogger(config.logDestination, config.logLevel),
     metrics: createMetrics(),
     now,

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import type { KeyringConfig } from "./capability/index.js";
 
 /** Everything the runtime reads from the environment, a config file and CLI flags. */
 export interface RuntimeConfig {
@@ -30,6 +31,17 @@ export interface RuntimeConfig {
   /** pino destination: a file path, or "stdout". */
   logDestination: string;
   logLevel: string;
+  /**
+   * The server's public base URL (e.g. https://coach.example.com); the launch answer's `mcpUrl` is
+   * built from it. Unset: the bound origin on loopback, the plugin identity's `mcpUrl` otherwise.
+   */
+  publicUrl?: string;
+  /** Bearer secret of the launch API when bound beyond loopback; generated into secrets.json when unset. */
+  launchSecret?: string;
+  /** Key of the log fingerprint (L13); generated into secrets.json when unset, required with `databaseUrl`. */
+  logHmacKey?: string;
+  /** Capability keyring (C11); generated into secrets.json when unset, required with `databaseUrl`. */
+  capabilityKeys?: KeyringConfig;
 }
 
 /** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */
@@ -52,6 +64,16 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
   if (env.SKILLPILOT_SERVER_BUILD) out.serverBuild = env.SKILLPILOT_SERVER_BUILD;
   if (env.SKILLPILOT_LOG) out.logDestination = env.SKILLPILOT_LOG;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL;
+  if (env.SKILLPILOT_PUBLIC_URL) out.publicUrl = env.SKILLPILOT_PUBLIC_URL;
+  if (env.SKILLPILOT_LAUNCH_SECRET) out.launchSecret = env.SKILLPILOT_LAUNCH_SECRET;
+  if (env.SKILLPILOT_LOG_HMAC_KEY) out.logHmacKey = env.SKILLPILOT_LOG_HMAC_KEY;
+  if (env.SKILLPILOT_CAPABILITY_KEYS) {
+    try {
+      out.capabilityKeys = JSON.parse(env.SKILLPILOT_CAPABILITY_KEYS) as KeyringConfig;
+    } catch {
+      throw new Error('SKILLPILOT_CAPABILITY_KEYS must be JSON: {"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}');
+    }
+  }
   return out;
 }
 
@@ -80,6 +102,7 @@ export async function loadConfig(root: string, overrides: ConfigOverrides = {}, 
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(merged.port)}`);
+  if (merged.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(merged.publicUrl)) throw new Error(`publicUrl must be an http(s) URL, got ${merged.publicUrl}`);
   const at = (p: string) => path.resolve(root, p);
   return {
     root,
@@ -97,5 +120,9 @@ export async function loadConfig(root: string, overrides: ConfigOverrides = {}, 
     serverBuild: merged.serverBuild ?? "dev",
     logDestination: merged.logDestination ?? "stdout",
     logLevel: merged.logLevel ?? "info",
+    ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
+    ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
+    ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),
+    ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
   };
 }

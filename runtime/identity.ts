@@ -14,6 +14,8 @@ export interface RuntimeIdentity {
   serverBuild: string;
   /** The one origin the UI widgets run on (L1). */
   widgetOrigin: string;
+  /** The public MCP endpoint of the plugin (schemas/plugin.json). */
+  mcpUrl: string;
 }
 
 /** Read the plugin identity and combine it with the deployed build. */
@@ -29,5 +31,6 @@ export async function loadIdentity(root: string, serverBuild: string): Promise<R
     stateSchemaVersion: plugin.stateSchemaVersion,
     serverBuild,
     widgetOrigin: plugin.widgetOrigin,
+    mcpUrl: plugin.mcpUrl,
   };
 }

@@ -1,37 +1,124 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { generateKeyringConfig, type KeyringConfig } from "./capability/index.js";
+import { generateKeyringConfig, keyringFromConfig, type KeyringConfig } from "./capability/index.js";
+import type { RuntimeConfig } from "./config.js";
+import { isLoopbackHost } from "./http/launch-auth.js";
 
-/** Server-side secrets, created in the data directory on first start and never logged. */
+/** Server-side secrets, from configuration or created in the data directory on first start; never logged. */
 export interface RuntimeSecrets {
   /** Key of the truncated HMAC-SHA-256 session fingerprint in logs (L13). */
   logHmacKey: string;
   /** Master keys for capabilities and option payloads (C11). */
   capabilityKeys: KeyringConfig;
+  /** Bearer secret of the first-party launch API when the server is reachable beyond loopback. */
+  launchSecret: string;
 }
 
 export const secretsFileName = "secrets.json";
 
-/** Read `<dataDir>/secrets.json`, creating it (mode 0600) with fresh random keys on first start. */
+/** Shortest configured launch secret or log key accepted (characters): shorter ones are guessable. */
+const MIN_SECRET_LENGTH = 32;
+
+/** Where each secret comes from when configured: config file key and environment variable. */
+export const secretSettings = {
+  logHmacKey: { key: "logHmacKey", env: "SKILLPILOT_LOG_HMAC_KEY" },
+  capabilityKeys: { key: "capabilityKeys", env: "SKILLPILOT_CAPABILITY_KEYS" },
+  launchSecret: { key: "launchSecret", env: "SKILLPILOT_LAUNCH_SECRET" },
+} as const;
+
+const randomSecret = () => randomBytes(32).toString("base64url");
+
+/** Create the data directory private to this user (it holds learner names and keys). */
+export async function ensureDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+}
+
+async function readSecretsFile(file: string): Promise<Partial<RuntimeSecrets> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`cannot read ${file}`);
+  }
+  try {
+    return JSON.parse(text) as Partial<RuntimeSecrets>;
+  } catch {
+    throw new Error(`${file} is not valid JSON`);
+  }
+}
+
+/**
+ * Read `<dataDir>/secrets.json`, creating it (mode 0600, in a 0700 directory) with fresh random keys
+ * on first start. A file from an older version without a launch secret gets one added.
+ */
 export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecrets> {
   const file = path.join(dataDir, secretsFileName);
-  try {
-    return JSON.parse(await readFile(file, "utf8")) as RuntimeSecrets;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`cannot read ${file}`);
+  const existing = await readSecretsFile(file);
+  if (existing?.logHmacKey && existing.capabilityKeys) {
+    if (existing.launchSecret) return existing as RuntimeSecrets;
+    const upgraded = { ...existing, launchSecret: randomSecret() } as RuntimeSecrets;
+    // Replace atomically so a crash never leaves a half-written key file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(upgraded, null, 2) + "\n", { mode: 0o600 });
+    await rename(tmp, file);
+    return upgraded;
   }
-  await mkdir(dataDir, { recursive: true });
-  const secrets: RuntimeSecrets = {
-    logHmacKey: randomBytes(32).toString("base64url"),
-    capabilityKeys: generateKeyringConfig("k1"),
-  };
+  if (existing) throw new Error(`${file} lacks logHmacKey or capabilityKeys`);
+  await ensureDataDir(dataDir);
+  const secrets: RuntimeSecrets = { logHmacKey: randomSecret(), capabilityKeys: generateKeyringConfig("k1"), launchSecret: randomSecret() };
   try {
     // "wx": when two processes start at once, exactly one writes; the other reads its file.
     await writeFile(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600, flag: "wx" });
     return secrets;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return JSON.parse(await readFile(file, "utf8")) as RuntimeSecrets;
+    return (await readSecretsFile(file)) as RuntimeSecrets;
   }
+}
+
+/** Refuse weak or malformed configured secrets at start, naming the setting (never the value). */
+function checkConfigured(config: RuntimeConfig): void {
+  for (const name of ["logHmacKey", "launchSecret"] as const) {
+    const value = config[name];
+    if (value !== undefined && (typeof value !== "string" || value.length < MIN_SECRET_LENGTH))
+      throw new Error(`${secretSettings[name].key} (${secretSettings[name].env}) must be a string of at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  if (config.capabilityKeys !== undefined) {
+    try {
+      keyringFromConfig(config.capabilityKeys);
+    } catch (error) {
+      throw new Error(`capabilityKeys (${secretSettings.capabilityKeys.env}): ${(error as Error).message}`);
+    }
+  }
+}
+
+/**
+ * The secrets this process runs with. Configured values (config file or environment) win. With a
+ * PostgreSQL `databaseUrl` several nodes share one database, so a per-node generated key would make
+ * capabilities, option payloads and log fingerprints disagree between nodes: the log key, the
+ * keyring and (beyond loopback) the launch secret must then come from configuration, or start fails.
+ * Otherwise what is not configured comes from `<dataDir>/secrets.json`.
+ */
+export async function resolveSecrets(config: RuntimeConfig): Promise<RuntimeSecrets> {
+  checkConfigured(config);
+  const configured = {
+    ...(config.logHmacKey && { logHmacKey: config.logHmacKey }),
+    ...(config.capabilityKeys && { capabilityKeys: config.capabilityKeys }),
+    ...(config.launchSecret && { launchSecret: config.launchSecret }),
+  };
+  if (config.databaseUrl) {
+    const needed = ["logHmacKey", "capabilityKeys", ...(isLoopbackHost(config.host) ? [] : ["launchSecret"])] as (keyof RuntimeSecrets)[];
+    const missing = needed.filter((name) => configured[name] === undefined);
+    if (missing.length > 0)
+      throw new Error(
+        `DATABASE_URL is set, so every node must share its keys from configuration; missing: ${missing.map((n) => `${secretSettings[n].env} (config "${secretSettings[n].key}")`).join(", ")}`,
+      );
+    // On loopback the launch secret is never asked for; a per-process one keeps the type total.
+    return { launchSecret: randomSecret(), ...configured } as RuntimeSecrets;
+  }
+  // Fully configured: nothing is generated and the data directory is not touched for keys.
+  if (configured.logHmacKey && configured.capabilityKeys && configured.launchSecret) return configured as RuntimeSecrets;
+  return { ...(await loadOrCreateSecrets(config.dataDir)), ...configured };
 }

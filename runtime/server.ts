@@ -7,6 +7,7 @@ import type { CoachHandlers } from "../generated/handlers.gen.js";
 import { closeServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
 import { configuredHostnames, hostGuard } from "./http/host-guard.js";
+import { isLoopbackHost, launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpRoute } from "./http/mcp.route.js";
 import { startPage } from "./http/start-page.js";
@@ -31,6 +32,10 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
  * page, and the MCP endpoint at `/mcp` (mounted raw: Koa hands the Node request to the SDK).
  */
 export function createApp(services: RuntimeServices, handlers: CoachHandlers<CallContext> = coachHandlers) {
+  const { config, identity } = services;
+  // The bound origin is known once listening; until then (and without a server) it is the configured one.
+  let boundOrigin = `http://${config.host}:${config.port}`;
+  const mcpUrl = () => launchMcpUrl(config.publicUrl, config.host, boundOrigin, identity.mcpUrl);
   const mcp = createCoachMcpHandler(services, handlers);
   const app = new Koa();
   // A thrown route error is answered by Koa; the log gets its name and status only, because a
@@ -48,17 +53,19 @@ export function createApp(services: RuntimeServices, handlers: CoachHandlers<Cal
   router.get("/start", startPage());
   // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
   const parseLaunchBody = bodyParser({ enableTypes: ["json"], jsonLimit: "16kb", onError: () => undefined });
-  router.post("/api/sessions", parseLaunchBody, launchRoute(services));
+  // Beyond loopback anyone on the network could mint sessions: demand the first-party secret there.
+  const requireSecret = isLoopbackHost(config.host) ? undefined : services.launchSecret;
+  router.post("/api/sessions", launchAuth(requireSecret), parseLaunchBody, launchRoute(services, mcpUrl));
   router.all("/mcp", mcpRoute(mcp));
   app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, mcp };
+  return { app, mcp, setBoundOrigin: (origin: string) => void (boundOrigin = origin) };
 }
 
 /** Start the HTTP server on the configured host and port (0 = any free port). */
 export async function startServer(services: RuntimeServices, handlers?: CoachHandlers<CallContext>): Promise<RunningServer> {
-  const { app, mcp } = createApp(services, handlers);
+  const { app, mcp, setBoundOrigin } = createApp(services, handlers);
   const handle = app.callback();
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -81,6 +88,7 @@ export async function startServer(services: RuntimeServices, handlers?: CoachHan
   const { port } = server.address() as AddressInfo;
   const hostForUrl = services.config.host === "0.0.0.0" ? "127.0.0.1" : services.config.host.includes(":") ? `[${services.config.host}]` : services.config.host;
   const origin = `http://${hostForUrl}:${port}`;
+  setBoundOrigin(origin);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

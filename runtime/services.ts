@@ -19,6 +19,8 @@ export interface RuntimeServices {
   keyring: Keyring;
   /** Key of the log fingerprint of session ids (L13). */
   logHmacKey: string;
+  /** Bearer secret the launch API demands when the server binds beyond loopback. */
+  launchSecret: string;
   logger: Logger;
   metrics: RuntimeMetrics;
   /** The clock; tests may pin it. */

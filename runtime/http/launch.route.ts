@@ -6,9 +6,10 @@ import type { RuntimeServices } from "../services.js";
 /**
  * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?}`: the first-party launch.
  * 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the error
- * table's status with `{code, message, recovery}` when the line refuses (L11).
+ * table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names the
+ * endpoint as configured (see `launchMcpUrl`), never as the request's Host header says.
  */
-export function launchRoute(services: RuntimeServices): Middleware {
+export function launchRoute(services: RuntimeServices, mcpUrl: () => string): Middleware {
   return async (ctx) => {
     const body = (ctx.request as unknown as { body?: unknown }).body as Record<string, unknown> | undefined;
     const locale = body?.locale ?? "en";
@@ -33,7 +34,7 @@ export function launchRoute(services: RuntimeServices): Middleware {
     if (result.kind === "minted") {
       ctx.status = 201;
       const { kind: _kind, ...minted } = result;
-      ctx.body = { ...minted, mcpUrl: `${ctx.protocol}://${ctx.host}/mcp` };
+      ctx.body = { ...minted, mcpUrl: mcpUrl() };
     } else if (result.kind === "acknowledgementRequired") {
       ctx.status = 409;
       ctx.body = { acknowledgementRequired: true, successor: result.successor };

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import knexFactory, { type Knex } from "knex";
+import { generateKeyringConfig } from "../../runtime/capability/index.js";
 import { connectClient, errorCode, type CoachClient } from "../runtime/support/mcp-clients.js";
 import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../runtime/support/throwaway-postgres.js";
@@ -17,7 +18,8 @@ describe("the runtime on PostgreSQL (DATABASE_URL), SDK v2 client", function () 
   before(async function () {
     pg = await startThrowawayPostgres();
     if (!pg) this.skip(); // PostgreSQL is not installed on this machine
-    fx = await startFixture({ databaseUrl: pg.url });
+    // Nodes sharing a database share their keys from configuration (required with DATABASE_URL).
+    fx = await startFixture({ databaseUrl: pg.url, capabilityKeys: generateKeyringConfig("k1"), logHmacKey: randomBytes(32).toString("base64url") });
     client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
     db = knexFactory({ client: "pg", connection: pg.url });
   });
