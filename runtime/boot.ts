@@ -4,7 +4,7 @@ import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config.j
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
 import { loadIdentity } from "./identity.js";
-import { createLogger } from "./observability/call-log.js";
+import { closeLogger, createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
 import { resolveSecrets } from "./secrets.js";
 import type { RuntimeServices } from "./services.js";
@@ -44,8 +44,8 @@ export async function bootServices(root: string, overrides: ConfigOverrides = {}
   return createServices(await loadConfig(root, overrides));
 }
 
-/** Release what services hold: flush the log, close the database. */
+/** Release what services hold: close the database, then make the log durable and close it. */
 export async function closeServices(services: RuntimeServices): Promise<void> {
   await services.store.close();
-  await new Promise<void>((resolve) => services.logger.flush(() => resolve()));
+  await closeLogger(services.logger);
 }

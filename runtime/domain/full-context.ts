@@ -136,13 +136,14 @@ export function buildFullContext(services: RuntimeServices, session: SessionReco
       break;
   }
   const expiresAt = new Date(now.getTime() + OPTION_LIFETIME_MS);
+  const policyRevision = services.line.policyRevision();
   const options: ContextOption[] = step.choices.map((choice) => ({
     kind: choice.kind,
     label: optionLabel(curriculum, choice, locale),
     payload: mintOptionPayload(services.keyring, {
       learningSessionId: session.sessionId,
       stateVersion: snapshot.stateVersion,
-      policyRevision: services.line.policyRevision(),
+      policyRevision,
       expiresAt,
       choice,
     }),

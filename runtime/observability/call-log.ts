@@ -32,3 +32,29 @@ export function createLogger(destination: string, level: string): Logger {
 export function logCall(logger: Logger, fields: CallLogFields): void {
   logger.info(fields, "tool call");
 }
+
+/** The parts of pino's sonic-boom destination that closing needs. */
+interface Destination {
+  fd: number;
+  destroyed?: boolean;
+  end(): void;
+  flush(cb: (error?: Error) => void): void;
+  once(event: "close" | "error", listener: () => void): unknown;
+}
+
+/**
+ * Make every line logged so far durable, then release a file destination. sonic-boom's `flush(cb)`
+ * can call back while an asynchronous write is still pending, so a reader right after close could
+ * miss lines; `end()` writes what is buffered, waits for a write in flight, fsyncs and closes, and
+ * only then emits 'close'. stdout/stderr stay open (they are flushed only): other code still writes there.
+ */
+export function closeLogger(logger: Logger): Promise<void> {
+  const dest = (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
+  if (!dest || dest.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    if (dest.fd === 1 || dest.fd === 2) return dest.flush(() => resolve());
+    dest.once("close", resolve);
+    dest.once("error", resolve);
+    dest.end();
+  });
+}
