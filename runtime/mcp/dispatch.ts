@@ -7,6 +7,7 @@ import { CoachError } from "../errors.js";
 import { logCall, type CallLogFields } from "../observability/call-log.js";
 import { logFingerprint } from "../observability/session-fingerprint.js";
 import type { CallContext, CallFacts, RuntimeServices } from "../services.js";
+import { refusedInputLocale } from "./input-locale.js";
 import { inputValidators, isToolName } from "./input-validators.js";
 import { errorResult, successResult } from "./tool-result.js";
 
@@ -71,6 +72,7 @@ export async function callTool(services: RuntimeServices, handlers: CoachHandler
     const code = errorCodeOf(error);
     if (code === "INTERNAL_ERROR") services.logger.error({ toolName: tool, err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "internal error");
     record(services, tool, code, ctx.facts, started);
-    return errorResult(localizeError(code, localeOf(ctx.facts), { launchUrl: services.config.launchUrl }));
+    const locale = code === "INVALID_INPUT" && !ctx.facts.session ? await refusedInputLocale(services, args) : localeOf(ctx.facts);
+    return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
   }
 }
