@@ -22,7 +22,7 @@ export function createCoachMcpHandler(services: RuntimeServices, handlers: Coach
     () => {
       const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
       server.setRequestHandler("tools/list", async () => ({ tools }));
-      server.setRequestHandler("resources/list", async () => ({ resources: ui.list() }));
+      server.setRequestHandler("resources/list", async () => ({ resources: await ui.list() }));
       server.setRequestHandler("resources/read", async (request) => {
         const result = await ui.read(request.params.uri);
         if (!result) throw new ResourceNotFoundError(request.params.uri);

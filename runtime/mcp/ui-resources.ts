@@ -1,6 +1,7 @@
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/server";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import { resolveUiResource } from "../../release/ui/ui-store.js";
+import { listServableUi, resolveUiResource } from "../../release/ui/ui-store.js";
+import { parseUiUri } from "../../release/ui/ui-uri.js";
 
 /** MIME type of an MCP Apps page (L9). */
 export const uiMimeType = "text/html;profile=mcp-app";
@@ -36,34 +37,60 @@ function activeUiResources(): Resource[] {
 
 /** `resources/list` and `resources/read` for the UI pages. */
 export interface UiResources {
-  list(): Resource[];
+  /** The active pages and every retained (published) one (L10). */
+  list(): Promise<Resource[]>;
   /** The page of a URI — any URI ever served, with identical bytes (L10) — or undefined. */
   read(uri: string): Promise<ReadResourceResult | undefined>;
 }
 
+/** What the server answers for UI resources: fixed at boot, since a URI's bytes never change. */
+interface ServablePages {
+  resources: Resource[];
+  /** URI → page text, verified against the hash in the URI. */
+  pages: Map<string, string>;
+}
+
+/** A retained page that is no longer bound by a descriptor: named by its address, since its bytes are all that is kept. */
+function retainedResource(uri: string): Resource {
+  const short = parseUiUri(uri)?.sha256.slice(0, 12) ?? "unknown";
+  return { uri, name: `published-${short}`, title: `Published SkillPilot Coach page sha256-${short}`, mimeType: uiMimeType };
+}
+
 /**
- * Serve the UI pages from the content-addressed store (`resolveUiResource`: the retained copies
- * first, then the current sources, always checked against the hash in the URI). A URI's bytes
- * never change, so a resolved page is cached for the life of the process.
+ * Resolve every servable URI once: the active ones the descriptors bind plus everything
+ * `listServableUi` names (the line's activeUi and the retained store). A URI whose bytes cannot be
+ * found or do not match its hash is left out. Never rejects: a broken store serves the active pages it can.
+ */
+async function loadServablePages(root: string): Promise<ServablePages> {
+  const active = activeUiResources();
+  const servable = await listServableUi(root).catch(() => []);
+  const byUri = new Map<string, Resource>(active.map((r) => [r.uri, r]));
+  for (const { uri } of servable) if (!byUri.has(uri)) byUri.set(uri, retainedResource(uri));
+  const pages = new Map<string, string>();
+  await Promise.all(
+    [...byUri.keys()].map(async (uri) => {
+      const found = await resolveUiResource(root, uri).catch(() => undefined);
+      if (found) pages.set(uri, found.html.toString("utf8"));
+    }),
+  );
+  const resources = [...byUri.values()].filter((r) => pages.has(r.uri)).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return { resources, pages };
+}
+
+/**
+ * Serve the UI pages from a URI → bytes map built once, when the endpoint is created at boot, from
+ * the content-addressed store (`resolveUiResource`: the retained copies first, then the current
+ * sources, always checked against the hash in the URI). Requests only look the map up: an unknown
+ * URI is answered as not found without touching the disk or rebuilding the sources.
  */
 export function createUiResources(root: string, widgetOrigin: string): UiResources {
-  const resources = activeUiResources();
   const meta = uiResourceMeta(widgetOrigin);
-  const pages = new Map<string, Promise<string | undefined>>();
+  const loaded = loadServablePages(root);
   return {
-    list: () => resources,
+    list: async () => (await loaded).resources,
     async read(uri) {
-      let page = pages.get(uri);
-      if (!page) {
-        page = resolveUiResource(root, uri).then((found) => found?.html.toString("utf8"));
-        pages.set(uri, page);
-      }
-      const text = await page;
-      if (text === undefined) {
-        pages.delete(uri); // an unknown URI is not remembered: callers choose them
-        return undefined;
-      }
-      return { contents: [{ uri, mimeType: uiMimeType, text, _meta: meta }] };
+      const text = (await loaded).pages.get(uri);
+      return text === undefined ? undefined : { contents: [{ uri, mimeType: uiMimeType, text, _meta: meta }] };
     },
   };
 }

@@ -31,11 +31,11 @@ export interface RuntimeFixture {
   close(): Promise<void>;
 }
 
-/** Start a fixture server; `overrides` adjust the config (e.g. a different line file). */
-export async function startFixture(overrides: ConfigOverrides = {}, handlers?: CoachHandlers<CallContext>): Promise<RuntimeFixture> {
+/** Start a fixture server; `overrides` adjust the config (e.g. a different line file), `root` the project it serves. */
+export async function startFixture(overrides: ConfigOverrides = {}, handlers?: CoachHandlers<CallContext>, root = repoRoot): Promise<RuntimeFixture> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-runtime-"));
   const logFile = path.join(dir, "calls.log");
-  const config = await loadConfig(repoRoot, { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides }, {});
+  const config = await loadConfig(root, { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides }, {});
   const services = await createServices(config);
   const server = await startServer(services, handlers);
   const dbFile = path.join(config.dataDir, databaseFileName);

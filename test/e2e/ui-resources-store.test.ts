@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { retainedUiPath, uiUri } from "../../release/ui/ui-uri.js";
+import { connectClient, eras, type CoachClient } from "../runtime/support/mcp-clients.js";
+import { repoRoot, startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+
+const sha256 = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** A published page of an earlier release: kept under contracts/ui/, no longer bound by any descriptor. */
+const OLD_PAGE = "<!doctype html>\n<html><body><p>goal visualization, release 1.0</p></body></html>\n";
+
+for (const era of eras) {
+  describe(`UI resources served from the map built at boot, ${era} (L10)`, () => {
+    let root: string;
+    let fx: RuntimeFixture;
+    let client: CoachClient;
+    const oldUri = uiUri(1, sha256(OLD_PAGE));
+
+    before(async () => {
+      // A project root with the repository's contract, curriculum and line, its own UI sources and
+      // a retained store holding one published page.
+      root = await mkdtemp(path.join(tmpdir(), "skillpilot-ui-root-"));
+      for (const dir of ["schemas", "curricula", "release"]) await symlink(path.join(repoRoot, dir), path.join(root, dir));
+      await cp(path.join(repoRoot, "ui"), path.join(root, "ui"), { recursive: true });
+      const retained = path.join(root, retainedUiPath(oldUri)!);
+      await mkdir(path.dirname(retained), { recursive: true });
+      await writeFile(retained, OLD_PAGE);
+      fx = await startFixture({}, undefined, root);
+      client = await connectClient(fx.server.mcpUrl, era);
+    });
+    after(async () => {
+      await client?.close();
+      await fx?.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it("lists the retained published URI next to the active ones and serves it byte for byte", async () => {
+      const activeUi = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")).activeUi as Record<string, string>;
+      const { resources } = await client.listResources();
+      assert.deepEqual(resources.map((r) => r.uri).sort(), [...Object.values(activeUi), oldUri].sort());
+      const listed = resources.find((r) => r.uri === oldUri)!;
+      assert.equal(listed.mimeType, "text/html;profile=mcp-app");
+      const { contents } = await client.readResource(oldUri);
+      assert.equal(contents[0].text, OLD_PAGE);
+      assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
+    });
+
+    it("answers an unknown well-formed ui:// URI as not found, even when a source added after boot would build to it", async () => {
+      // A new page added to the sources after start: a per-request rebuild would find and serve it.
+      const later = "<!doctype html>\n<html><body><p>added after boot</p></body></html>\n";
+      await mkdir(path.join(root, "ui", "added-later"));
+      await writeFile(path.join(root, "ui", "added-later", "index.html"), later);
+      await assert.rejects(client.readResource(uiUri(1, sha256(later))));
+      await assert.rejects(client.readResource(uiUri(1, "0".repeat(64))));
+      // The pages known at boot are still served.
+      assert.equal((await client.readResource(oldUri)).contents[0].text, OLD_PAGE);
+    });
+  });
+}
