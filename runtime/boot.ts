@@ -9,6 +9,7 @@ import { createMetrics } from "./observability/metrics.js";
 import { resolveSecrets } from "./secrets.js";
 import type { RuntimeServices } from "./services.js";
 import { PostgresStore } from "./store/postgres-store.js";
+import { preparePrivateFile } from "./store/private-file.js";
 import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
 
 /**
@@ -21,9 +22,11 @@ export async function createServices(config: RuntimeConfig, now: () => Date = ()
     loadCurriculum(config.curriculumFile),
     resolveSecrets(config),
   ]);
+  const sqliteFile = path.join(config.dataDir, databaseFileName);
+  if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
   const store = config.databaseUrl
     ? await PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
-    : await SqliteStore.open(path.join(config.dataDir, databaseFileName), identity.stateSchemaVersion);
+    : await SqliteStore.open(sqliteFile, identity.stateSchemaVersion);
   return {
     config,
     identity,
