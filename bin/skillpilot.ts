@@ -1,30 +1,8 @@
-import { Command, CommanderError } from "commander";
-import { registerContractCommand } from "./commands/contract.command.js";
-import { registerDiffCommand } from "./commands/diff.command.js";
-import { registerLintCommand } from "./commands/lint.command.js";
-import { registerSkillLintCommand } from "./commands/skill-lint.command.js";
-import { registerGenerateCommand } from "./commands/generate.command.js";
-import { registerHandlersCommand } from "./commands/handlers.command.js";
-import { registerStartCommand } from "./commands/start.command.js";
-import { registerFreezeCommand } from "./commands/freeze.command.js";
-import { registerPrepareCommand } from "./commands/prepare.command.js";
-import { registerRecordPublishedCommand } from "./commands/record-published.command.js";
-import { registerUiCommand } from "./commands/ui.command.js";
-import { registerUnfreezeCommand } from "./commands/unfreeze.command.js";
-import { registerVerifyCommand } from "./commands/verify.command.js";
+import { CommanderError } from "commander";
 import { ExitCode } from "./exit-codes.js";
+import { buildProgram } from "./program.js";
 
-/** Build the `skillpilot` program. Each subcommand lives in its own `commands/*.command.ts`. */
-export function buildProgram(): Command {
-  const program = new Command("skillpilot")
-    .description("SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the MCP tool contract.")
-    .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
-    .showHelpAfterError("(run with --help for usage)")
-    .exitOverride();
-  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand, registerPrepareCommand, registerFreezeCommand, registerUnfreezeCommand, registerRecordPublishedCommand, registerVerifyCommand, registerUiCommand, registerDiffCommand, registerLintCommand, registerSkillLintCommand]) register(program);
-  return program;
-}
-
+// Entry point: parse argv and map the outcome to the stable exit codes. The command tree is in program.ts.
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {

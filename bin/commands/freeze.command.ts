@@ -1,7 +1,8 @@
-import { Option, type Command } from "commander";
-import { diagnosticFormats, type DiagnosticFormat } from "../../diagnostics/render/index.js";
+import type { Command } from "commander";
+import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { freeze } from "../../release/freeze/freeze.js";
-import { reportStep } from "../../release/report-step.js";
+import { exitCodesHelp } from "../exit-codes.js";
+import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
 /** `skillpilot freeze X`: start the review freeze of a draft. */
@@ -10,9 +11,10 @@ export function registerFreezeCommand(program: Command): void {
     .command("freeze")
     .description("Lock the draft of <version> for portal review: records its content identity in contracts/review-freeze.json; prepare may then only reproduce it, and the server refuses a different contract.")
     .argument("<version>", "the draft version (SemVer, without -SNAPSHOT)")
-    .addOption(new Option("--format <format>", "diagnostic output format").choices(diagnosticFormats).default("text"))
-    .addHelpText("after", "\nExit codes: 0 frozen (or already frozen with these bytes), 1 refused, 2 usage or I/O error.")
+    .addOption(formatOption())
+    .addHelpText("after", exitCodesHelp({ ok: "frozen (or already frozen with these bytes)", findings: "refused", usage: "usage or I/O error" }))
     .action(async (version: string, opts: { format: DiagnosticFormat }, command: Command) => {
-      process.exitCode = reportStep(await freeze(projectPaths(command).root, version), opts.format);
+      const result = await freeze(projectPaths(command).root, version);
+      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });
 }

@@ -1,7 +1,8 @@
-import { Option, type Command } from "commander";
-import { diagnosticFormats, type DiagnosticFormat } from "../../diagnostics/render/index.js";
+import type { Command } from "commander";
+import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { prepare } from "../../release/prepare/prepare.js";
-import { reportStep } from "../../release/report-step.js";
+import { exitCodesHelp } from "../exit-codes.js";
+import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
 /** `skillpilot prepare [--version X]`: regenerate the draft release folder. */
@@ -12,11 +13,11 @@ export function registerPrepareCommand(program: Command): void {
       "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree (plugin.json, tools.json, contract-line.json, skills/, ui/), contract snapshot, SHA256SUMS, the deterministic plugin-install-bundle.tar.gz and directory-submission.zip.",
     )
     .option("--version <semver>", "release version; must equal packageVersion in schemas/plugin.json (default: that version)")
-    .addOption(new Option("--format <format>", "diagnostic output format").choices(diagnosticFormats).default("text"))
-    .addHelpText("after", "\nWhile X is under review freeze, prepare only succeeds when it reproduces the frozen bytes.\nExit codes: 0 written or unchanged, 1 findings or refused, 2 usage or I/O error.")
+    .addOption(formatOption())
+    .addHelpText("after", "\nWhile X is under review freeze, prepare only succeeds when it reproduces the frozen bytes." + exitCodesHelp({ ok: "written or unchanged", findings: "findings or refused", usage: "usage or I/O error" }))
     .action(async (opts: { version?: string; format: DiagnosticFormat }, command: Command) => {
       const result = await prepare(projectPaths(command).root, { version: opts.version });
       const message = result.draft && `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} (content sha256 ${result.draft.contentSha256})\n  tar      ${result.draft.archives.tar}\n  tar.gz   ${result.draft.archives.tarGz}\n  zip      ${result.draft.archives.zip}`;
-      process.exitCode = reportStep({ diagnostics: result.diagnostics, message }, opts.format);
+      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: message });
     });
 }

@@ -1,7 +1,8 @@
-import { InvalidArgumentError, Option, type Command } from "commander";
-import { diagnosticFormats, type DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { InvalidArgumentError, type Command } from "commander";
+import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { recordPublished } from "../../release/publish/record-published.js";
-import { reportStep } from "../../release/report-step.js";
+import { exitCodesHelp } from "../exit-codes.js";
+import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
 const isoDate = (value: string): string => {
@@ -18,9 +19,10 @@ export function registerRecordPublishedCommand(program: Command): void {
     )
     .argument("<version>", "the published version (must be frozen, with unchanged bytes)")
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
-    .addOption(new Option("--format <format>", "diagnostic output format").choices(diagnosticFormats).default("text"))
-    .addHelpText("after", "\nExit codes: 0 recorded (or already recorded with the same bytes), 1 refused, 2 usage or I/O error.")
+    .addOption(formatOption())
+    .addHelpText("after", exitCodesHelp({ ok: "recorded (or already recorded with the same bytes)", findings: "refused", usage: "usage or I/O error" }))
     .action(async (version: string, opts: { publishedAt?: string; format: DiagnosticFormat }, command: Command) => {
-      process.exitCode = reportStep(await recordPublished(projectPaths(command).root, version, { publishedAt: opts.publishedAt }), opts.format);
+      const result = await recordPublished(projectPaths(command).root, version, { publishedAt: opts.publishedAt });
+      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });
 }

@@ -4,7 +4,7 @@ import type { ConfigOverrides } from "../../runtime/config.js";
 import { isValidLearnerName, launchSession } from "../../runtime/domain/launch.js";
 import { checkFrozenContract } from "../../release/freeze/assert-not-drifted.js";
 import { startServer } from "../../runtime/server.js";
-import { ExitCode } from "../exit-codes.js";
+import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { projectPaths } from "./root.js";
 
 interface ServeOptions {
@@ -40,6 +40,7 @@ export function registerStartCommand(program: Command): void {
       .description("Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain in-flight calls and close the database."),
   )
     .option("--allow-contract-drift", "start even though the served contract differs from the version under review freeze (L3)")
+    .addHelpText("after", "\nRelative --data-dir and --config paths are resolved against -C/--root." + exitCodesHelp({ ok: "stopped cleanly (SIGTERM/SIGINT)", findings: "the contract drifted from the version under review freeze", usage: "usage, configuration or I/O error" }))
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
     const root = projectPaths(command).root;
     // Review freeze (L3): while a version is under review, the served contract is locked to it.
@@ -61,14 +62,18 @@ export function registerStartCommand(program: Command): void {
     });
   });
 
-  const session = program.command("session").description("First-party learning sessions (never started from a chat tool).");
+  const session = program
+    .command("session")
+    .description("First-party learning sessions (never started from a chat tool).")
+    .addHelpText("after", exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }));
   runtimeOptions(
     session
       .command("start")
       .description("Mint a learning session for a learner under the contract line in release/line.json and print its sps_… id. Exit 1 when the line refuses (BLOCK, or WARN without --acknowledge-successor).")
       .requiredOption("--learner <name>", "first-party learner name (stays in the backend)")
       .addOption(new Option("--locale <locale>", "communication locale of the session").choices(["en", "de"]).default("en"))
-      .option("--acknowledge-successor", "start on a WARN line although a successor exists"),
+      .option("--acknowledge-successor", "start on a WARN line although a successor exists")
+      .addHelpText("after", exitCodesHelp({ ok: "session minted (its id on stdout)", findings: "the contract line refuses (BLOCK, or WARN without --acknowledge-successor)", usage: "usage, configuration or I/O error" })),
   ).action(async (opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean }, command: Command) => {
     if (!isValidLearnerName(opts.learner)) {
       process.stderr.write("skillpilot: --learner must be a non-empty name of at most 200 characters\n");

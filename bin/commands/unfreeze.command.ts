@@ -1,8 +1,15 @@
-import { Option, type Command } from "commander";
-import { diagnosticFormats, type DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { InvalidArgumentError, type Command } from "commander";
+import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { unfreeze } from "../../release/freeze/freeze.js";
-import { reportStep } from "../../release/report-step.js";
+import { exitCodesHelp } from "../exit-codes.js";
+import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
+
+// Commander turns this into a usage error (exit 2) before anything is read.
+const nonEmpty = (value: string): string => {
+  if (!value.trim()) throw new InvalidArgumentError("the reason must not be empty");
+  return value;
+};
 
 /** `skillpilot unfreeze X --reason …`: end a review freeze without publishing. */
 export function registerUnfreezeCommand(program: Command): void {
@@ -10,10 +17,11 @@ export function registerUnfreezeCommand(program: Command): void {
     .command("unfreeze")
     .description("End the review freeze of <version> (e.g. the review was rejected); the reason is kept in the freeze history.")
     .argument("<version>", "the frozen version")
-    .requiredOption("--reason <text>", "why the freeze ends (kept in contracts/review-freeze.json)")
-    .addOption(new Option("--format <format>", "diagnostic output format").choices(diagnosticFormats).default("text"))
-    .addHelpText("after", "\nExit codes: 0 unfrozen, 1 refused (not frozen), 2 usage or I/O error.")
+    .requiredOption("--reason <text>", "why the freeze ends (kept in contracts/review-freeze.json); must not be empty", nonEmpty)
+    .addOption(formatOption())
+    .addHelpText("after", exitCodesHelp({ ok: "unfrozen", findings: "refused (not frozen)", usage: "usage error (e.g. an empty --reason) or I/O error" }))
     .action(async (version: string, opts: { reason: string; format: DiagnosticFormat }, command: Command) => {
-      process.exitCode = reportStep(await unfreeze(projectPaths(command).root, version, opts.reason), opts.format);
+      const result = await unfreeze(projectPaths(command).root, version, opts.reason);
+      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });
 }

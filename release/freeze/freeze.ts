@@ -62,10 +62,11 @@ export async function freeze(root: string, version: string, now: Date = new Date
 
 /** `skillpilot unfreeze X --reason …`: end the review freeze of X, keeping the reason in the history. */
 export async function unfreeze(root: string, version: string, reason: string, now: Date = new Date()): Promise<ReleaseStepResult> {
+  // An empty reason is the caller's usage error (the CLI rejects it with exit 2), not a finding about the project.
+  if (!reason.trim()) throw new RangeError("unfreeze needs a non-empty reason");
   const state = readFreezeState(root);
   if (state.active?.version !== version)
     return refuse(diagnose(NOT_FROZEN, `${version} is not frozen${state.active ? ` (${state.active.version} is)` : ""}`, { file: contractsLayout.reviewFreeze }));
-  if (!reason.trim()) return refuse(diagnose(NOT_FROZEN, "unfreeze needs a non-empty --reason", { file: contractsLayout.reviewFreeze }));
   await writeFreezeState(root, {
     active: null,
     history: [...state.history, { action: "unfreeze", version, at: now.toISOString(), contentSha256: state.active.contentSha256, reason }],

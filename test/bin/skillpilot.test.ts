@@ -3,6 +3,8 @@ import { execFile } from "node:child_process";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import type { Command } from "commander";
+import { buildProgram } from "../../bin/program.js";
 import { repoRoot, tempProject } from "../support/temp-project.js";
 
 const run = promisify(execFile);
@@ -33,11 +35,27 @@ describe("skillpilot CLI", function () {
     for (const sub of ["generate", "contract", "handlers"]) assert.match(stdout, new RegExp(`^\\s+${sub}\\b`, "m"));
   });
 
-  it("every subcommand answers --help", async () => {
-    for (const sub of [["generate"], ["contract", "show"], ["handlers", "scaffold"]]) {
+  it("every subcommand answers --help and ends with its exit codes (L12)", async () => {
+    // Walk the real command tree, so a newly registered command cannot skip this; render each help in
+    // process (commander's own outputHelp, after-help text included), and spawn the CLI for a sample.
+    const walk = (command: Command, prefix: string[]): [string[], Command][] =>
+      command.commands.flatMap((sub) => [[[...prefix, sub.name()], sub] as [string[], Command], ...walk(sub, [...prefix, sub.name()])]);
+    const program = buildProgram();
+    const all: [string[], Command][] = [[[], program], ...walk(program, [])];
+    assert.ok(all.length >= 17, `found only ${all.length} commands`);
+    const endsWithExitCodes = /\nExit codes: 0 [^\n]*, 2 [^\n]*\.\n$/;
+    for (const [path, command] of all) {
+      const name = ["skillpilot", ...path].join(" ");
+      let help = "";
+      command.configureOutput({ writeOut: (text) => void (help += text), writeErr: (text) => void (help += text) });
+      command.outputHelp();
+      assert.ok(help.startsWith(`Usage: ${name}`), `${name}: ${help.slice(0, 60)}`);
+      assert.match(help, endsWithExitCodes, `${name} --help ends with its exit codes`);
+    }
+    for (const sub of [[], ["diff"], ["session", "start"]]) {
       const { code, stdout } = await skillpilot([...sub, "--help"]);
       assert.equal(code, 0, sub.join(" "));
-      assert.match(stdout, /Usage: skillpilot/);
+      assert.match(stdout, endsWithExitCodes, sub.join(" "));
     }
   });
 
@@ -78,11 +96,12 @@ describe("skillpilot CLI", function () {
     const tool = JSON.parse(await readFile(file, "utf8"));
     tool.input.properties.comment = { type: "string" };
     await writeFile(file, JSON.stringify(tool, null, 2) + "\n");
-    const { code, stderr } = await skillpilot(["-C", project.root, "generate", "--format", "github"]);
+    const { code, stdout, stderr } = await skillpilot(["-C", project.root, "generate", "--format", "github"]);
     assert.equal(code, 1);
-    assert.match(stderr, /^::error file=schemas\/tools\/complete_skillpilot_goal\.json,line=\d+,col=\d+,title=FREE_TEXT_INPUT::/m);
-    assert.match(stderr, /\/input\/properties\/comment/);
-    assert.doesNotMatch(stderr, /\n\s+at /);
+    // Machine formats are the command's output: annotations on stdout, where a CI step reads them.
+    assert.match(stdout, /^::error file=schemas\/tools\/complete_skillpilot_goal\.json,line=\d+,col=\d+,title=FREE_TEXT_INPUT::/m);
+    assert.match(stdout, /\/input\/properties\/comment/);
+    assert.doesNotMatch(stdout + stderr, /\n\s+at /);
   });
 
   it("handlers scaffold creates typed not-implemented handlers and never overwrites", async () => {
@@ -99,6 +118,14 @@ describe("skillpilot CLI", function () {
     assert.equal(await readFile(mine, "utf8"), "// my implementation\n");
     const { getSkillpilotLearningContext } = await import(path.join(dir, "get-skillpilot-learning-context.handler.ts"));
     await assert.rejects(getSkillpilotLearningContext({}, {}), { name: "NotImplementedError", message: /get_skillpilot_learning_context is not implemented/ });
+  });
+
+  it("handlers scaffold resolves a relative DIR against -C/--root, like every path argument (L12)", async () => {
+    const { code, stdout } = await skillpilot(["-C", project.root, "handlers", "scaffold", "backend/relative"], repoRoot);
+    assert.equal(code, 0);
+    assert.match(stdout, /^created backend\/relative\/complete-skillpilot-goal\.handler\.ts$/m);
+    assert.ok((await readdir(path.join(project.root, "backend/relative"))).includes("index.ts"));
+    await assert.rejects(readdir(path.join(repoRoot, "backend/relative")), { code: "ENOENT" });
   });
 
   it("contract show prints identity, line and every tool with its kind", async () => {

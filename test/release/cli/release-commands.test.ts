@@ -38,7 +38,7 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
     await appendFile(path.join(root, publishedDir("skillpilot-coach", "1.1.3"), "package/plugin.json"), "\n");
     const failed = skillpilot(root, "verify", "--format", "github");
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /^::error file=contracts\/published\/openai\/skillpilot-coach\/1\.1\.3.*PUBLISHED_TAMPERED/m);
+    assert.match(failed.stdout, /^::error file=contracts\/published\/openai\/skillpilot-coach\/1\.1\.3.*PUBLISHED_TAMPERED/m);
   });
 
   it("L4: refusals exit 1 with the rule id; usage errors exit 2", () => {
@@ -46,6 +46,10 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /DRAFT_MISSING/);
     assert.equal(skillpilot(root, "unfreeze", "1.1.3").code, 2, "--reason is required");
+    const blank = skillpilot(root, "unfreeze", "1.1.3", "--reason", "  ");
+    assert.equal(blank.code, 2, "an empty --reason is a usage error");
+    assert.match(blank.stderr, /--reason <text>.*the reason must not be empty/);
+    assert.doesNotMatch(blank.stderr + blank.stdout, /NOT_FROZEN/);
     assert.equal(skillpilot(root, "record-published", "1.1.3", "--published-at", "yesterday").code, 2);
   });
 

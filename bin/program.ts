@@ -1,0 +1,30 @@
+import { Command } from "commander";
+import { registerContractCommand } from "./commands/contract.command.js";
+import { registerDiffCommand } from "./commands/diff.command.js";
+import { registerLintCommand } from "./commands/lint.command.js";
+import { registerSkillLintCommand } from "./commands/skill-lint.command.js";
+import { registerGenerateCommand } from "./commands/generate.command.js";
+import { registerHandlersCommand } from "./commands/handlers.command.js";
+import { registerStartCommand } from "./commands/start.command.js";
+import { registerFreezeCommand } from "./commands/freeze.command.js";
+import { registerPrepareCommand } from "./commands/prepare.command.js";
+import { registerRecordPublishedCommand } from "./commands/record-published.command.js";
+import { registerUiCommand } from "./commands/ui.command.js";
+import { registerUnfreezeCommand } from "./commands/unfreeze.command.js";
+import { registerVerifyCommand } from "./commands/verify.command.js";
+import { exitCodesHelp } from "./exit-codes.js";
+
+/**
+ * Build the `skillpilot` program without running it (tests walk its commands). Each subcommand lives
+ * in its own `commands/*.command.ts`; `skillpilot.ts` is the entry point that parses argv.
+ */
+export function buildProgram(): Command {
+  const program = new Command("skillpilot")
+    .description("SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the MCP tool contract.")
+    .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
+    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText("after", exitCodesHelp({ ok: "ok", findings: "findings (see each subcommand's --help)", usage: "usage error, unreadable input or I/O failure" }))
+    .exitOverride();
+  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand, registerPrepareCommand, registerFreezeCommand, registerUnfreezeCommand, registerRecordPublishedCommand, registerVerifyCommand, registerUiCommand, registerDiffCommand, registerLintCommand, registerSkillLintCommand]) register(program);
+  return program;
+}
