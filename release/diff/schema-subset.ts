@@ -4,6 +4,7 @@ import {
   type JsonObject, type JsonType, type Schema,
 } from "./json-schema.js";
 import { provablyDisjoint } from "./disjoint.js";
+import type { Gap } from "./gap-wording.js";
 import { flattenAllOf, mergeShallow, numberCandidates, patternSamples, sampleOfType, sampleValue, stringCandidates, unionBranches } from "./sample.js";
 import type { ValueChecker } from "./value-check.js";
 
@@ -19,7 +20,8 @@ export interface Incompat {
   path: string;
   /** The property concerned, for `required`, `property-not-accepted` and `closed`. */
   property?: string;
-  detail: string;
+  /** What is incompatible, as data; the reporting direction words it (see `gap-wording.ts`). */
+  gap: Gap;
   /** The whole root value (e.g. the full tool call) that should show the incompatibility. */
   witness?: unknown;
   /** True once Ajv confirmed: the witness is valid under the source root and invalid under the target root. */
@@ -49,9 +51,9 @@ const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => un
   depth: ctx.depth + 1,
 });
 
-const report = (ctx: Ctx, kind: IncompatKind, detail: string, source: Schema, target: Schema, local?: { value: unknown }, property?: string): void => {
+const report = (ctx: Ctx, kind: IncompatKind, gap: Gap, source: Schema, target: Schema, local?: { value: unknown }, property?: string): void => {
   const value = local ? localWitness(ctx, source, target, local.value) : undefined;
-  ctx.out.push({ kind, path: ctx.path, detail, sourceNode: source, targetNode: target, verified: false, ...(property !== undefined ? { property } : {}), ...(local ? { witness: ctx.wrap(value) } : {}) });
+  ctx.out.push({ kind, path: ctx.path, gap, sourceNode: source, targetNode: target, verified: false, ...(property !== undefined ? { property } : {}), ...(local ? { witness: ctx.wrap(value) } : {}) });
 };
 
 /**
@@ -85,7 +87,7 @@ export function findIncompatibilities(source: Schema, target: Schema, checker: V
 function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
   if (acceptsAnything(targetIn) || sourceIn === false || ctx.depth > 64) return;
   const source = flattenAllOf(sourceIn === true ? {} : sourceIn);
-  if (targetIn === false) return report(ctx, "type", "the new schema accepts nothing here", sourceIn, targetIn, { value: sampleValue(source) });
+  if (targetIn === false) return report(ctx, "type", { gap: "nothing" }, sourceIn, targetIn, { value: sampleValue(source) });
   let target = targetIn as JsonObject;
   if (jsonEqual(source, target)) return;
   if (Array.isArray(target.allOf)) {
@@ -125,7 +127,7 @@ function subsetOfUnion(source: JsonObject, target: JsonObject, branches: Schema[
       // `oneOf` also rejects a value that matches a second branch: the others must be provably disjoint.
       const overlap = Array.isArray(target.oneOf) ? outline.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker)) : -1;
       if (overlap >= 0)
-        ctx.out.push({ kind: "branch", path: ctx.path, detail: `values may match oneOf branches ${i} and ${overlap} at once, which oneOf rejects`, sourceNode: source, targetNode: target, verified: false, witness: ctx.wrap(sampleValue(source)) });
+        ctx.out.push({ kind: "branch", path: ctx.path, gap: { gap: "oneof-overlap", branches: [i, overlap] }, sourceNode: source, targetNode: target, verified: false, witness: ctx.wrap(sampleValue(source)) });
       return;
     }
     if (!best || trial.length < best.length) best = trial;
@@ -135,7 +137,7 @@ function subsetOfUnion(source: JsonObject, target: JsonObject, branches: Schema[
   const local = [sampleValue(source), ...candidatesOf(source, declaredTypes(source))].find(shows);
   const hit = best?.find((i) => i.witness !== undefined);
   const witness = local !== undefined ? ctx.wrap(local) : hit ? hit.witness : ctx.wrap(sampleValue(source));
-  ctx.out.push({ kind: "branch", path: ctx.path, detail: `no branch of the new union accepts every value here${best?.[0] ? ` (closest branch: ${best[0].detail})` : ""}`, sourceNode: source, targetNode: target, verified: false, witness });
+  ctx.out.push({ kind: "branch", path: ctx.path, gap: { gap: "no-branch", ...(best?.[0] ? { closest: best[0].gap } : {}) }, sourceNode: source, targetNode: target, verified: false, witness });
 }
 
 function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
@@ -143,7 +145,7 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     if (target[k] === undefined || jsonEqual(target[k], source[k])) continue;
     const candidates = [sampleValue(source), ...(declaredTypes(source).has("object") ? [{ ...(sampleValue(source) as object), extraProperty: 1 }] : [])];
     const hit = candidates.find((c) => ctx.checker.accepts(source, c) === true && ctx.checker.accepts(target, c) === false);
-    report(ctx, "unsupported", `the new schema adds or changes \`${k}\`, which the checker cannot prove compatible`, source, target, hit === undefined ? undefined : { value: hit });
+    report(ctx, "unsupported", { gap: "opaque", keyword: k }, source, target, hit === undefined ? undefined : { value: hit });
   }
   const sourceValues = enumerated(source);
   const st = declaredTypes(source);
@@ -152,14 +154,14 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     for (const v of sourceValues) {
       if (ctx.checker.accepts(target, v) !== false) continue;
       const kind = "const" in target && "const" in source ? "const" : enumerated(target) ? "enum" : !admitsType(tt, typeOfValue(v)) ? "type" : keywordKind(target, v, ctx);
-      report(ctx, kind, `value ${JSON.stringify(v)} is no longer accepted`, source, target, { value: v });
+      report(ctx, kind, { gap: "value", value: v }, source, target, { value: v });
     }
     return;
   }
   for (const t of st) {
     if (admitsType(tt, t)) continue;
     if (t === "integer" && st.has("number") && tt.has("number")) continue;
-    report(ctx, "type", `type ${t} is no longer accepted`, source, target, { value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth) });
+    report(ctx, "type", { gap: "type", type: t }, source, target, { value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth) });
   }
   const targetValues = enumerated(target);
   if (targetValues) {
@@ -168,7 +170,7 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     const missing = finite ? universe.find((v) => !targetValues.some((x) => jsonEqual(x, v))) : candidatesOf(source, st).find((v) => !targetValues.some((x) => jsonEqual(x, v)));
     if (finite && missing === undefined) return;
     const kind = "const" in target ? "const" : "enum";
-    return report(ctx, kind, `the new schema pins the value(s) ${JSON.stringify(targetValues)}`, source, target, missing === undefined ? undefined : { value: missing });
+    return report(ctx, kind, { gap: "pinned", values: targetValues }, source, target, missing === undefined ? undefined : { value: missing });
   }
   if (st.has("string") && admitsType(tt, "string")) compareString(source, target, ctx);
   if ((st.has("number") || st.has("integer")) && admitsType(tt, "integer")) compareNumber(source, target, st.has("number") && tt.has("number") ? false : true, ctx);
@@ -216,10 +218,10 @@ function compareString(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     if (!differs) continue;
     const single = { type: "string", [k]: target[k] };
     const hit = pool.find((c) => ctx.checker.accepts(single, c) === false);
-    if (hit !== undefined) report(ctx, kind, `${k} ${JSON.stringify(source[k] ?? null)} → ${JSON.stringify(target[k])} rejects ${JSON.stringify(hit)}`, source, target, { value: hit });
-    else if (kind === "pattern") report(ctx, "pattern-unproven", `pattern changed to ${JSON.stringify(target.pattern)}; no sampled old value is rejected, but inclusion is not proven`, source, target);
-    else if (kind === "format") report(ctx, "format", `format ${JSON.stringify(source.format ?? null)} → ${JSON.stringify(target.format)}`, source, target);
-    else report(ctx, kind, `${k} narrowed to ${JSON.stringify(target[k])}`, source, target);
+    if (hit !== undefined) report(ctx, kind, { gap: "string", keyword: k, from: source[k], to: target[k], value: hit }, source, target, { value: hit });
+    else if (kind === "pattern") report(ctx, "pattern-unproven", { gap: "pattern-unproven", from: source.pattern, to: target.pattern }, source, target);
+    else if (kind === "format") report(ctx, "format", { gap: "format", from: source.format, to: target.format }, source, target);
+    else report(ctx, kind, { gap: "length", keyword: k as "minLength" | "maxLength", to: target[k] as number }, source, target);
   }
 }
 
@@ -244,18 +246,18 @@ function compareNumber(source: JsonObject, target: JsonObject, integer: boolean,
   const sl = lower(source), tl = lower(target), su = upper(source), tu = upper(target);
   if (tl && (!sl || sl[0] < tl[0] || (sl[0] === tl[0] && !sl[1] && tl[1]))) {
     const value = sl ? (sl[1] ? sl[0] + step : sl[0]) : tl[1] ? tl[0] : tl[0] - step;
-    report(ctx, "bound", `lower bound raised to ${tl[1] ? ">" : "≥"} ${tl[0]}`, source, target, { value: integer ? Math.ceil(value) : value });
+    report(ctx, "bound", { gap: "lower", bound: tl[0], exclusive: tl[1] }, source, target, { value: integer ? Math.ceil(value) : value });
   }
   if (tu && (!su || su[0] > tu[0] || (su[0] === tu[0] && !su[1] && tu[1]))) {
     const value = su ? (su[1] ? su[0] - step : su[0]) : tu[1] ? tu[0] : tu[0] + step;
-    report(ctx, "bound", `upper bound lowered to ${tu[1] ? "<" : "≤"} ${tu[0]}`, source, target, { value: integer ? Math.floor(value) : value });
+    report(ctx, "bound", { gap: "upper", bound: tu[0], exclusive: tu[1] }, source, target, { value: integer ? Math.floor(value) : value });
   }
   const tm = typeof target.multipleOf === "number" ? target.multipleOf : undefined;
   const sm = typeof source.multipleOf === "number" ? source.multipleOf : undefined;
   if (tm !== undefined && !(sm !== undefined && Number.isInteger(sm / tm)) && !(integer && Number.isInteger(1 / tm))) {
     const pool = [...numberCandidates(source, integer), ...(sm ? [sm, sm * 3] : [1, 3, 7])];
     const hit = pool.find((n) => ctx.checker.accepts({ type: "number", multipleOf: tm }, n) === false && ctx.checker.accepts(numericPart(source), n) === true);
-    report(ctx, "bound", `multipleOf ${tm} added`, source, target, hit === undefined ? undefined : { value: hit });
+    report(ctx, "bound", { gap: "multiple-of", by: tm }, source, target, hit === undefined ? undefined : { value: hit });
   }
 }
 
@@ -267,17 +269,17 @@ const numericPart = (s: JsonObject): JsonObject => {
 
 function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   // Draft-07 tuple `items` (an array): only identical tuples are accepted as compatible.
-  if (Array.isArray(target.items) && !jsonEqual(target.items, source.items)) report(ctx, "unsupported", "the new schema constrains array items by position (tuple items)", source, target, { value: sampleValue(source) });
+  if (Array.isArray(target.items) && !jsonEqual(target.items, source.items)) report(ctx, "unsupported", { gap: "tuple" }, source, target, { value: sampleValue(source) });
   const sItems: Schema = isObject(source.items) || typeof source.items === "boolean" ? (source.items as Schema) : true;
   const tItems: Schema = isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
   const sMin = typeof source.minItems === "number" ? source.minItems : 0;
   const sMax = typeof source.maxItems === "number" ? source.maxItems : Infinity;
   const fill = (n: number) => Array.from({ length: n }, () => sampleValue(sItems, ctx.depth + 1));
-  if (typeof target.minItems === "number" && target.minItems > sMin) report(ctx, "bound", `minItems raised to ${target.minItems}`, source, target, { value: fill(sMin) });
-  if (typeof target.maxItems === "number" && target.maxItems < sMax) report(ctx, "bound", `maxItems lowered to ${target.maxItems}`, source, target, { value: fill(target.maxItems + 1) });
+  if (typeof target.minItems === "number" && target.minItems > sMin) report(ctx, "bound", { gap: "min-items", count: target.minItems }, source, target, { value: fill(sMin) });
+  if (typeof target.maxItems === "number" && target.maxItems < sMax) report(ctx, "bound", { gap: "max-items", count: target.maxItems }, source, target, { value: fill(target.maxItems + 1) });
   if (target.uniqueItems === true && source.uniqueItems !== true) {
     const one = sampleValue(sItems, ctx.depth + 1);
-    report(ctx, "bound", "uniqueItems added", source, target, { value: [one, one, ...fill(Math.max(0, sMin - 2))] });
+    report(ctx, "bound", { gap: "unique-items" }, source, target, { value: [one, one, ...fill(Math.max(0, sMin - 2))] });
   }
   if (sMax === 0) return; // the old side admits only [], so what an item may be is moot
   subset(sItems, tItems, child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])));
@@ -291,20 +293,20 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   for (const name of [...tr].sort()) {
     if (sr.has(name)) continue;
     const { [name]: _omit, ...without } = base;
-    report(ctx, "required", `property ${JSON.stringify(name)} became required`, source, target, { value: without }, name);
+    report(ctx, "required", { gap: "required", property: name }, source, target, { value: without }, name);
   }
   for (const name of Object.keys(sp).sort()) {
     if (sp[name] === false) continue;
     const to = name in tp ? tp[name] : tAdd;
     const at = (v: unknown) => ctx.wrap({ ...base, [name]: v });
     if (to === false) {
-      report(child(ctx, ["properties", name], at), "property-not-accepted", `property ${JSON.stringify(name)} is no longer accepted`, sp[name], false, { value: sampleValue(sp[name], ctx.depth + 1) }, name);
+      report(child(ctx, ["properties", name], at), "property-not-accepted", { gap: "property", property: name }, sp[name], false, { value: sampleValue(sp[name], ctx.depth + 1) }, name);
       continue;
     }
     subset(sp[name], to, child(ctx, ["properties", name], at));
   }
   if (isObject(source.patternProperties) && !jsonEqual(source.patternProperties, target.patternProperties))
-    report(ctx, "unsupported", "the old schema admits properties by pattern (patternProperties), which the checker does not compare", source, target, { value: base });
+    report(ctx, "unsupported", { gap: "pattern-properties" }, source, target, { value: base });
   if (sAdd === false) return;
   for (const name of Object.keys(tp).sort()) {
     if (name in sp) continue;
@@ -313,6 +315,6 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   let extra = "extraProperty";
   while (extra in tp || extra in sp) extra += "_";
   const atExtra = (v: unknown) => ctx.wrap({ ...base, [extra]: v });
-  if (tAdd === false) report(child(ctx, ["additionalProperties"], atExtra), "closed", "unknown properties are no longer accepted", sAdd, false, { value: sampleValue(sAdd, ctx.depth + 1, "string") }, extra);
+  if (tAdd === false) report(child(ctx, ["additionalProperties"], atExtra), "closed", { gap: "closed" }, sAdd, false, { value: sampleValue(sAdd, ctx.depth + 1, "string") }, extra);
   else subset(sAdd, tAdd, child(ctx, ["additionalProperties"], atExtra));
 }

@@ -1,4 +1,5 @@
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { perspectives } from "../gap-wording.js";
 import { sampleValue } from "../sample.js";
 import { reportSchemaPair } from "./schema-compat.js";
 
@@ -28,8 +29,8 @@ export const envelopeCompat: DiffCheck = {
         witnessKind: "value",
         wrap: (v) => v,
       }, [
-        { source: "old", rule: () => narrowed },
-        { source: "new", rule: () => widened },
+        { wording: perspectives.oldValues, rule: () => narrowed },
+        { wording: perspectives.newValues, rule: () => widened },
       ]);
     }
     for (const [name, after] of ctx.new.envelopes)

@@ -1,5 +1,6 @@
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 import type { IncompatKind } from "../schema-subset.js";
+import { perspectives } from "../gap-wording.js";
 import { declaredAt, reportToolSchemas } from "./schema-compat.js";
 
 // Inputs must stay backward compatible: every call an old client makes must still be accepted.
@@ -26,8 +27,8 @@ export const inputCompat: DiffCheck = {
   rules: [...Object.values(narrowed), optionalAdded, widened],
   check(ctx, report) {
     reportToolSchemas(ctx, report, "input", (before) => [
-      { source: "old", rule: (inc) => narrowed[inc.kind] },
-      { source: "new", rule: (inc) => (inc.kind === "property-not-accepted" || !declaredAt(before.input, inc.path) ? optionalAdded : inc.kind === "pattern-unproven" ? undefined : widened) },
+      { wording: perspectives.oldCalls, rule: (inc) => narrowed[inc.kind] },
+      { wording: perspectives.newCalls, rule: (inc) => (inc.kind === "property-not-accepted" || !declaredAt(before.input, inc.path) ? optionalAdded : inc.kind === "pattern-unproven" ? undefined : widened) },
     ]);
   },
 };

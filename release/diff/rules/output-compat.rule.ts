@@ -1,5 +1,6 @@
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 import type { IncompatKind } from "../schema-subset.js";
+import { perspectives } from "../gap-wording.js";
 import { declaredAt, reportToolSchemas, stillDeclared } from "./schema-compat.js";
 
 // Outputs must stay forward compatible: every result the new server returns must satisfy old clients.
@@ -28,8 +29,8 @@ export const outputCompat: DiffCheck = {
   rules: [...Object.values(widened), noLongerRequired, droppedOptional, narrowed, added],
   check(ctx, report) {
     reportToolSchemas(ctx, report, "output", (before) => [
-      { source: "new", rule: (inc, target) => (inc.kind === "required" && stillDeclared(inc, ctx.new.tools.get(before.name)!.output) && stillDeclared(inc, target) ? noLongerRequired : widened[inc.kind]) },
-      { source: "old", rule: (inc) => (inc.kind === "property-not-accepted" ? droppedOptional : inc.kind === "pattern-unproven" ? undefined : declaredAt(before.output, inc.path) ? narrowed : added) },
+      { wording: perspectives.newResults, rule: (inc, target) => (inc.kind === "required" && stillDeclared(inc, ctx.new.tools.get(before.name)!.output) && stillDeclared(inc, target) ? noLongerRequired : widened[inc.kind]) },
+      { wording: perspectives.oldResults, rule: (inc) => (inc.kind === "property-not-accepted" ? droppedOptional : inc.kind === "pattern-unproven" ? undefined : declaredAt(before.output, inc.path) ? narrowed : added) },
     ]);
   },
 };

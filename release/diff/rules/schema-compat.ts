@@ -2,11 +2,12 @@ import { propertiesOf, type Schema } from "../json-schema.js";
 import { findIncompatibilities, type Incompat } from "../schema-subset.js";
 import { sameRawSchema, type DiffTool } from "../contract-doc.js";
 import type { DiffContext, DiffReport, DiffRuleMeta, Witness } from "../diff-rule.js";
+import type { Perspective } from "../gap-wording.js";
 
 /** How one direction of a schema comparison maps incompatibilities to rule ids. */
 export interface DirectionMap {
-  /** Which side plays "source" (its values must stay valid under the other side). */
-  source: "old" | "new";
+  /** Which side plays "source" (its values must stay valid under the other side) and how its gaps read. */
+  wording: Perspective;
   rule(inc: Incompat, target: Schema): DiffRuleMeta | undefined;
 }
 
@@ -29,7 +30,8 @@ export interface SchemaPair {
 export function reportSchemaPair(ctx: DiffContext, report: DiffReport, pair: SchemaPair, directions: readonly DirectionMap[]): void {
   const seen = new Set<string>();
   for (const dir of directions) {
-    const [source, target] = dir.source === "old" ? [pair.old, pair.new] : [pair.new, pair.old];
+    const from = dir.wording.source;
+    const [source, target] = from === "old" ? [pair.old, pair.new] : [pair.new, pair.old];
     for (const inc of findIncompatibilities(source, target, ctx.checker)) {
       const rule = dir.rule(inc, target);
       if (!rule) continue;
@@ -38,15 +40,15 @@ export function reportSchemaPair(ctx: DiffContext, report: DiffReport, pair: Sch
       const key = path;
       if (seen.has(key)) continue;
       seen.add(key);
-      const other = dir.source === "old" ? "new" : "old";
-      const [before, after] = dir.source === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
+      const other = from === "old" ? "new" : "old";
+      const [before, after] = from === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
       report(rule, {
         ...(pair.tool ? { tool: pair.tool } : {}),
         pointer: pair.stable + path,
         at: { side: "new", pointer: pair.newPointer + path },
-        message: `${pair.tool ?? pair.stable}: ${inc.detail}${path ? ` at ${path}` : ""}`,
+        message: `${pair.tool ?? pair.stable}: ${dir.wording.describe(inc.gap)}${path ? ` at ${path}` : ""}`,
         ...(inc.witness !== undefined || rule.bump === "major"
-          ? { witness: { kind: pair.witnessKind, acceptedBy: dir.source, rejectedBy: other, value: inc.witness === undefined ? null : pair.wrap(inc.witness), verified: inc.verified } }
+          ? { witness: { kind: pair.witnessKind, acceptedBy: from, rejectedBy: other, value: inc.witness === undefined ? null : pair.wrap(inc.witness), verified: inc.verified } }
           : {}),
         before,
         after,

@@ -11,7 +11,16 @@ import { diffChecks } from "../../../release/diff/rules/index.js";
 const corpus = path.resolve("test/fixtures/diff-corpus");
 const cases = readdirSync(corpus).filter((d) => statSync(path.join(corpus, d)).isDirectory()).sort();
 
-interface Expected { description: string; verdict: "breaking" | "compatible"; requiredBump: string; rules: string[]; exitCode: number; problems: string[] }
+interface Expected {
+  description: string;
+  verdict: "breaking" | "compatible";
+  requiredBump: string;
+  rules: string[];
+  exitCode: number;
+  problems: string[];
+  /** Optional exact wording per rule id: checks that a finding reads from the right side's point of view. */
+  messages?: Record<string, string>;
+}
 
 const load = (file: string): { doc: ContractDoc; json: any } => {
   const text = readFileSync(file, "utf8");
@@ -31,6 +40,11 @@ const toolSchema = (json: any, name: string, key: "inputSchema" | "outputSchema"
 };
 
 describe("Contract-Diff corpus (L6, L12.2)", () => {
+  it("checks the wording of input and output findings on corpus cases (L12.2)", () => {
+    const worded = cases.flatMap((c) => Object.keys((JSON.parse(readFileSync(path.join(corpus, c, "expected.json"), "utf8")) as Expected).messages ?? {}));
+    assert.ok(worded.some((id) => id.startsWith("INPUT_")) && worded.some((id) => id.startsWith("OUTPUT_")), worded.join(", "));
+  });
+
   it("holds at least 40 before/after pairs, each with an expected verdict and bump, covering every diff rule", () => {
     assert.ok(cases.length >= 40, `only ${cases.length} cases`);
     const covered = new Set(cases.flatMap((c) => (JSON.parse(readFileSync(path.join(corpus, c, "expected.json"), "utf8")) as Expected).rules));
@@ -49,6 +63,11 @@ describe("Contract-Diff corpus (L6, L12.2)", () => {
       assert.equal(result.breaking ? "breaking" : "compatible", expected.verdict);
       assert.deepEqual(result.problems.map((p) => p.ruleId), expected.problems);
       assert.equal(diffFailed(result) ? 1 : 0, expected.exitCode);
+      for (const [ruleId, message] of Object.entries(expected.messages ?? {}))
+        assert.deepEqual(result.findings.filter((f) => f.ruleId === ruleId).map((f) => f.message), [message], `${ruleId} wording`);
+      // Results are judged by old clients: an output finding never speaks of what the new schema "accepts".
+      for (const f of result.findings.filter((x) => x.ruleId.startsWith("OUTPUT_") || x.ruleId === "ENVELOPE_WIDENED"))
+        assert.doesNotMatch(f.message, /no longer accepted|became required|the new schema (accepts|pins)/, `${f.ruleId} is worded as an input`);
       for (const f of result.findings.filter((x) => x.bump === "major")) {
         assert.ok(f.witness, `${f.ruleId} at ${f.pointer} has a witness`);
         assert.equal(f.witness.verified, true, `${f.ruleId} at ${f.pointer}: witness verified`);
