@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomId } from "../random-pool.js";
 import { CapabilityError, invalid, stale } from "./capability-error.js";
 import { assertComplete, purposeBinding, type ClaimData, type Claims, type Purpose } from "./claims.js";
 import type { Keyring } from "./keyring.js";
@@ -44,7 +44,7 @@ export function mintToken(keyring: Keyring, prefix: TokenPrefix, request: MintRe
     ...(request.batchId !== undefined && { bid: request.batchId }),
     pr: request.policyRevision,
     exp: request.expiresAt.getTime(),
-    jti: randomBytes(16).toString("base64url"),
+    jti: randomId(16),
     ...(request.data !== undefined && { d: request.data }),
   };
   try {

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv } from "node:crypto";
+import { randomPoolBytes } from "../random-pool.js";
 import { invalid } from "./capability-error.js";
 import type { Keyring } from "./keyring.js";
 
@@ -27,7 +28,7 @@ function keyInfo(prefix: TokenPrefix, purpose: string): string {
  */
 export function seal(keyring: Keyring, prefix: TokenPrefix, purpose: string, plaintext: Buffer): string {
   const kid = keyring.activeKid;
-  const iv = randomBytes(IV_BYTES);
+  const iv = randomPoolBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", keyring.derive(kid, keyInfo(prefix, purpose)), iv, {
     authTagLength: TAG_BYTES,
   });

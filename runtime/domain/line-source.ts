@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, type BigIntStats } from "node:fs";
 import type { ContractLine } from "../../generated/types.gen.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { CoachError } from "../errors.js";
@@ -11,10 +11,15 @@ import { CoachError } from "../errors.js";
 const RACY_MARGIN_MS = 50;
 
 interface CachedLine {
-  /** mtime, ctime, size and inode: any edit or atomic replace changes at least one. */
-  signature: string;
+  /** mtime, ctime, size and inode (undefined: the file was missing): any edit or atomic replace changes at least one. */
+  signature: Pick<BigIntStats, "mtimeNs" | "ctimeNs" | "size" | "ino"> | undefined;
   line: ContractLine | undefined;
   racy: boolean;
+}
+
+/** Compared field by field: this runs on every call, and formatting four bigints as text cost more than the stat. */
+function sameSignature(a: CachedLine["signature"], b: BigIntStats): boolean {
+  return a !== undefined && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.size === b.size && a.ino === b.ino;
 }
 
 /** Parse and validate the text of a line file; anything invalid is undefined (fail closed). */
@@ -39,17 +44,16 @@ export class LineSource {
 
   /** The line as the file says now; undefined when it is missing or invalid. */
   current(): ContractLine | undefined {
-    let signature: string;
-    let mtimeMs: number;
+    let st: BigIntStats;
     try {
-      const st = statSync(this.file, { bigint: true });
-      signature = `${st.mtimeNs}:${st.ctimeNs}:${st.size}:${st.ino}`;
-      mtimeMs = Number(st.mtimeMs);
+      st = statSync(this.file, { bigint: true });
     } catch {
-      this.cached = { signature: "missing", line: undefined, racy: false };
+      this.cached = { signature: undefined, line: undefined, racy: false };
       return undefined;
     }
-    if (this.cached && this.cached.signature === signature && !this.cached.racy) return this.cached.line;
+    if (this.cached && !this.cached.racy && sameSignature(this.cached.signature, st)) return this.cached.line;
+    const mtimeMs = Number(st.mtimeMs);
+    const signature = { mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, size: st.size, ino: st.ino };
     const readAt = Date.now();
     let line: ContractLine | undefined;
     try {

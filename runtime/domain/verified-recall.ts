@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import type { RecallPrompt, RecallReferenceAnswer } from "../../generated/types.gen.js";
+import { randomId } from "../random-pool.js";
 import type { Curriculum } from "./curriculum.js";
 import type { LearnerSnapshot, LearnerState, RecallBatchState } from "./learner-state.js";
 import { recallItems } from "./recall-items.js";
@@ -17,7 +17,7 @@ export const noBatch = "none";
 
 /** A fresh, unguessable batch id. */
 export function newBatchId(): string {
-  return `rb_${randomBytes(12).toString("base64url")}`;
+  return `rb_${randomId(12)}`;
 }
 
 /** The prompts of a batch in server order, 1-based (C12). */

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { ToolInput, ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import type { Receipt } from "../../generated/types.gen.js";
 import { CapabilityError, type Claims } from "../capability/index.js";
@@ -6,6 +5,7 @@ import { canonicalSha256 } from "../canonical.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { openSession } from "../domain/session-gate.js";
 import { CoachError } from "../errors.js";
+import { randomId } from "../random-pool.js";
 import type { CallContext, RuntimeServices } from "../services.js";
 import { StateVersionMismatch, type IdempotencyKey, type SessionRecord, type WriteTx } from "../store/store.js";
 import { TxReplayStore } from "../store/tx-replay-store.js";
@@ -78,7 +78,7 @@ function field(input: unknown, name: string): unknown {
 }
 
 function newReceiptId(): string {
-  return `rcp_${randomBytes(16).toString("base64url")}`;
+  return `rcp_${randomId(16)}`;
 }
 
 /**

@@ -43,12 +43,13 @@ function openConnection(file: string): Database.Database {
   return db;
 }
 
-interface ProgressRow {
-  goal_id: string;
-  status: GoalProgress["status"];
-  attempts: number;
-  mastered_at: string | null;
+/** A learner's state row with its progress rows folded in as JSON `[goal_id, status, attempts, mastered_at]` tuples. */
+interface LearnerRow {
+  state_version: number;
+  state_json: string;
+  progress_json: string;
 }
+type ProgressTuple = [goalId: string, status: GoalProgress["status"], attempts: number, masteredAt: string | null];
 interface IdempotencyRow {
   fingerprint: string;
   response: string;
@@ -60,8 +61,14 @@ interface IdempotencyRow {
 function statements(db: Database.Database) {
   return {
     session: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE session_id = ?"),
-    state: db.prepare<[number], { state_version: number; state_json: string }>("SELECT state_version, state_json FROM learner_state WHERE learner_id = ?"),
-    progress: db.prepare<[number], ProgressRow>("SELECT goal_id, status, attempts, mastered_at FROM progress WHERE learner_id = ?"),
+    // One statement, so state and progress come from one snapshot without an explicit read
+    // transaction (progress in primary-key order, as a plain SELECT of the table returns it).
+    learner: db.prepare<[number, number], LearnerRow>(
+      `SELECT state_version, state_json,
+         (SELECT json_group_array(json_array(goal_id, status, attempts, mastered_at))
+            FROM (SELECT goal_id, status, attempts, mastered_at FROM progress WHERE learner_id = ? ORDER BY goal_id)) AS progress_json
+       FROM learner_state WHERE learner_id = ?`,
+    ),
     idempotency: db.prepare<[string, string, string, number], IdempotencyRow>(
       "SELECT fingerprint, response, created_at, expires_at FROM idempotency_records WHERE session_id = ? AND tool_name = ? AND client_request_id = ? AND expires_at > ?",
     ),
@@ -83,7 +90,8 @@ function statements(db: Database.Database) {
     ),
     purge: db.prepare("DELETE FROM idempotency_records WHERE expires_at <= ?"),
     spentBy: db.prepare<[string], { use_key: string }>("SELECT use_key FROM spent_capabilities WHERE jti = ?"),
-    spend: db.prepare("INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, ?)"),
+    // A fresh token (the common case) costs this one statement; only a token seen before is looked up.
+    spend: db.prepare("INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING"),
     purgeSpent: db.prepare("DELETE FROM spent_capabilities WHERE expires_at <= ?"),
   };
 }
@@ -91,12 +99,12 @@ type Statements = ReturnType<typeof statements>;
 
 
 function readLearner(s: Statements, learnerId: number): LearnerSnapshot {
-  const state = s.state.get(learnerId);
-  if (!state) throw new Error("learner state missing");
+  const row = s.learner.get(learnerId, learnerId);
+  if (!row) throw new Error("learner state missing");
   const progress = new Map<string, GoalProgress>();
-  for (const row of s.progress.all(learnerId))
-    progress.set(row.goal_id, { goalId: row.goal_id, status: row.status, attempts: row.attempts, masteredAt: row.mastered_at });
-  return { learnerId, stateVersion: state.state_version, state: JSON.parse(state.state_json) as LearnerState, progress };
+  for (const [goalId, status, attempts, masteredAt] of JSON.parse(row.progress_json) as ProgressTuple[])
+    progress.set(goalId, { goalId, status, attempts, masteredAt });
+  return { learnerId, stateVersion: row.state_version, state: JSON.parse(row.state_json) as LearnerState, progress };
 }
 
 function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
@@ -129,10 +137,8 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
       return id;
     },
     async spendCapability(jti, use, expiresAt) {
-      const seen = s.spentBy.get(jti);
-      if (seen) return seen.use_key === use ? "repeat" : "replayed";
-      s.spend.run(jti, use, expiresAt);
-      return "fresh";
+      if (s.spend.run(jti, use, expiresAt).changes === 1) return "fresh";
+      return s.spentBy.get(jti)!.use_key === use ? "repeat" : "replayed";
     },
     async insertSession(r) {
       s.insertSession.run(r.sessionId, r.learnerId, r.locale, r.contractMajor, r.workflowVersion, r.curriculumRevision, r.policyRevision, r.createdAt, r.expiresAt);
@@ -186,8 +192,8 @@ export class SqliteStore implements CoachStore {
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
-    // One read transaction so state and progress come from the same snapshot.
-    return this.reader.transaction(() => readLearner(this.read, learnerId))();
+    // A single statement: state and progress come from the same snapshot.
+    return readLearner(this.read, learnerId);
   }
 
   write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
