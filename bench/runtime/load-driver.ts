@@ -1,0 +1,83 @@
+import { processCpuMs } from "./server-process.js";
+
+/** One client's next call (or round); resolves whether it succeeded. */
+export type Call = () => Promise<boolean>;
+
+/** What a measured stretch of load produced. */
+export interface Measurement {
+  /** Every completed unit's latency, ms. */
+  latencies: number[];
+  errors: number;
+  seconds: number;
+  /** Server CPU used meanwhile (ms), from /proc; undefined without a pid or /proc. */
+  serverCpuMs?: number;
+}
+
+/** A scenario's figures, from one or more measurements. */
+export interface Result {
+  name: string;
+  /** What one unit of `perSecond` is: "calls" unless a scenario says otherwise. */
+  unit?: string;
+  calls: number;
+  errors: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** Server CPU time per unit (ms). */
+  serverCpuMs?: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+
+/**
+ * Run every client's call in a loop for `seconds` (after `warmupMs` of unmeasured calls, so JIT and
+ * caches settle) and measure latencies and the server process's CPU time.
+ */
+export async function drive(calls: Call[], seconds: number, warmupMs: number, serverPid?: number): Promise<Measurement> {
+  const warmEnd = performance.now() + warmupMs;
+  await Promise.all(calls.map(async (call) => {
+    while (performance.now() < warmEnd) await call();
+  }));
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  const cpuBefore = processCpuMs(serverPid);
+  await Promise.all(
+    calls.map(async (call) => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const ok = await call();
+        latencies.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  const cpuAfter = processCpuMs(serverPid);
+  return { latencies, errors, seconds: elapsed, serverCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+}
+
+/** Sum measurements (e.g. the slices of an interleaved run) into one scenario result. */
+export function summarize(name: string, parts: Measurement[], unit?: string): Result {
+  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
+  const seconds = parts.reduce((sum, p) => sum + p.seconds, 0);
+  const cpu = parts.every((p) => p.serverCpuMs !== undefined) ? parts.reduce((sum, p) => sum + p.serverCpuMs!, 0) : undefined;
+  return {
+    name,
+    ...(unit && { unit }),
+    calls: latencies.length,
+    errors: parts.reduce((sum, p) => sum + p.errors, 0),
+    perSecond: latencies.length / seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    ...(cpu !== undefined && { serverCpuMs: cpu / latencies.length }),
+  };
+}
+
+/** The median of some numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
