@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
-
-/** Hex sha256 of some bytes. */
-export const sha256Hex = (data: Buffer | string): string => createHash("sha256").update(data).digest("hex");
+/** Hex sha256 of some bytes: the project's one implementation, re-exported for the release modules. */
+export { sha256Hex } from "../../contract/canonical.js";
 
 /** One line of a `sha256  path` manifest. */
 export interface ManifestEntry {

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
+import { sha256Hex } from "../../contract/canonical.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule-table.js";
 import { CONTRACT_INPUT_INVALID, parseContractDoc, type ContractDoc } from "./contract-doc.js";
@@ -104,7 +104,7 @@ export async function projectUiBytes(root: string): Promise<Map<string, string>>
   const line = await readFile(path.join(root, "release/line.json"), "utf8").then((t) => JSON.parse(t) as { activeUi?: Record<string, string> }).catch(() => undefined);
   for (const [name, uri] of Object.entries(line?.activeUi ?? {})) {
     const html = await readFile(path.join(root, "ui", name, "index.html")).catch(() => undefined);
-    if (html && typeof uri === "string") out.set(uri, createHash("sha256").update(html).digest("hex"));
+    if (html && typeof uri === "string") out.set(uri, sha256Hex(html));
   }
   return out;
 }

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { sortKeys } from "../../contract/canonical.js";
+import { canonicalSha256 } from "../../contract/canonical.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { comparable, inlineRefs } from "./normalize.js";
@@ -55,7 +54,7 @@ export function uiBinding(meta: unknown): { uri?: string; visibility?: string[] 
 
 /** sha256 of a value's canonical JSON: the content hash used in fingerprints. */
 export function contentHash(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(sortKeys(value === undefined ? null : value))).digest("hex");
+  return canonicalSha256(value === undefined ? null : value);
 }
 
 /**

@@ -39,7 +39,15 @@ export async function verifyCapability(
   spend: SpendOptions,
 ): Promise<Claims> {
   const claims = openCapability(keyring, token, expect);
-  const verdict = await spend.store.spend(claims.jti, spend.use, new Date(claims.exp));
-  if (verdict === "replayed") throw new CapabilityError("CAPABILITY_REPLAYED", "replayed");
+  await spendCapability(spend.store, claims, spend.use);
   return claims;
+}
+
+/**
+ * Check 4, not replayed: spend the token id of already opened `claims` for the request `use`.
+ * The write pipeline runs this inside its transaction (with the database store), so a spend
+ * commits or rolls back with the effect it authorizes.
+ */
+export async function spendCapability(store: ReplayStore, claims: Claims, use: string): Promise<void> {
+  if ((await store.spend(claims.jti, use, new Date(claims.exp))) === "replayed") throw new CapabilityError("CAPABILITY_REPLAYED", "replayed");
 }

@@ -5,7 +5,7 @@ export { keyringFromConfig, generateKeyringConfig, type Keyring, type KeyringCon
 export { MemoryReplayStore, type ReplayStore, type ReplayVerdict } from "./replay-store.js";
 export { sessionFingerprint } from "./session-fingerprint.js";
 export type { Expectation, MintRequest } from "./sealed-claims.js";
-export { mintCapability, openCapability, verifyCapability, type SpendOptions } from "./capability.js";
+export { mintCapability, openCapability, spendCapability, verifyCapability, type SpendOptions } from "./capability.js";
 export {
   mintOptionPayload,
   openOptionPayload,

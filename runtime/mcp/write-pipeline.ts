@@ -1,7 +1,7 @@
 import type { ToolInput, ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import type { Receipt } from "../../generated/types.gen.js";
-import { CapabilityError, type Claims } from "../capability/index.js";
-import { canonicalSha256 } from "../canonical.js";
+import { spendCapability, type Claims } from "../capability/index.js";
+import { canonicalSha256 } from "../../contract/canonical.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { openSession } from "../domain/session-gate.js";
 import { CoachError } from "../errors.js";
@@ -107,8 +107,7 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
     try {
       const response = await services.store.write(async (tx) => {
         const spent = rule.spends?.(auth);
-        if (spent && (await new TxReplayStore(tx).spend(spent.jti, fingerprint, new Date(spent.exp))) === "replayed")
-          throw new CapabilityError("CAPABILITY_REPLAYED", "replayed");
+        if (spent) await spendCapability(new TxReplayStore(tx), spent, fingerprint);
         if (key) {
           const stored = await tx.findIdempotency(key, now.getTime());
           if (stored) {
