@@ -5,6 +5,7 @@ import type { Curriculum } from "./domain/curriculum.js";
 import type { LineSource } from "./domain/line-source.js";
 import type { RuntimeIdentity } from "./identity.js";
 import type { RuntimeMetrics } from "./observability/metrics.js";
+import type { OpenSession } from "./domain/session-gate.js";
 import type { CoachStore, SessionRecord } from "./store/store.js";
 
 /** Everything a request may use, built once at start-up and shared by all requests. */
@@ -40,6 +41,8 @@ export interface CallContext {
   /** The clock reading of this call: one per call, so every timestamp in it agrees. */
   now: Date;
   facts: CallFacts;
+  /** The session once it passed the gate (step 2), with the line revision this call runs under. */
+  session?: OpenSession;
   /** Widget-private data a UI-bound tool returns in the result's `_meta`, never in structuredContent (C9). */
   widgetMeta?: Record<string, unknown>;
 }

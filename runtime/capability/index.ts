@@ -4,7 +4,7 @@ export { purposes, purposeBinding, type Purpose, type Claims, type ClaimData } f
 export { keyringFromConfig, generateKeyringConfig, type Keyring, type KeyringConfig } from "./keyring.js";
 export { MemoryReplayStore, type ReplayStore, type ReplayVerdict } from "./replay-store.js";
 export { sessionFingerprint } from "./session-fingerprint.js";
-export type { Expectation, MintRequest } from "./sealed-claims.js";
+export { assertBound, type Binding, type Expectation, type MintRequest } from "./sealed-claims.js";
 export { mintCapability, openCapability, spendCapability, verifyCapability, type SpendOptions } from "./capability.js";
 export {
   mintOptionPayload,

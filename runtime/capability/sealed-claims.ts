@@ -32,7 +32,15 @@ export interface Expectation {
   stateVersion?: number;
   /** The currently open batch or deck, for purposes bound to one. */
   batchId?: string;
+  /**
+   * The binding is checked later, with `assertBound`, against state read inside the write
+   * transaction (so the caller need not read it twice); the other checks run now.
+   */
+  deferBinding?: true;
 }
+
+/** The current binding a token is checked against: a state version or a batch/deck id. */
+export type Binding = { stateVersion: number } | { batchId: string };
 
 /** Seal claims for `request` as a `<prefix>.…` token. */
 export function mintToken(keyring: Keyring, prefix: TokenPrefix, request: MintRequest): string {
@@ -64,7 +72,7 @@ export function mintToken(keyring: Keyring, prefix: TokenPrefix, request: MintRe
  */
 export function openToken(keyring: Keyring, prefix: TokenPrefix, token: string, expect: Expectation): Claims {
   const binding = purposeBinding[expect.purpose];
-  if (expect[binding] === undefined)
+  if (!expect.deferBinding && expect[binding] === undefined)
     throw new TypeError(`verifying a ${expect.purpose} token needs the current ${binding}`);
 
   const { kid, plaintext } = open(keyring, prefix, expect.purpose, token);
@@ -81,7 +89,13 @@ export function openToken(keyring: Keyring, prefix: TokenPrefix, token: string, 
 
   if (expect.now.getTime() >= claims.exp) throw stale("expired");
   if (claims.pr !== expect.policyRevision) throw stale("policy-revision");
-  if (binding === "stateVersion" && claims.sv !== expect.stateVersion) throw stale("state-version");
-  if (binding === "batchId" && claims.bid !== expect.batchId) throw stale("batch");
+  if (!expect.deferBinding) assertBound(claims, expect as Binding);
   return claims;
+}
+
+/** The last staleness check: the token is bound to the current state version or batch. */
+export function assertBound(claims: Claims, current: Binding): void {
+  const binding = purposeBinding[claims.p];
+  if (binding === "stateVersion" && claims.sv !== (current as { stateVersion?: number }).stateVersion) throw stale("state-version");
+  if (binding === "batchId" && claims.bid !== (current as { batchId?: string }).batchId) throw stale("batch");
 }

@@ -1,12 +1,12 @@
 import type { CoachToolName, ContextOption, FullContext } from "../../generated/types.gen.js";
 import { mintOptionPayload } from "../capability/index.js";
 import type { RuntimeServices } from "../services.js";
-import type { SessionRecord } from "../store/store.js";
 import type { Curriculum, Goal } from "./curriculum.js";
 import { examMaxScore, pendingExam } from "./exams.js";
 import { instructionFor } from "./instructions.js";
 import { masteredGoals, type LearnerSnapshot } from "./learner-state.js";
 import { frontier, skillsWithFrontier } from "./learning-rules.js";
+import type { OpenSession } from "./session-gate.js";
 import { dueRecallItems } from "./recall-items.js";
 import { issueCapability } from "./workflow-capabilities.js";
 
@@ -63,7 +63,7 @@ export function decideNextStep(curriculum: Curriculum, snapshot: LearnerSnapshot
  * open, capabilities for the step, and the tools allowed now. Goal and skill ids are public
  * curriculum keys; nothing here names the learner (C15).
  */
-export function buildFullContext(services: RuntimeServices, session: SessionRecord, snapshot: LearnerSnapshot, now: Date): FullContext {
+export function buildFullContext(services: RuntimeServices, session: OpenSession, snapshot: LearnerSnapshot, now: Date): FullContext {
   const { curriculum, identity } = services;
   const locale = session.locale;
   const base = {
@@ -136,7 +136,7 @@ export function buildFullContext(services: RuntimeServices, session: SessionReco
       break;
   }
   const expiresAt = new Date(now.getTime() + OPTION_LIFETIME_MS);
-  const policyRevision = services.line.policyRevision();
+  const policyRevision = session.policyRevisionInForce;
   const options: ContextOption[] = step.choices.map((choice) => ({
     kind: choice.kind,
     label: optionLabel(curriculum, choice, locale),

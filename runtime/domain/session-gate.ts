@@ -3,11 +3,20 @@ import type { CallContext } from "../services.js";
 import type { SessionRecord } from "../store/store.js";
 
 /**
+ * A session that passed the gate. `policyRevision` is the line's revision when it launched;
+ * `policyRevisionInForce` the line's revision this call runs under, read once by the gate so that
+ * every capability the call checks or issues uses the same one.
+ */
+export interface OpenSession extends SessionRecord {
+  readonly policyRevisionInForce: number;
+}
+
+/**
  * Step 2 of every call: the session exists, is not expired, and its pinned contract major,
  * workflow version and curriculum revision are still served, and no higher line `policyRevision`
  * has been published since its launch (L11); otherwise fail closed (L8).
  */
-export async function openSession(learningSessionId: string, ctx: CallContext): Promise<SessionRecord> {
+export async function openSession(learningSessionId: string, ctx: CallContext): Promise<OpenSession> {
   const { store, identity, curriculum, line } = ctx.services;
   const session = await store.findSession(learningSessionId);
   if (!session) throw new CoachError("SESSION_NOT_FOUND");
@@ -23,5 +32,5 @@ export async function openSession(learningSessionId: string, ctx: CallContext): 
   const inForce = line.current();
   if (!inForce) throw new CoachError("TEMPORARILY_UNAVAILABLE");
   if (inForce.policyRevision > session.policyRevision) throw new CoachError("SESSION_VERSION_UNAVAILABLE");
-  return session;
+  return (ctx.session = { ...session, policyRevisionInForce: inForce.policyRevision });
 }

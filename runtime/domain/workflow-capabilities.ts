@@ -1,6 +1,6 @@
-import { mintCapability, openCapability, type ClaimData, type Claims, type Purpose } from "../capability/index.js";
+import { mintCapability, openCapability, type Binding, type ClaimData, type Claims, type Purpose } from "../capability/index.js";
 import type { RuntimeServices } from "../services.js";
-import type { SessionRecord } from "../store/store.js";
+import type { OpenSession } from "./session-gate.js";
 
 /** Purposes of the coach workflows' capabilities (options have their own payload family). */
 export type WorkflowPurpose = Exclude<Purpose, "option">;
@@ -13,22 +13,23 @@ export const capabilityLifetimeMs: Readonly<Record<WorkflowPurpose, number>> = {
   practice: 2 * 3600_000,
 };
 
-/** Who a capability is issued to and when: the session (by fingerprint) and the call's clock; the line policyRevision comes from services. */
+/** Who a capability is issued to and when: the session (by fingerprint), the line revision in force and the call's clock. */
 export interface CapabilityScope {
   services: RuntimeServices;
-  session: SessionRecord;
+  /** The gated session; its policyRevisionInForce is what capabilities are minted and checked under. */
+  session: OpenSession;
   now: Date;
 }
 
 /** What a capability is pinned to: a state version (assessment) or a batch/deck id (the others). */
-export type CapabilityBinding = { stateVersion: number } | { batchId: string };
+export type CapabilityBinding = Binding;
 
 /** Issue a capability for this session under the line's current policyRevision (C11, L11). */
 export function issueCapability(scope: CapabilityScope, purpose: WorkflowPurpose, binding: CapabilityBinding, data?: ClaimData): string {
   return mintCapability(scope.services.keyring, {
     purpose,
     learningSessionId: scope.session.sessionId,
-    policyRevision: scope.services.line.policyRevision(),
+    policyRevision: scope.session.policyRevisionInForce,
     expiresAt: new Date(scope.now.getTime() + capabilityLifetimeMs[purpose]),
     ...binding,
     ...(data !== undefined && { data }),
@@ -39,13 +40,15 @@ export function issueCapability(scope: CapabilityScope, purpose: WorkflowPurpose
  * The storage-free checks of a capability sent back by the model: decrypt → complete (purpose,
  * session) → not stale (expiry, the line's current policyRevision, binding). Throws CapabilityError, which the
  * dispatcher answers with its stable code. The replay check runs inside the write transaction.
+ * With `"deferred"`, the binding is left to the write rule's `bind` step (`assertBound` against
+ * the state locked in the transaction), so a write reads its learner once.
  */
-export function checkCapability(scope: CapabilityScope, purpose: WorkflowPurpose, token: string, binding: CapabilityBinding): Claims {
+export function checkCapability(scope: CapabilityScope, purpose: WorkflowPurpose, token: string, binding: CapabilityBinding | "deferred"): Claims {
   return openCapability(scope.services.keyring, token, {
     purpose,
     learningSessionId: scope.session.sessionId,
-    policyRevision: scope.services.line.policyRevision(),
+    policyRevision: scope.session.policyRevisionInForce,
     now: scope.now,
-    ...binding,
+    ...(binding === "deferred" ? { deferBinding: true } : binding),
   });
 }

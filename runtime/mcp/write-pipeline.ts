@@ -3,7 +3,7 @@ import type { Receipt } from "../../generated/types.gen.js";
 import { spendCapability, type Claims } from "../capability/index.js";
 import { canonicalSha256 } from "../../contract/canonical.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
-import { openSession } from "../domain/session-gate.js";
+import { openSession, type OpenSession } from "../domain/session-gate.js";
 import { CoachError } from "../errors.js";
 import { randomId } from "../random-pool.js";
 import type { CallContext, RuntimeServices } from "../services.js";
@@ -13,7 +13,7 @@ import { TxReplayStore } from "../store/tx-replay-store.js";
 /** What a rule sees before the transaction (step 3). */
 export interface AuthorizeContext {
   services: RuntimeServices;
-  session: SessionRecord;
+  session: OpenSession;
   now: Date;
 }
 
@@ -54,6 +54,11 @@ export interface WriteRule<N extends ToolName, Auth = undefined, Value = undefin
    */
   authorize?(input: ToolInput<N>, ctx: AuthorizeContext): Auth | Promise<Auth>;
   /**
+   * Step 3, staleness against the locked state: first thing in the transaction, before the replay
+   * check (e.g. a capability's batch binding, deferred by `authorize`). Throw to refuse.
+   */
+  bind?(auth: Auth, snapshot: LearnerSnapshot): void;
+  /**
    * Step 3, replay: the single-use capability this call spends (claims checked by `authorize`).
    * It is spent inside the transaction under the input fingerprint: an exact retry passes on to
    * the stored answer, another request with the same token gets CAPABILITY_REPLAYED, and a call
@@ -84,7 +89,8 @@ function newReceiptId(): string {
 /**
  * Turn a rule into a handler of the generated interface. Input arrives validated (step 1, in the
  * dispatcher); this runs steps 2–7 of the write path:
- * session gate → authorize → (in one transaction) capability spend → idempotency → optimistic lock
+ * session gate → authorize → (in one transaction) the learner read once → the rule's binding check →
+ * capability spend → idempotency → optimistic lock
  * → the domain effect, `stateVersion + 1`, the receipt and the idempotency record → the answer. Any failure
  * rolls the whole transaction back (C14).
  */
@@ -101,12 +107,16 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
     const key: IdempotencyKey | undefined = requestKey === undefined ? undefined : { sessionId, toolName: rule.tool, clientRequestId: requestKey };
     const flightKey = key && JSON.stringify([key.sessionId, key.toolName, key.clientRequestId]);
     if (flightKey && inFlight.has(flightKey)) throw new CoachError("REQUEST_IN_PROGRESS");
+    const spent = rule.spends?.(auth);
     // The fingerprint is taken of the validated input only: unknown fields never got this far (C5).
-    const fingerprint = canonicalSha256({ tool: rule.tool, input });
+    // Only a replay record or a capability spend needs it.
+    const fingerprint = key || spent ? canonicalSha256({ tool: rule.tool, input }) : "";
     if (flightKey) inFlight.add(flightKey);
     try {
-      const response = await services.store.write(async (tx) => {
-        const spent = rule.spends?.(auth);
+      const response = await services.store.write(async (tx): Promise<string | ToolOutput<N>> => {
+        const snapshot = await tx.loadLearner(session.learnerId);
+        ctx.facts.stateVersion = snapshot.stateVersion;
+        rule.bind?.(auth, snapshot);
         if (spent) await spendCapability(new TxReplayStore(tx), spent, fingerprint);
         if (key) {
           const stored = await tx.findIdempotency(key, now.getTime());
@@ -115,8 +125,6 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
             return stored.response;
           }
         }
-        const snapshot = await tx.loadLearner(session.learnerId);
-        ctx.facts.stateVersion = snapshot.stateVersion;
         if (expected !== undefined && expected !== snapshot.stateVersion) throw new CoachError("STATE_CONFLICT");
 
         const effect = await rule.apply(input, { services, session, now, snapshot, auth, tx });
@@ -136,21 +144,20 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
         for (const p of effect.progress ?? []) progress.set(p.goalId, p);
         const after: LearnerSnapshot = { learnerId: session.learnerId, stateVersion: nextVersion, state: effect.state, progress };
         const output = rule.respond({ services, session, now, value: effect.value, snapshot: after, receipt });
-        const serialized = JSON.stringify(output);
-        if (key) {
-          await tx.saveIdempotency({
-            ...key,
-            fingerprint,
-            response: serialized,
-            createdAt: at,
-            expiresAt: now.getTime() + services.config.idempotencyTtlSeconds * 1000,
-          });
-        }
         ctx.facts.stateVersion = nextVersion;
+        if (!key) return output;
+        const serialized = JSON.stringify(output);
+        await tx.saveIdempotency({
+          ...key,
+          fingerprint,
+          response: serialized,
+          createdAt: at,
+          expiresAt: now.getTime() + services.config.idempotencyTtlSeconds * 1000,
+        });
         return serialized;
       });
       // Parsing the stored text makes a first answer and its replay the same bytes (G6).
-      return JSON.parse(response) as ToolOutput<N>;
+      return typeof response === "string" ? (JSON.parse(response) as ToolOutput<N>) : response;
     } finally {
       if (flightKey) inFlight.delete(flightKey);
     }

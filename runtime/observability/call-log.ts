@@ -21,19 +21,57 @@ export interface CallLogFields {
   clientRequestId?: string;
 }
 
-/** Create the runtime's JSON logger: a file path, or "stdout". */
+/** Bytes of log lines gathered before one write(2); the buffer also goes out every FLUSH_MS. */
+const BUFFER_BYTES = 4096;
+const FLUSH_MS = 250;
+
+/** File destinations still open: on process exit, whatever they buffer is written synchronously. */
+const openFiles = new Set<{ flushSync(): void }>();
+let exitHookInstalled = false;
+
+function flushOnExit(dest: { flushSync(): void; once(event: "close", listener: () => void): unknown }): void {
+  openFiles.add(dest);
+  dest.once("close", () => openFiles.delete(dest));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const file of openFiles) {
+      try {
+        file.flushSync();
+      } catch {
+        // Exiting anyway; nothing left to report to.
+      }
+    }
+  });
+}
+
+/**
+ * Create the runtime's JSON logger: a file path, or "stdout". A file gets synchronous appends of
+ * up to 4 KiB of lines at a time: one write(2) per dozen calls instead of one per call (the log
+ * line is on every call's path), out within 250 ms when traffic is light, and written at close and
+ * at process exit; only a hard kill can lose the last quarter second of lines.
+ */
 export function createLogger(destination: string, level: string): Logger {
-  // Synchronous appends: a line is one write(2) to the page cache, cheaper in CPU than handing each
-  // line to the thread pool and back (the log line is on every call's path), and a reader of the
-  // file sees every line of a finished call.
-  const dest = destination === "stdout" ? pino.destination(1) : pino.destination({ dest: destination, mkdir: true, sync: true });
+  if (destination === "stdout") return pino({ level, base: undefined, messageKey: "msg" }, pino.destination(1));
+  const dest = pino.destination({ dest: destination, mkdir: true, sync: true, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS });
+  flushOnExit(dest);
   // No redaction list on purpose: call lines are built from an allowlist of fields (CallLogFields).
   return pino({ level, base: undefined, messageKey: "msg" }, dest);
 }
 
-/** Write the one line of a tool call. */
+/** pino's number for "info", the level of call lines. */
+const INFO = pino.levels.values.info;
+
+/**
+ * Write the one line of a tool call, in pino's line format (`level`, `time`, the fields, `msg`).
+ * A call line has a fixed, allowlisted shape of strings and numbers, so it is serialized with one
+ * `JSON.stringify` straight into the logger's destination instead of pino's general serializer
+ * (it is on every call's path).
+ */
 export function logCall(logger: Logger, fields: CallLogFields): void {
-  logger.info(fields, "tool call");
+  if (!logger.isLevelEnabled("info")) return;
+  const stream = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
+  stream.write(`${JSON.stringify({ level: INFO, time: Date.now(), ...fields, msg: "tool call" })}\n`);
 }
 
 /** The parts of pino's sonic-boom destination that closing needs. */

@@ -97,6 +97,22 @@ function statements(db: Database.Database) {
 }
 type Statements = ReturnType<typeof statements>;
 
+/** Transaction control of the writer, prepared once: `exec` would parse the SQL on every write. */
+function transactionControl(db: Database.Database) {
+  const prepared = (sql: string) => {
+    const statement = db.prepare(sql);
+    return () => void statement.run();
+  };
+  return {
+    begin: prepared("BEGIN IMMEDIATE"),
+    savepoint: prepared("SAVEPOINT write_op"),
+    release: prepared("RELEASE write_op"),
+    rollbackTo: prepared("ROLLBACK TO write_op"),
+    commit: prepared("COMMIT"),
+    rollback: prepared("ROLLBACK"),
+  };
+}
+
 
 function readLearner(s: Statements, learnerId: number): LearnerSnapshot {
   const row = s.learner.get(learnerId, learnerId);
@@ -167,6 +183,7 @@ export class SqliteStore implements CoachStore {
   private readonly writer: Database.Database;
   private readonly read: Statements;
   private readonly writes: Statements;
+  private readonly txControl: ReturnType<typeof transactionControl>;
   private readonly tx: WriteTx;
   private readonly queue: QueuedWrite[] = [];
   private draining = false;
@@ -178,6 +195,7 @@ export class SqliteStore implements CoachStore {
     this.reader = openConnection(file);
     this.read = statements(this.reader);
     this.writes = statements(this.writer);
+    this.txControl = transactionControl(this.writer);
     this.tx = writeTx(this.writes, stateSchemaVersion);
   }
 
@@ -212,30 +230,31 @@ export class SqliteStore implements CoachStore {
    * hears back, so a receipt is never handed out for an uncommitted write.
    */
   private async drain(): Promise<void> {
+    const txc = this.txControl;
     this.draining = true;
     try {
       while (this.queue.length > 0) {
         const group: { item: QueuedWrite; outcome: { ok: true; value: unknown } | { ok: false; error: unknown } }[] = [];
         try {
-          this.writer.exec("BEGIN IMMEDIATE");
+          txc.begin();
           while (this.queue.length > 0 && group.length < MAX_GROUP) {
             const item = this.queue.shift()!;
-            this.writer.exec("SAVEPOINT write_op");
+            txc.savepoint();
             try {
               group.push({ item, outcome: { ok: true, value: await item.work(this.tx) } });
-              this.writer.exec("RELEASE write_op");
+              txc.release();
             } catch (error) {
-              this.writer.exec("ROLLBACK TO write_op");
-              this.writer.exec("RELEASE write_op");
+              txc.rollbackTo();
+              txc.release();
               group.push({ item, outcome: { ok: false, error } });
             }
             // Linger one event-loop turn before committing, so writes of concurrent requests
             // can join this commit instead of each paying for its own fsync.
             if (this.queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
           }
-          this.writer.exec("COMMIT");
+          txc.commit();
         } catch (error) {
-          if (this.writer.inTransaction) this.writer.exec("ROLLBACK");
+          if (this.writer.inTransaction) txc.rollback();
           for (const { item } of group) item.reject(error);
           continue;
         }

@@ -21,7 +21,7 @@ export const chooseSkillpilotOption = writeHandler({
       claim = openOptionPayload(services.keyring, input.option, {
         learningSessionId: session.sessionId,
         stateVersion: snapshot.stateVersion,
-        policyRevision: services.line.policyRevision(),
+        policyRevision: session.policyRevisionInForce,
         now,
       });
     } catch (error) {

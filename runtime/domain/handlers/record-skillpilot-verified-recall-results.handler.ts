@@ -1,4 +1,4 @@
-import { CapabilityError } from "../../capability/index.js";
+import { assertBound, CapabilityError } from "../../capability/index.js";
 import { CoachError } from "../../errors.js";
 import { writeHandler } from "../../mcp/write-pipeline.js";
 import { checkpointPending } from "../checkpoints.js";
@@ -17,10 +17,9 @@ import { checkCapability } from "../workflow-capabilities.js";
  */
 export const recordSkillpilotVerifiedRecallResults = writeHandler({
   tool: "record_skillpilot_verified_recall_results",
-  async authorize(input, { services, session, now }) {
-    const snapshot = await services.store.loadLearner(session.learnerId);
-    return checkCapability({ services, session, now }, "grading", input.gradingCapability, { batchId: gradableBatchId(snapshot.state) });
-  },
+  // Decrypt, completeness, expiry and policy revision now; the batch binding against the locked state.
+  authorize: (input, scope) => checkCapability(scope, "grading", input.gradingCapability, "deferred"),
+  bind: (claims, snapshot) => assertBound(claims, { batchId: gradableBatchId(snapshot.state) }),
   spends: (claims) => claims,
   // No clientRequestId on this tool: the single-use token is the operation's identity.
   requestKey: (_input, claims) => claims.jti,

@@ -43,7 +43,7 @@ export const startSkillpilotVerifiedRecall: ToolHandler<"start_skillpilot_verifi
   } catch (error) {
     if (!(error instanceof BatchAlreadyOpen)) throw error;
     // The pipeline checked the session and rolled back; answer with the open batch, read-only.
-    const session = ctx.facts.session!;
+    const session = ctx.session!;
     const snapshot = await ctx.services.store.loadLearner(session.learnerId);
     ctx.facts.stateVersion = snapshot.stateVersion;
     return batchOutput({ services: ctx.services, session, now: ctx.now }, snapshot.state.recallBatch!);

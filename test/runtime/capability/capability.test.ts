@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  assertBound,
   mintCapability,
   openCapability,
   purposes,
@@ -88,6 +89,18 @@ describe("runtime/capability: mint and open (C11)", () => {
       "CAPABILITY_STALE",
       "batch",
     );
+  });
+
+  it("can leave the binding to a later check against locked state, keeping every other check now (C11, C12)", () => {
+    const token = mintCapability(keyring, gradingRequest);
+    const { batchId: _unused, ...withoutBinding } = gradingExpectation;
+    assert.throws(() => openCapability(keyring, token, withoutBinding), TypeError, "a binding is never skipped by accident");
+    const claims = openCapability(keyring, token, { ...withoutBinding, deferBinding: true });
+    assert.doesNotThrow(() => assertBound(claims, { batchId: "b1" }));
+    assertRefused(() => assertBound(claims, { batchId: "b2" }), "CAPABILITY_STALE", "batch");
+    // Deferring the binding defers nothing else.
+    assertRefused(() => openCapability(keyring, token, { ...withoutBinding, deferBinding: true, policyRevision: 4 }), "CAPABILITY_STALE", "policy-revision");
+    assertRefused(() => openCapability(keyring, token, { ...withoutBinding, deferBinding: true, learningSessionId: OTHER_SESSION }), "CAPABILITY_INVALID", "session");
   });
 
   it("binds an assessment capability to the state version (C7, C11)", () => {

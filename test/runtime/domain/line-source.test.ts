@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateKeyringConfig, keyringFromConfig, mintCapability } from "../../../runtime/capability/index.js";
 import { LineSource } from "../../../runtime/domain/line-source.js";
+import { openSession } from "../../../runtime/domain/session-gate.js";
 import { checkCapability, issueCapability } from "../../../runtime/domain/workflow-capabilities.js";
-import type { RuntimeServices } from "../../../runtime/services.js";
+import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
 import type { SessionRecord } from "../../../runtime/store/store.js";
 import { repoRoot } from "../support/runtime-fixture.js";
 
@@ -48,19 +49,37 @@ describe("the contract line in force (L11)", () => {
     assert.equal(new LineSource(file).current(), undefined);
   });
 
-  it("L11, C11: capabilities are checked against the line's current policyRevision, not the one the session was launched under", async () => {
+  it("L11, C11: the session gate reads the line once per call; capabilities are minted and checked under that revision, not the launch revision", async () => {
     await writeOld(8);
     const keyring = keyringFromConfig(generateKeyringConfig("k1"));
-    const services = { keyring, line: new LineSource(file) } as unknown as RuntimeServices;
-    const session = { sessionId: "sps_line-source-test-session-0001", policyRevision: 8 } as SessionRecord;
-    const now = new Date();
-    const scope = { services, session, now };
-    const token = issueCapability(scope, "batch", { batchId: "b1" });
-    assert.equal(checkCapability(scope, "batch", token, { batchId: "b1" }).pr, 8);
+    const launched = { sessionId: "sps_line-source-test-session-0001", learnerId: 1, locale: "en", contractMajor: 1, workflowVersion: "wf", curriculumRevision: "cr", policyRevision: 8, createdAt: "", expiresAt: Date.now() + 3600_000 } as SessionRecord;
+    const services = {
+      keyring,
+      line: new LineSource(file),
+      store: { findSession: async () => launched },
+      identity: { contractMajor: 1, workflowVersion: "wf" },
+      curriculum: { revision: "cr" },
+    } as unknown as RuntimeServices;
+    const gate = async () => {
+      const ctx: CallContext = { services, now: new Date(), facts: {} };
+      const session = await openSession(launched.sessionId, ctx);
+      assert.equal(ctx.session, session, "the gated session is kept on the call context");
+      return { services, session, now: ctx.now };
+    };
+    const at8 = await gate();
+    assert.equal(at8.session.policyRevisionInForce, 8);
+    const token = issueCapability(at8, "batch", { batchId: "b1" });
+    assert.equal(checkCapability(at8, "batch", token, { batchId: "b1" }).pr, 8);
+    // Within one call the revision is fixed, even if the file changes meanwhile.
     await writeOld(9);
-    assert.throws(() => checkCapability(scope, "batch", token, { batchId: "b1" }), { code: "CAPABILITY_STALE", reason: "policy-revision" });
-    assert.equal(checkCapability(scope, "batch", issueCapability(scope, "batch", { batchId: "b1" }), { batchId: "b1" }).pr, 9, "new ones are minted under the new revision");
-    const older = mintCapability(keyring, { purpose: "batch", learningSessionId: session.sessionId, policyRevision: 8, expiresAt: new Date(now.getTime() + 60_000), batchId: "b1" });
-    assert.throws(() => checkCapability(scope, "batch", older, { batchId: "b1" }), { code: "CAPABILITY_STALE" });
+    assert.equal(checkCapability(at8, "batch", token, { batchId: "b1" }).pr, 8);
+    // The next call runs under 9: a session launched under 8 is retired by the gate itself ...
+    await assert.rejects(gate(), { code: "SESSION_VERSION_UNAVAILABLE" });
+    // ... and a capability minted under 8 is stale for any call under 9.
+    const at9 = { ...at8, session: { ...at8.session, policyRevision: 9, policyRevisionInForce: 9 } };
+    assert.throws(() => checkCapability(at9, "batch", token, { batchId: "b1" }), { code: "CAPABILITY_STALE", reason: "policy-revision" });
+    assert.equal(checkCapability(at9, "batch", issueCapability(at9, "batch", { batchId: "b1" }), { batchId: "b1" }).pr, 9, "new ones are minted under the new revision");
+    const older = mintCapability(keyring, { purpose: "batch", learningSessionId: launched.sessionId, policyRevision: 8, expiresAt: new Date(Date.now() + 60_000), batchId: "b1" });
+    assert.throws(() => checkCapability(at9, "batch", older, { batchId: "b1" }), { code: "CAPABILITY_STALE" });
   });
 });
