@@ -46,9 +46,8 @@ function record(services: RuntimeServices, tool: string, code: ErrorCode | "OK",
   if (facts.clientRequestId !== undefined) fields.clientRequestId = facts.clientRequestId;
   logCall(logger, fields);
   const labels = { contractMajor: String(identity.contractMajor), pluginLine: identity.pluginLine, toolName: tool, status, resultCode: code };
-  const series = metrics.series(labels);
-  series.calls.inc();
-  series.latency.observe(latencyMs / 1000);
+  metrics.calls.inc(labels);
+  metrics.latency.observe(labels, latencyMs / 1000);
 }
 
 /**
