@@ -1,26 +1,18 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
-import { connectClient, errorCode, eras, type CoachClient } from "../runtime/support/mcp-clients.js";
-import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+import { errorCode, eras } from "../runtime/support/mcp-clients.js";
+import { useServedClient } from "../runtime/support/runtime-fixture.js";
 
 /** git-basics has five goals; mastering all of them unlocks its exam. */
 const GIT_BASICS_GOALS = 5;
 
 for (const era of eras) {
   describe(`assessment and options over MCP, ${era}`, () => {
-    let fx: RuntimeFixture;
-    let client: CoachClient;
+    const served = useServedClient(era);
     let d: CoachDriver;
-
-    before(async () => {
-      fx = await startFixture();
-      client = await connectClient(fx.server.mcpUrl, era);
-      d = new CoachDriver(client, fx);
-    });
-    after(async () => {
-      await client?.close();
-      await fx?.close();
+    before(() => {
+      d = new CoachDriver(served.client, served.fx);
     });
 
     const score = (ctx: Out, value: number, clientRequestId = randomUUID()) =>
@@ -100,7 +92,7 @@ for (const era of eras) {
       });
       assert.equal(errorCode(stale), "OPTION_STALE");
 
-      const other = await d.context(await fx.newSession(`options-other-${era}`));
+      const other = await d.context(await served.fx.newSession(`options-other-${era}`));
       const foreign = await d.call("choose_skillpilot_option", {
         learningSessionId: offered.learningSessionId,
         expectedStateVersion: chosen.stateVersion,

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { mintCapability } from "../../runtime/capability/index.js";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
-import { connectClient, errorCode, eras, type CoachClient, type ToolResult } from "../runtime/support/mcp-clients.js";
-import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+import { connectClient, errorCode, eras, type ToolResult } from "../runtime/support/mcp-clients.js";
+import { useServedClient } from "../runtime/support/runtime-fixture.js";
 
 /** Single-bit flips sent over MCP per era (the module tests flip every bit of a token offline too). */
 const FLIPS = 2000;
@@ -44,18 +44,10 @@ async function inChunks<T, R>(items: T[], size: number, run: (item: T) => Promis
 
 for (const era of eras) {
   describe(`capability tampering over MCP, ${era}`, () => {
-    let fx: RuntimeFixture;
-    let client: CoachClient;
+    const served = useServedClient(era, { sessionTtlSeconds: 90 * 86400 });
     let d: CoachDriver;
-
-    before(async () => {
-      fx = await startFixture({ sessionTtlSeconds: 90 * 86400 });
-      client = await connectClient(fx.server.mcpUrl, era);
-      d = new CoachDriver(client, fx);
-    });
-    after(async () => {
-      await client?.close();
-      await fx?.close();
+    before(() => {
+      d = new CoachDriver(served.client, served.fx);
     });
 
     /** A session with an open two-item batch and its capabilities. */
@@ -78,7 +70,7 @@ for (const era of eras) {
       // A fresh client per 400 calls: the SDK clients keep one abort listener per call they made.
       const codes: (string | undefined)[] = [];
       for (let i = 0; i < tampered.length; i += 400) {
-        const fresh = await connectClient(fx.server.mcpUrl, era);
+        const fresh = await connectClient(served.fx.server.mcpUrl, era);
         try {
           const call = (token: string) =>
             fresh.callTool("record_skillpilot_verified_recall_results", { learningSessionId: sid, gradingCapability: token, assessments: [{ passed: true }, { passed: true }] });
@@ -111,13 +103,13 @@ for (const era of eras) {
 
     it("rejects an expired capability and one minted under an older policyRevision as CAPABILITY_STALE (C11, L11)", async () => {
       const { sid, gradingCapability } = await openBatch(`stale-${era}`);
-      const session = (await fx.services.store.findSession(sid))!;
+      const session = (await served.fx.services.store.findSession(sid))!;
       const state = JSON.parse((await d.rows(sid)).state.state_json) as Out;
-      const older = mintCapability(fx.services.keyring, {
+      const older = mintCapability(served.fx.services.keyring, {
         purpose: "grading",
         learningSessionId: sid,
         policyRevision: session.policyRevision - 1,
-        expiresAt: new Date(fx.services.now().getTime() + 3600_000),
+        expiresAt: new Date(served.fx.services.now().getTime() + 3600_000),
         batchId: state.recallBatch.batchId,
       });
       const before = await d.rows(sid);

@@ -4,8 +4,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { retainedUiPath, uiUri } from "../../release/ui/ui-uri.js";
-import { connectClient, eras, type CoachClient } from "../runtime/support/mcp-clients.js";
-import { repoRoot, startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+import { eras } from "../runtime/support/mcp-clients.js";
+import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
 
 const sha256 = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
@@ -15,11 +15,9 @@ const OLD_PAGE = "<!doctype html>\n<html><body><p>goal visualization, release 1.
 for (const era of eras) {
   describe(`UI resources served from the map built at boot, ${era} (L10)`, () => {
     let root: string;
-    let fx: RuntimeFixture;
-    let client: CoachClient;
     const oldUri = uiUri(1, sha256(OLD_PAGE));
 
-    before(async () => {
+    const served = useServedClient(era, async () => {
       // A project root with the repository's contract, curriculum and line, its own UI sources and
       // a retained store holding one published page.
       root = await mkdtemp(path.join(tmpdir(), "skillpilot-ui-root-"));
@@ -28,22 +26,19 @@ for (const era of eras) {
       const retained = path.join(root, retainedUiPath(oldUri)!);
       await mkdir(path.dirname(retained), { recursive: true });
       await writeFile(retained, OLD_PAGE);
-      fx = await startFixture({}, undefined, root);
-      client = await connectClient(fx.server.mcpUrl, era);
+      return startFixture({}, undefined, root);
     });
     after(async () => {
-      await client?.close();
-      await fx?.close();
       await rm(root, { recursive: true, force: true });
     });
 
     it("lists the retained published URI next to the active ones and serves it byte for byte", async () => {
       const activeUi = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")).activeUi as Record<string, string>;
-      const { resources } = await client.listResources();
+      const { resources } = await served.client.listResources();
       assert.deepEqual(resources.map((r) => r.uri).sort(), [...Object.values(activeUi), oldUri].sort());
       const listed = resources.find((r) => r.uri === oldUri)!;
       assert.equal(listed.mimeType, "text/html;profile=mcp-app");
-      const { contents } = await client.readResource(oldUri);
+      const { contents } = await served.client.readResource(oldUri);
       assert.equal(contents[0].text, OLD_PAGE);
       assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
     });
@@ -53,10 +48,10 @@ for (const era of eras) {
       const later = "<!doctype html>\n<html><body><p>added after boot</p></body></html>\n";
       await mkdir(path.join(root, "ui", "added-later"));
       await writeFile(path.join(root, "ui", "added-later", "index.html"), later);
-      await assert.rejects(client.readResource(uiUri(1, sha256(later))));
-      await assert.rejects(client.readResource(uiUri(1, "0".repeat(64))));
+      await assert.rejects(served.client.readResource(uiUri(1, sha256(later))));
+      await assert.rejects(served.client.readResource(uiUri(1, "0".repeat(64))));
       // The pages known at boot are still served.
-      assert.equal((await client.readResource(oldUri)).contents[0].text, OLD_PAGE);
+      assert.equal((await served.client.readResource(oldUri)).contents[0].text, OLD_PAGE);
     });
   });
 }

@@ -2,34 +2,27 @@ import assert from "node:assert/strict";
 import { createHash, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
-import { connectClient, errorCode, eras, type CoachClient } from "../runtime/support/mcp-clients.js";
-import { repoRoot, startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+import { errorCode, eras } from "../runtime/support/mcp-clients.js";
+import { repoRoot, useServedClient } from "../runtime/support/runtime-fixture.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 for (const era of eras) {
   describe(`UI-bound tools and UI resources over MCP, ${era}`, () => {
-    let fx: RuntimeFixture;
-    let client: CoachClient;
+    const served = useServedClient(era, { sessionTtlSeconds: 90 * 86400 });
     let d: CoachDriver;
     let activeUi: Record<string, string>;
 
     before(async () => {
-      fx = await startFixture({ sessionTtlSeconds: 90 * 86400 });
-      client = await connectClient(fx.server.mcpUrl, era);
-      d = new CoachDriver(client, fx);
+      d = new CoachDriver(served.client, served.fx);
       activeUi = JSON.parse(await readFile(`${repoRoot}/release/line.json`, "utf8")).activeUi;
-    });
-    after(async () => {
-      await client?.close();
-      await fx?.close();
     });
 
     it("lists both active UI resources and reads each as text/html;profile=mcp-app with the exact bytes its URI hashes to (L9, L10)", async () => {
-      const { resources } = await client.listResources();
+      const { resources } = await served.client.listResources();
       assert.deepEqual(resources.map((r) => r.uri).sort(), Object.values(activeUi).sort());
       for (const [name, uri] of Object.entries(activeUi)) {
-        const { contents } = await client.readResource(uri);
+        const { contents } = await served.client.readResource(uri);
         assert.equal(contents.length, 1);
         const [page] = contents;
         assert.equal(page.uri, uri);
@@ -38,13 +31,13 @@ for (const era of eras) {
         assert.equal(page.text, await readFile(`${repoRoot}/ui/${name}/index.html`, "utf8"));
         const ui = (page._meta as Out).ui;
         assert.deepEqual(ui.csp, { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] });
-        assert.equal(ui.domain, fx.services.identity.widgetOrigin);
+        assert.equal(ui.domain, served.fx.services.identity.widgetOrigin);
       }
     });
 
     it("refuses to read a UI URI whose bytes it does not have (L10)", async () => {
       const unknown = `ui://skillpilot/coach/1/sha256-${"0".repeat(64)}/index.html`;
-      await assert.rejects(client.readResource(unknown));
+      await assert.rejects(served.client.readResource(unknown));
     });
 
     it("renders only the authorized (goalId, stateVersion): a narrow receipt for the model, the SVG in _meta (L9, C2, C9)", async () => {

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { logFingerprint } from "../../runtime/observability/session-fingerprint.js";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
 import { connectClient, errorCode, eras, type CoachClient } from "../runtime/support/mcp-clients.js";
-import { repoRoot, startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
 
 /** Sessions outlive the simulated days between goals. */
 const LONG_SESSIONS = { sessionTtlSeconds: 90 * 86400 };
@@ -84,20 +84,13 @@ describe("Verified Recall: server-side trace of one turn (G10, C12, C13)", () =>
 
 for (const era of eras) {
   describe(`Verified Recall over MCP, ${era}`, () => {
-    let fx: RuntimeFixture;
-    let client: CoachClient;
+    const served = useServedClient(era, LONG_SESSIONS);
     let d: CoachDriver;
     let answers: Map<string, string>;
 
     before(async () => {
-      fx = await startFixture(LONG_SESSIONS);
-      client = await connectClient(fx.server.mcpUrl, era);
-      d = new CoachDriver(client, fx);
+      d = new CoachDriver(served.client, served.fx);
       answers = await referenceAnswers();
-    });
-    after(async () => {
-      await client?.close();
-      await fx?.close();
     });
 
     it("keeps reference answers out of every output before the answers step, then returns all of them in batch order (C12, C15)", async () => {
@@ -169,7 +162,7 @@ for (const era of eras) {
       const state = JSON.parse(after.state.state_json);
       assert.equal(after.state.state_version, out.receipt.stateVersion);
       assert.equal(state.recallBatch, null);
-      const now = fx.services.now().getTime();
+      const now = served.fx.services.now().getTime();
       const repo = state.recallSchedules["git-basics.repository"];
       const staging = state.recallSchedules["git-basics.staging"];
       assert.deepEqual([repo.repetitions, repo.lapses, repo.intervalDays], [1, 0, 1]);

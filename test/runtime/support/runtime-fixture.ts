@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from "../../../runtime/server.js";
 import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
 import { repoRoot } from "../../support/temp-project.js";
+import { connectClient, type CoachClient, type Era } from "./mcp-clients.js";
 
 /** The repository root (schemas/, release/, curricula/). */
 export { repoRoot };
@@ -71,6 +72,48 @@ export async function startFixture(overrides: ConfigOverrides = {}, handlers?: C
       await stop();
       await db.destroy();
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A suite's fixture server and its connected client, readable once the suite's `before` hooks ran. */
+export interface ServedClient {
+  readonly fx: RuntimeFixture;
+  readonly client: CoachClient;
+}
+
+/**
+ * Registers, in the calling `describe`, a `before` hook that starts a fixture server and connects
+ * a client of `era` to it, and an `after` hook that closes the client, then the fixture (whichever
+ * of them a failed `before` got to start). `fixture` is either config overrides for
+ * {@link startFixture} or a factory that starts the fixture itself (e.g. after writing a line file
+ * or building a project root). Mocha runs hooks in registration order: a `before` registered after
+ * this call sees the connected client, an `after` registered after it runs once both are closed.
+ */
+export function useServedClient(era: Era, fixture: ConfigOverrides | (() => Promise<RuntimeFixture>) = {}): ServedClient {
+  let fx: RuntimeFixture | undefined;
+  let client: CoachClient | undefined;
+  before(async () => {
+    fx = await (typeof fixture === "function" ? fixture() : startFixture(fixture));
+    client = await connectClient(fx.server.mcpUrl, era);
+  });
+  after(async () => {
+    try {
+      await client?.close();
+    } finally {
+      await fx?.close();
+    }
+  });
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`useServedClient: ${name} is read before the suite's before hook connected it`);
+    return value;
+  };
+  return {
+    get fx() {
+      return started(fx, "fx");
+    },
+    get client() {
+      return started(client, "client");
     },
   };
 }
