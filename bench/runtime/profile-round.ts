@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RawMcpCaller } from "./raw-mcp-client.js";
-import { recallRounds, seedRecallLearners } from "./recall-round.js";
+import { fromPool, recallRounds, seedRecallLearners } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -37,7 +37,7 @@ try {
     const end = performance.now() + SECONDS * 1000;
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, i) => {
-        const round = recallRounds(caller, pool.slice(i * POOL, (i + 1) * POOL));
+        const round = recallRounds(caller, fromPool(pool.slice(i * POOL, (i + 1) * POOL)));
         while (performance.now() < end) {
           if (await round()) rounds++;
           else errors++;

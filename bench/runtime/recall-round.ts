@@ -42,15 +42,23 @@ export async function seedRecallLearners(root: string, dataDir: string, count: n
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any> };
 
-/**
- * One client's rounds: each takes the next seeded session and runs the three calls a chat client
- * makes, all passed. Resolves false when a call fails; throws when the client's pool is used up.
- */
-export function recallRounds(caller: RawMcpCaller, pool: string[]): () => Promise<boolean> {
+/** Each seeded session once, in order; throws when the pool is used up. */
+export function fromPool(pool: string[]): () => string {
   let next = 0;
+  return () => {
+    const id = pool[next++];
+    if (!id) throw new Error("the seeded recall pool is used up: raise BENCH_RECALL_POOL");
+    return id;
+  };
+}
+
+/**
+ * One client's rounds: each takes the next session and runs the three calls a chat client makes,
+ * all passed. Resolves false when a call fails.
+ */
+export function recallRounds(caller: RawMcpCaller, nextSession: () => string): () => Promise<boolean> {
   return async () => {
-    const learningSessionId = pool[next++];
-    if (!learningSessionId) throw new Error("the seeded recall pool is used up: raise BENCH_RECALL_POOL");
+    const learningSessionId = nextSession();
     const started: Result = await caller.call("start_skillpilot_verified_recall", { learningSessionId });
     if (started.isError) return false;
     const revealed: Result = await caller.call("get_skillpilot_verified_recall_answers", { learningSessionId, batchCapability: started.structuredContent!.batchCapability });

@@ -10,7 +10,10 @@
  *  (d) the Verified Recall round (issue #4): start → answers → record, three calls and two durable
  *      commits, each round on its own seeded learner whose recall is due (see recall-round.ts). It is
  *      measured in short slices interleaved with echo slices against the same, still running echo
- *      server (ABBA order), so both see the same machine load.
+ *      server (ABBA order), so both see the same machine load,
+ *  (e) the round's floor: the same three calls against the same server code whose three recall
+ *      handlers replay their first output (floor-server.ts), in slices interleaved with (d): what
+ *      the round costs without its domain work, so (d) − (e) is what the domain adds.
  * Targets: (b) ≥ 0.6× and (c) ≥ 0.4× the echo throughput; one round (d) costs ≤ 4 echo calls. The
  * round's cost is primarily the server CPU per round ÷ server CPU per echo call (from /proc of each
  * server process: other work on the machine barely moves it); the throughput ratio (echo calls/s ÷
@@ -26,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { drive, median, summarize, type Call, type Measurement, type Result } from "./load-driver.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
-import { recallRounds, seedRecallLearners } from "./recall-round.js";
+import { fromPool, recallRounds, seedRecallLearners } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -70,11 +73,15 @@ async function activeLearners(url: string): Promise<{ id: string; version: numbe
 const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-bench-"));
 // Seeded before the server starts: one learner with a due recall item per Verified Recall round.
 const recallPool = await seedRecallLearners(root, dir, CLIENTS * RECALL_POOL);
+const floorDir = path.join(dir, "floor");
+const [floorSession] = await seedRecallLearners(root, floorDir, 1);
 const echoServer = await startProcess(root, ["--import", "tsx", path.join(root, "bench/runtime/echo-server.ts")]);
+const floorServer = await startProcess(root, ["--import", "tsx", path.join(root, "bench/runtime/floor-server.ts"), floorDir]);
 const coachServer = await startProcess(root, [path.join(root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir], { SKILLPILOT_LOG: path.join(dir, "calls.log") });
 const echoCaller = new RawMcpCaller(echoServer.url, CLIENTS);
 const coachCaller = new RawMcpCaller(coachServer.url, CLIENTS);
-let results: { echoBefore: Result; context: Result; complete: Result; recall: Result; echoInterleaved: Result; echoAfter: Result; pairRatios: number[] };
+const floorCaller = new RawMcpCaller(floorServer.url, CLIENTS);
+let results: { echoBefore: Result; context: Result; complete: Result; recall: Result; floor: Result; echoInterleaved: Result; echoAfter: Result; pairRatios: number[] };
 try {
   const echoCalls: Call[] = Array.from({ length: CLIENTS }, () => async () => !(await echoCaller.call("echo", { text: "hi" })).isError);
   const echoPid = echoServer.child.pid;
@@ -95,35 +102,49 @@ try {
   const complete = summarize("complete_skillpilot_goal (durable)", [await drive(completeCalls, SECONDS, WARMUP_MS, coachPid)]);
 
   // Interleaved: echo and recall slices alternate (ABBA) against the two running servers.
-  const roundCalls: Call[] = Array.from({ length: CLIENTS }, (_, i) => recallRounds(coachCaller, recallPool.slice(i * RECALL_POOL, (i + 1) * RECALL_POOL)));
+  const roundCalls: Call[] = Array.from({ length: CLIENTS }, (_, i) => recallRounds(coachCaller, fromPool(recallPool.slice(i * RECALL_POOL, (i + 1) * RECALL_POOL))));
+  // The floor server replays each handler's first output: one round alone records them.
+  if (!(await recallRounds(floorCaller, () => floorSession)())) throw new Error("the floor server's first round failed");
+  const floorCalls: Call[] = Array.from({ length: CLIENTS }, () => recallRounds(floorCaller, () => floorSession));
+  const floorPid = floorServer.child.pid;
   const echoSlices: Measurement[] = [];
   const recallSlices: Measurement[] = [];
+  const floorSlices: Measurement[] = [];
   const pairRatios: number[] = [];
   // The recall paths get the warm-up echo had before its first measurement (a whole scenario), so
   // both are measured with their code optimized; each slice then re-warms its connections briefly.
   await drive(roundCalls, 0, SECONDS * 1000);
+  await drive(floorCalls, 0, SECONDS * 1000);
   for (let pair = 0; pair < PAIRS; pair++) {
     const warm = 100;
-    const echoFirst = pair % 2 === 0;
-    const first = await drive(echoFirst ? echoCalls : roundCalls, SLICE_SECONDS, warm, echoFirst ? echoPid : coachPid);
-    const second = await drive(echoFirst ? roundCalls : echoCalls, SLICE_SECONDS, warm, echoFirst ? coachPid : echoPid);
-    const [echo, recall] = echoFirst ? [first, second] : [second, first];
+    // echo, recall, floor — then the reverse order, so drift over time affects all three alike.
+    const order = pair % 2 === 0 ? (["echo", "recall", "floor"] as const) : (["floor", "recall", "echo"] as const);
+    const slice: Partial<Record<(typeof order)[number], Measurement>> = {};
+    for (const which of order) {
+      if (which === "echo") slice.echo = await drive(echoCalls, SLICE_SECONDS, warm, echoPid);
+      else if (which === "recall") slice.recall = await drive(roundCalls, SLICE_SECONDS, warm, coachPid);
+      else slice.floor = await drive(floorCalls, SLICE_SECONDS, warm, floorPid);
+    }
+    const { echo, recall, floor } = slice as Record<(typeof order)[number], Measurement>;
     echoSlices.push(echo);
     recallSlices.push(recall);
+    floorSlices.push(floor);
     pairRatios.push(echo.latencies.length / echo.seconds / (recall.latencies.length / recall.seconds));
   }
   const recall = summarize(`Verified Recall round (3 calls), ${PAIRS} slices`, recallSlices, "rounds");
+  const floor = summarize(`round floor (handlers replay), ${PAIRS} slices`, floorSlices, "rounds");
   const echoInterleaved = summarize(`echo (bare SDK v2), ${PAIRS} slices`, echoSlices);
   const echoAfter = summarize("echo (bare SDK v2), after", [await drive(echoCalls, SECONDS, WARMUP_MS, echoPid)]);
-  results = { echoBefore, context, complete, recall, echoInterleaved, echoAfter, pairRatios };
+  results = { echoBefore, context, complete, recall, floor, echoInterleaved, echoAfter, pairRatios };
 } finally {
   echoCaller.close();
   coachCaller.close();
-  await Promise.all([stopProcess(echoServer.child), stopProcess(coachServer.child)]);
+  floorCaller.close();
+  await Promise.all([stopProcess(echoServer.child), stopProcess(coachServer.child), stopProcess(floorServer.child)]);
   await rm(dir, { recursive: true, force: true });
 }
 
-const { echoBefore, context, complete, recall, echoInterleaved, echoAfter, pairRatios } = results;
+const { echoBefore, context, complete, recall, floor, echoInterleaved, echoAfter, pairRatios } = results;
 const echo: Result = {
   name: "echo baseline (mean of before/after)",
   calls: echoBefore.calls + echoAfter.calls,
@@ -137,15 +158,20 @@ const unitName = (r: Result) => r.unit ?? "calls";
 const fmt = (r: Result) =>
   `${r.name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(7)} ${unitName(r)}/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.calls} ${unitName(r)}, ${r.errors} errors)${r.serverCpuMs === undefined ? "" : `   server CPU ${r.serverCpuMs.toFixed(3)} ms/${unitName(r).replace(/s$/, "")}`}`;
 process.stdout.write(`runtime benchmark: ${CLIENTS} concurrent callers (MCP 2026-07-28 over keep-alive HTTP), ${SECONDS} s per scenario, recall in ${PAIRS} x ${SLICE_SECONDS} s slices interleaved with echo\n`);
-for (const r of [echoBefore, context, complete, echoInterleaved, recall, echoAfter, echo]) process.stdout.write(`${fmt(r)}\n`);
+for (const r of [echoBefore, context, complete, echoInterleaved, recall, floor, echoAfter, echo]) process.stdout.write(`${fmt(r)}\n`);
 const verdict = (value: number, target: number) => `${value.toFixed(2)}x (target >= ${target}x: ${value >= target ? "met" : "NOT met"})`;
 process.stdout.write(`ratio context/echo:  ${verdict(context.perSecond / echo.perSecond, 0.6)}\n`);
 process.stdout.write(`ratio complete/echo: ${verdict(complete.perSecond / echo.perSecond, 0.4)}\n`);
 // A round is three calls; its cost in echo calls, against the echo slices interleaved with it.
 const costVerdict = (value: number) => `${value.toFixed(2)}x (target <= 4x: ${value <= 4 ? "met" : "NOT met"})`;
-if (recall.serverCpuMs !== undefined && echoInterleaved.serverCpuMs !== undefined)
-  process.stdout.write(`ratio recall round/echo (cost, server CPU per round / per echo call): ${costVerdict(recall.serverCpuMs / echoInterleaved.serverCpuMs)}\n`);
+if (recall.serverCpuMs !== undefined && floor.serverCpuMs !== undefined && echoInterleaved.serverCpuMs !== undefined) {
+  const perEcho = echoInterleaved.serverCpuMs;
+  process.stdout.write(`ratio recall round/echo (cost, server CPU per round / per echo call): ${costVerdict(recall.serverCpuMs / perEcho)}\n`);
+  process.stdout.write(
+    `  of which: floor (the three calls with replayed outputs) ${(floor.serverCpuMs / perEcho).toFixed(2)}x, domain work (round - floor) ${((recall.serverCpuMs - floor.serverCpuMs) / perEcho).toFixed(2)}x\n`,
+  );
+}
 process.stdout.write(
   `ratio recall round/echo (throughput, echo calls/s / rounds/s, median of ${PAIRS} pairs): ${costVerdict(median(pairRatios))}, pairs ${Math.min(...pairRatios).toFixed(2)}-${Math.max(...pairRatios).toFixed(2)}x\n`,
 );
-if (context.errors || complete.errors || recall.errors) process.exitCode = 1;
+if (context.errors || complete.errors || recall.errors || floor.errors) process.exitCode = 1;
