@@ -91,6 +91,18 @@ async function fileConfig(root: string, file: string | undefined): Promise<Confi
   return parsed as ConfigFile;
 }
 
+/** A bind address as the host part of a URL: a wildcard becomes loopback, IPv6 goes in brackets. */
+export function urlHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** The start page on the server itself, when no `launchUrl` is configured. */
+export function defaultLaunchUrl(host: string, port: number): string {
+  return `http://${urlHost(host)}:${port}/start`;
+}
+
 /**
  * Resolve the runtime configuration: defaults < config file < environment (HOST, PORT, …) <
  * explicit overrides. Relative paths are resolved against `root`.
@@ -111,7 +123,7 @@ export async function loadConfig(root: string, overrides: ConfigOverrides = {}, 
     dataDir: at(merged.dataDir ?? "data"),
     ...(merged.databaseUrl && { databaseUrl: merged.databaseUrl }),
     allowedHosts: merged.allowedHosts ?? [],
-    launchUrl: merged.launchUrl ?? `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/start`,
+    launchUrl: merged.launchUrl ?? defaultLaunchUrl(host, port),
     lineFile: at(merged.lineFile ?? "release/line.json"),
     allowlistFile: at(merged.allowlistFile ?? "release/first-party-allowlist.json"),
     curriculumFile: at(merged.curriculumFile ?? "curricula/skillpilot-basics.curriculum.json"),

@@ -12,6 +12,7 @@ import { launchRoute } from "./http/launch.route.js";
 import { mcpRoute } from "./http/mcp.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
+import { defaultLaunchUrl, urlHost } from "./config.js";
 import type { CallContext, RuntimeServices } from "./services.js";
 
 /** A running server. */
@@ -86,9 +87,10 @@ export async function startServer(services: RuntimeServices, handlers?: CoachHan
   await services.store.purgeExpired(services.now().getTime());
 
   const { port } = server.address() as AddressInfo;
-  const hostForUrl = services.config.host === "0.0.0.0" ? "127.0.0.1" : services.config.host.includes(":") ? `[${services.config.host}]` : services.config.host;
-  const origin = `http://${hostForUrl}:${port}`;
+  const origin = `http://${urlHost(services.config.host)}:${port}`;
   setBoundOrigin(origin);
+  // A start page derived from host and port (not configured) names the port actually bound (--port 0).
+  if (services.config.launchUrl === defaultLaunchUrl(services.config.host, services.config.port)) services.config.launchUrl = `${origin}/start`;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
