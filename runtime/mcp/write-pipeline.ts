@@ -7,7 +7,7 @@ import { openSession, type OpenSession } from "../domain/session-gate.js";
 import { CoachError } from "../errors.js";
 import { randomId } from "../random-pool.js";
 import type { CallContext, RuntimeServices } from "../services.js";
-import { StateVersionMismatch, type IdempotencyKey, type SessionRecord, type WriteTx } from "../store/store.js";
+import { StateVersionMismatch, type IdempotencyKey, type WriteTx } from "../store/store.js";
 import { TxReplayStore } from "../store/tx-replay-store.js";
 
 /** What a rule sees before the transaction (step 3). */
