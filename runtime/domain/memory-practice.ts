@@ -1,5 +1,5 @@
 import type { PracticeCard } from "../../generated/types.gen.js";
-import { CapabilityError, type Claims } from "../capability/index.js";
+import { CapabilityError } from "../capability/index.js";
 import type { Curriculum } from "./curriculum.js";
 import type { LearnerSnapshot } from "./learner-state.js";
 import { recallItems } from "./recall-items.js";
@@ -49,24 +49,20 @@ export function issuePracticeCapability(scope: CapabilityScope, deck: PracticeDe
 }
 
 /**
- * Open a practice capability against the decks that are current: the one being graded, or a
- * fresh one started at the current state version. Anything else is stale.
+ * Open a practice capability: every check but the deck binding, which `bindPracticeDeck` makes
+ * against the state locked in the write transaction. Returns the deck the token carries.
  */
-export function openPracticeDeck(scope: CapabilityScope, token: string, snapshot: LearnerSnapshot): PracticeDeck {
-  const candidates = [snapshot.state.practice?.deckId, deckIdAt(snapshot.stateVersion)].filter((id): id is string => !!id);
-  let claims: Claims | undefined;
-  let refusal: unknown;
-  for (const batchId of candidates) {
-    try {
-      claims = checkCapability(scope, "practice", token, { batchId });
-      break;
-    } catch (error) {
-      // Only "bound to another deck" may succeed against the next candidate.
-      if (!(error instanceof CapabilityError && error.reason === "batch")) throw error;
-      refusal = error;
-    }
-  }
-  if (!claims) throw refusal;
+export function openPracticeDeck(scope: CapabilityScope, token: string): PracticeDeck {
+  const claims = checkCapability(scope, "practice", token, "deferred");
   const goals = String(claims.d?.goals ?? "");
   return { deckId: claims.bid!, goalIds: goals ? goals.split(" ") : [] };
+}
+
+/**
+ * The deck binding: a practice capability is current for the deck being graded or for a fresh one
+ * started at the current state version. Anything else is stale.
+ */
+export function bindPracticeDeck(deck: PracticeDeck, snapshot: LearnerSnapshot): void {
+  if (deck.deckId !== snapshot.state.practice?.deckId && deck.deckId !== deckIdAt(snapshot.stateVersion))
+    throw new CapabilityError("CAPABILITY_STALE", "batch");
 }

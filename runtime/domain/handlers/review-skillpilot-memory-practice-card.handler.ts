@@ -1,7 +1,6 @@
-import { CapabilityError } from "../../capability/index.js";
 import { CoachError } from "../../errors.js";
 import { writeHandler } from "../../mcp/write-pipeline.js";
-import { deckIdAt, openPracticeDeck, practiceCard } from "../memory-practice.js";
+import { bindPracticeDeck, openPracticeDeck, practiceCard } from "../memory-practice.js";
 import { recallItems } from "../recall-items.js";
 import { reviewItem } from "../spaced-repetition.js";
 
@@ -13,17 +12,13 @@ import { reviewItem } from "../spaced-repetition.js";
  */
 export const reviewSkillpilotMemoryPracticeCard = writeHandler({
   tool: "review_skillpilot_memory_practice_card",
-  async authorize(input, { services, session, now }) {
-    const snapshot = await services.store.loadLearner(session.learnerId);
-    return openPracticeDeck({ services, session, now }, input.practiceCapability, snapshot);
-  },
+  authorize: (input, scope) => openPracticeDeck(scope, input.practiceCapability),
+  // Under the write lock: the deck must still be the one graded or a fresh one.
+  bind: bindPracticeDeck,
   apply(input, { snapshot, now, auth: deck }) {
-    // Re-checked under the write lock: the deck must still be the one graded or a fresh one.
     const progress = snapshot.state.practice;
-    let reviewed: number;
-    if (progress?.deckId === deck.deckId) reviewed = progress.reviewed;
-    else if (deck.deckId === deckIdAt(snapshot.stateVersion)) reviewed = 0;
-    else throw new CapabilityError("CAPABILITY_STALE", "batch");
+    // The deck being graded continues; a fresh one (bound to this state version) starts at 0.
+    const reviewed = progress?.deckId === deck.deckId ? progress.reviewed : 0;
     if (reviewed >= deck.goalIds.length) throw new CoachError("NOT_ELIGIBLE");
     const goalId = deck.goalIds[reviewed];
     const schedule = recallItems(snapshot).find((item) => item.id === goalId)?.schedule;
