@@ -84,21 +84,14 @@ for (const era of eras) {
       for (const o of offered.options) assert.match(o.payload, /^opt1\./);
       const chosen = await d.choose(offered, 0);
       assert.equal(chosen.requiredAction, "teachActiveGoal");
-      const stale = await d.call("choose_skillpilot_option", {
-        learningSessionId: offered.learningSessionId,
-        expectedStateVersion: chosen.stateVersion,
-        clientRequestId: randomUUID(),
-        option: offered.options[1].payload,
-      });
+      // A payload sent for this session at its current state version.
+      const chooseNow = (option: string) =>
+        d.call("choose_skillpilot_option", { learningSessionId: offered.learningSessionId, expectedStateVersion: chosen.stateVersion, clientRequestId: randomUUID(), option });
+      const stale = await chooseNow(offered.options[1].payload);
       assert.equal(errorCode(stale), "OPTION_STALE");
 
       const other = await d.context(await served.fx.newSession(`options-other-${era}`));
-      const foreign = await d.call("choose_skillpilot_option", {
-        learningSessionId: offered.learningSessionId,
-        expectedStateVersion: chosen.stateVersion,
-        clientRequestId: randomUUID(),
-        option: other.options[0].payload,
-      });
+      const foreign = await chooseNow(other.options[0].payload);
       assert.equal(errorCode(foreign), "CAPABILITY_INVALID");
     });
   });
