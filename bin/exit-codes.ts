@@ -20,6 +20,10 @@ export interface ExitCodeMeanings {
  * them the same way (tests assert each help ends with it).
  */
 export function exitCodesHelp(meanings: ExitCodeMeanings): string {
-  const parts = [`${ExitCode.ok} ${meanings.ok}`, ...(meanings.findings ? [`${ExitCode.findings} ${meanings.findings}`] : []), `${ExitCode.usage} ${meanings.usage}`];
+  const parts = [
+    `${ExitCode.ok} ${meanings.ok}`,
+    ...(meanings.findings ? [`${ExitCode.findings} ${meanings.findings}`] : []),
+    `${ExitCode.usage} ${meanings.usage}`,
+  ];
   return `\nExit codes: ${parts.join(", ")}.`;
 }

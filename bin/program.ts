@@ -20,11 +20,35 @@ import { exitCodesHelp } from "./exit-codes.js";
  */
 export function buildProgram(): Command {
   const program = new Command("skillpilot")
-    .description("SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the MCP tool contract.")
+    .description(
+      "SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the MCP tool contract.",
+    )
     .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
     .showHelpAfterError("(run with --help for usage)")
-    .addHelpText("after", exitCodesHelp({ ok: "ok", findings: "findings (see each subcommand's --help)", usage: "usage error, unreadable input or I/O failure" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "ok",
+        findings: "findings (see each subcommand's --help)",
+        usage: "usage error, unreadable input or I/O failure",
+      }),
+    )
     .exitOverride();
-  for (const register of [registerGenerateCommand, registerContractCommand, registerHandlersCommand, registerStartCommand, registerPrepareCommand, registerFreezeCommand, registerUnfreezeCommand, registerRecordPublishedCommand, registerVerifyCommand, registerUiCommand, registerDiffCommand, registerLintCommand, registerSkillLintCommand]) register(program);
+  for (const register of [
+    registerGenerateCommand,
+    registerContractCommand,
+    registerHandlersCommand,
+    registerStartCommand,
+    registerPrepareCommand,
+    registerFreezeCommand,
+    registerUnfreezeCommand,
+    registerRecordPublishedCommand,
+    registerVerifyCommand,
+    registerUiCommand,
+    registerDiffCommand,
+    registerLintCommand,
+    registerSkillLintCommand,
+  ])
+    register(program);
   return program;
 }

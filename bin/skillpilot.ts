@@ -10,7 +10,11 @@ async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version" ? ExitCode.ok : ExitCode.usage;
+      return error.code === "commander.helpDisplayed" ||
+        error.code === "commander.help" ||
+        error.code === "commander.version"
+        ? ExitCode.ok
+        : ExitCode.usage;
     }
     process.stderr.write(`skillpilot: ${error instanceof Error ? error.message : String(error)}\n`);
     return ExitCode.usage;

@@ -15,6 +15,7 @@ export function isFreeTextString(node: SchemaNode): boolean {
 
 /** An object node that accepts properties it does not name (C5, L8). */
 export function isOpenObject(node: SchemaNode): boolean {
-  const isObjectSchema = node.type === "object" || (typeof node.properties === "object" && node.properties !== null);
+  const isObjectSchema =
+    node.type === "object" || (typeof node.properties === "object" && node.properties !== null);
   return isObjectSchema && node.additionalProperties !== false;
 }

@@ -7,7 +7,13 @@ export interface SnapshotTool {
   title: string;
   description: string;
   kind: "read" | "write" | "app-only";
-  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title?: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   securitySchemes?: { type: string; scopes: string[] }[];
@@ -18,7 +24,11 @@ export interface SnapshotTool {
 export interface ContractSnapshot {
   snapshotFormat: string;
   contractMajor: number;
-  plugin: Record<string, unknown> & { packageName: string; displayName: string; packageVersion: string };
+  plugin: Record<string, unknown> & {
+    packageName: string;
+    displayName: string;
+    packageVersion: string;
+  };
   line: Record<string, unknown>;
   envelopes: Record<string, Record<string, unknown>>;
   tools: SnapshotTool[];

@@ -1,7 +1,12 @@
 import type { ContractSnapshot } from "./snapshot.js";
 
 const hints = (a: ContractSnapshot["tools"][number]["annotations"]) =>
-  [a.readOnlyHint ? "readOnly" : "mutating", a.destructiveHint ? "destructive" : "non-destructive", a.idempotentHint ? "idempotent" : "non-idempotent", a.openWorldHint ? "open-world" : "closed-world"].join(", ");
+  [
+    a.readOnlyHint ? "readOnly" : "mutating",
+    a.destructiveHint ? "destructive" : "non-destructive",
+    a.idempotentHint ? "idempotent" : "non-idempotent",
+    a.openWorldHint ? "open-world" : "closed-world",
+  ].join(", ");
 
 /** A human summary of the contract: identity, version layers, line policy and each tool with kind and annotations. */
 export function contractSummary(s: ContractSnapshot): string {

@@ -33,7 +33,13 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 
 /** Stable order: file, then line, then pointer, then rule id, then message. Renderers and tests rely on it. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const key = (d: Diagnostic) => [d.location.file, String(d.location.line ?? 0).padStart(8, "0"), d.location.pointer ?? "", d.ruleId, d.message];
+  const key = (d: Diagnostic) => [
+    d.location.file,
+    String(d.location.line ?? 0).padStart(8, "0"),
+    d.location.pointer ?? "",
+    d.ruleId,
+    d.message,
+  ];
   return [...diagnostics].sort((a, b) => {
     const ka = key(a);
     const kb = key(b);

@@ -24,11 +24,16 @@ function safeDecode(s: string): string {
 }
 
 /** 1-based line and column of the deepest existing node on `pointer` in JSON `text`. */
-export function locatePointer(text: string, pointer: string): { line: number; column: number } | undefined {
+export function locatePointer(
+  text: string,
+  pointer: string,
+): { line: number; column: number } | undefined {
   let node: Node | undefined = parseTree(text);
   if (!node) return undefined;
   for (const segment of pointerSegments(pointer)) {
-    const child: Node | undefined = findNodeAtLocation(node, [node.type === "array" ? Number(segment) : segment]);
+    const child: Node | undefined = findNodeAtLocation(node, [
+      node.type === "array" ? Number(segment) : segment,
+    ]);
     if (!child) break;
     node = child;
   }
@@ -51,7 +56,10 @@ export function offsetToLineColumn(text: string, offset: number): { line: number
 }
 
 /** Fill in line/column for diagnostics whose file text is known. */
-export function withLines(diagnostics: Diagnostic[], textOf: (file: string) => string | undefined): Diagnostic[] {
+export function withLines(
+  diagnostics: Diagnostic[],
+  textOf: (file: string) => string | undefined,
+): Diagnostic[] {
   return diagnostics.map((d) => {
     if (d.location.line !== undefined || d.location.pointer === undefined) return d;
     const text = textOf(d.location.file);

@@ -28,7 +28,12 @@ export function allRules(): RuleMeta[] {
 }
 
 /** Build a diagnostic for a registered rule, with the rule's default severity unless overridden. */
-export function diagnose(rule: RuleMeta, message: string, location: Location, extra: { severity?: Severity; data?: Record<string, unknown> } = {}): Diagnostic {
+export function diagnose(
+  rule: RuleMeta,
+  message: string,
+  location: Location,
+  extra: { severity?: Severity; data?: Record<string, unknown> } = {},
+): Diagnostic {
   return {
     ruleId: rule.id,
     severity: extra.severity ?? rule.severity,

@@ -10,13 +10,18 @@ export function createAjv(options: Options = {}): Ajv2020 {
 
 /** JSON pointer of an Ajv error, pointing at the offending property itself where Ajv names one. */
 export function ajvErrorPointer(error: ErrorObject): string {
-  const extra = error.keyword === "additionalProperties" ? `/${String(error.params.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}` : "";
+  const extra =
+    error.keyword === "additionalProperties"
+      ? `/${String(error.params.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`
+      : "";
   return error.instancePath + extra;
 }
 
 /** A short message for an Ajv error. */
 export function ajvErrorMessage(error: ErrorObject): string {
-  if (error.keyword === "additionalProperties") return `unknown property ${JSON.stringify(error.params.additionalProperty)}`;
-  if (error.keyword === "required") return `missing required property ${JSON.stringify(error.params.missingProperty)}`;
+  if (error.keyword === "additionalProperties")
+    return `unknown property ${JSON.stringify(error.params.additionalProperty)}`;
+  if (error.keyword === "required")
+    return `missing required property ${JSON.stringify(error.params.missingProperty)}`;
   return `${error.instancePath || "/"} ${error.message ?? error.keyword}`;
 }

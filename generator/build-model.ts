@@ -13,12 +13,37 @@ export const TOOL_DEFINITION_ID = "https://skillpilot.com/schemas/openai/coach/v
 export const PLUGIN_SCHEMA_ID = "https://skillpilot.com/schemas/openai/coach/v1/plugin";
 export const CONTRACT_LINE_ID = "https://skillpilot.com/schemas/openai/contract-line/v1";
 
-export const TOOL_DEFINITION_INVALID = defineRule({ id: "TOOL_DEFINITION_INVALID", severity: "error", summary: "A tool file does not satisfy tool-definition.schema.json." });
-export const SCHEMA_INVALID = defineRule({ id: "SCHEMA_INVALID", severity: "error", summary: "A schema document is not a valid JSON Schema 2020-12 document." });
-export const PLUGIN_INVALID = defineRule({ id: "PLUGIN_INVALID", severity: "error", summary: "plugin.json does not satisfy plugin.schema.json (L1)." });
-export const LINE_INVALID = defineRule({ id: "LINE_INVALID", severity: "error", summary: "release/line.json does not satisfy contract-line/v1 (L11)." });
-export const TOOL_DUPLICATE = defineRule({ id: "TOOL_DUPLICATE", severity: "error", summary: "Two tool files declare the same tool name." });
-export const CONTRACT_INCOMPLETE = defineRule({ id: "CONTRACT_INCOMPLETE", severity: "error", summary: "A required contract file (plugin.json, tool-definition schema, contract-line schema, release/line.json) is missing." });
+export const TOOL_DEFINITION_INVALID = defineRule({
+  id: "TOOL_DEFINITION_INVALID",
+  severity: "error",
+  summary: "A tool file does not satisfy tool-definition.schema.json.",
+});
+export const SCHEMA_INVALID = defineRule({
+  id: "SCHEMA_INVALID",
+  severity: "error",
+  summary: "A schema document is not a valid JSON Schema 2020-12 document.",
+});
+export const PLUGIN_INVALID = defineRule({
+  id: "PLUGIN_INVALID",
+  severity: "error",
+  summary: "plugin.json does not satisfy plugin.schema.json (L1).",
+});
+export const LINE_INVALID = defineRule({
+  id: "LINE_INVALID",
+  severity: "error",
+  summary: "release/line.json does not satisfy contract-line/v1 (L11).",
+});
+export const TOOL_DUPLICATE = defineRule({
+  id: "TOOL_DUPLICATE",
+  severity: "error",
+  summary: "Two tool files declare the same tool name.",
+});
+export const CONTRACT_INCOMPLETE = defineRule({
+  id: "CONTRACT_INCOMPLETE",
+  severity: "error",
+  summary:
+    "A required contract file (plugin.json, tool-definition schema, contract-line schema, release/line.json) is missing.",
+});
 
 /** Input of a generator run: raw files, and which of them is the contract-line document. */
 export interface ContractSources {
@@ -27,7 +52,10 @@ export interface ContractSources {
 }
 
 /** load → validate (gate rules + meta-schemas) → ContractModel. Pure: the caller reads the files. */
-export function buildModel(input: ContractSources): { model?: ContractModel; diagnostics: Diagnostic[] } {
+export function buildModel(input: ContractSources): {
+  model?: ContractModel;
+  diagnostics: Diagnostic[];
+} {
   const { sources, diagnostics } = parseSources(input.files);
   const line = sources.find((s) => s.file === input.lineFile);
   const rest = sources.filter((s) => s !== line);
@@ -36,10 +64,23 @@ export function buildModel(input: ContractSources): { model?: ContractModel; dia
 
   const schemaOf = (s: SourceFile) => (isObject(s.json) ? s.json.$schema : undefined);
   const toolSources: ToolSource[] = rest
-    .filter((s) => schemaOf(s) === TOOL_DEFINITION_ID && isObject(s.json) && typeof s.json.$id === "string")
-    .map((s) => ({ file: s.file, id: (s.json as JsonObject).$id as string, doc: s.json as JsonObject }));
+    .filter(
+      (s) =>
+        schemaOf(s) === TOOL_DEFINITION_ID && isObject(s.json) && typeof s.json.$id === "string",
+    )
+    .map((s) => ({
+      file: s.file,
+      id: (s.json as JsonObject).$id as string,
+      doc: s.json as JsonObject,
+    }));
   const plugin = rest.find((s) => schemaOf(s) === PLUGIN_SCHEMA_ID);
-  const schemaDocs = rest.filter((s) => schemaOf(s) !== TOOL_DEFINITION_ID && s !== plugin && isObject(s.json) && typeof s.json.$id === "string");
+  const schemaDocs = rest.filter(
+    (s) =>
+      schemaOf(s) !== TOOL_DEFINITION_ID &&
+      s !== plugin &&
+      isObject(s.json) &&
+      typeof s.json.$id === "string",
+  );
 
   const missing = [
     [plugin, "plugin.json (with $schema " + PLUGIN_SCHEMA_ID + ")"],
@@ -47,10 +88,18 @@ export function buildModel(input: ContractSources): { model?: ContractModel; dia
     [registry.get(CONTRACT_LINE_ID), "contract-line.v1.schema.json"],
     [line, input.lineFile],
   ].filter(([found]) => !found);
-  for (const [, what] of missing) diagnostics.push(diagnose(CONTRACT_INCOMPLETE, `missing ${String(what)}`, { file: input.lineFile }));
+  for (const [, what] of missing)
+    diagnostics.push(
+      diagnose(CONTRACT_INCOMPLETE, `missing ${String(what)}`, { file: input.lineFile }),
+    );
   if (diagnostics.length > 0 || !plugin || !line) return { diagnostics };
 
-  const ctx: RuleContext = { registry, tools: toolSources, schemaDocs, line: { file: line.file, json: line.json } };
+  const ctx: RuleContext = {
+    registry,
+    tools: toolSources,
+    schemaDocs,
+    line: { file: line.file, json: line.json },
+  };
   const ruleDiagnostics = runRules(generatorRules, ctx);
   diagnostics.push(...ruleDiagnostics);
   if (ruleDiagnostics.length > 0) return { diagnostics };
@@ -59,7 +108,13 @@ export function buildModel(input: ContractSources): { model?: ContractModel; dia
   const ajv = createAjv({ allErrors: true });
   for (const doc of schemaDocs) {
     if (!ajv.validateSchema(doc.json as object))
-      for (const e of ajv.errors ?? []) diagnostics.push(diagnose(SCHEMA_INVALID, ajvErrorMessage(e), { file: doc.file, pointer: ajvErrorPointer(e) }));
+      for (const e of ajv.errors ?? [])
+        diagnostics.push(
+          diagnose(SCHEMA_INVALID, ajvErrorMessage(e), {
+            file: doc.file,
+            pointer: ajvErrorPointer(e),
+          }),
+        );
   }
   if (diagnostics.length > 0) return { diagnostics };
   for (const doc of schemaDocs) ajv.addSchema(doc.json as object);
@@ -68,21 +123,39 @@ export function buildModel(input: ContractSources): { model?: ContractModel; dia
       ajv.getSchema(String((doc.json as JsonObject).$id));
     } catch (error) {
       // Strict-mode compile failures (e.g. `required` naming an undeclared property) are schema problems, not crashes.
-      diagnostics.push(diagnose(SCHEMA_INVALID, (error as Error).message, { file: doc.file, pointer: "" }));
+      diagnostics.push(
+        diagnose(SCHEMA_INVALID, (error as Error).message, { file: doc.file, pointer: "" }),
+      );
     }
   }
   if (diagnostics.length > 0) return { diagnostics };
-  const check = (id: string, source: { file: string; json: unknown }, rule: typeof SCHEMA_INVALID) => {
+  const check = (
+    id: string,
+    source: { file: string; json: unknown },
+    rule: typeof SCHEMA_INVALID,
+  ) => {
     const validate = ajv.getSchema(id)!;
-    if (!validate(source.json)) for (const e of validate.errors ?? []) diagnostics.push(diagnose(rule, ajvErrorMessage(e), { file: source.file, pointer: ajvErrorPointer(e) }));
+    if (!validate(source.json))
+      for (const e of validate.errors ?? [])
+        diagnostics.push(
+          diagnose(rule, ajvErrorMessage(e), { file: source.file, pointer: ajvErrorPointer(e) }),
+        );
   };
-  for (const tool of toolSources) check(TOOL_DEFINITION_ID, { file: tool.file, json: tool.doc }, TOOL_DEFINITION_INVALID);
+  for (const tool of toolSources)
+    check(TOOL_DEFINITION_ID, { file: tool.file, json: tool.doc }, TOOL_DEFINITION_INVALID);
   check(PLUGIN_SCHEMA_ID, plugin, PLUGIN_INVALID);
   check(CONTRACT_LINE_ID, line, LINE_INVALID);
   const byName = new Map<string, ToolSource>();
   for (const tool of toolSources) {
     const other = byName.get(String(tool.doc.name));
-    if (other) diagnostics.push(diagnose(TOOL_DUPLICATE, `tool ${String(tool.doc.name)} is defined in ${other.file} and ${tool.file}`, { file: tool.file, pointer: "/name" }));
+    if (other)
+      diagnostics.push(
+        diagnose(
+          TOOL_DUPLICATE,
+          `tool ${String(tool.doc.name)} is defined in ${other.file} and ${tool.file}`,
+          { file: tool.file, pointer: "/name" },
+        ),
+      );
     byName.set(String(tool.doc.name), tool);
   }
   if (diagnostics.length > 0) return { diagnostics };
@@ -95,14 +168,24 @@ export function buildModel(input: ContractSources): { model?: ContractModel; dia
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const envelopes: EnvelopeModel[] = schemaDocs
     .filter((d) => d.file.includes("/envelopes/") && isEnvelope(d.json as JsonObject))
-    .map((d) => ({ name: String((d.json as JsonObject).title), id: String((d.json as JsonObject).$id), file: d.file, schema: deref(d.json, String((d.json as JsonObject).$id), d.file, "") }))
+    .map((d) => ({
+      name: String((d.json as JsonObject).title),
+      id: String((d.json as JsonObject).$id),
+      file: d.file,
+      schema: deref(d.json, String((d.json as JsonObject).$id), d.file, ""),
+    }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (diagnostics.some((d) => d.ruleId === REF_CYCLE.id)) return { diagnostics };
 
   const docs: SchemaDocModel[] = schemaDocs
     .map((d) => {
       const json = d.json as JsonObject;
-      return { id: String(json.$id), file: d.file, json, ...(typeof json.title === "string" ? { title: json.title } : {}) };
+      return {
+        id: String(json.$id),
+        file: d.file,
+        json,
+        ...(typeof json.title === "string" ? { title: json.title } : {}),
+      };
     })
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const { $schema: _s, $id: _i, ...pluginFields } = plugin.json as JsonObject;
@@ -122,8 +205,13 @@ function isEnvelope(json: JsonObject): boolean {
   return typeof json.title === "string" && ("type" in json || "oneOf" in json);
 }
 
-function toolModel(t: ToolSource, line: ContractModel["line"], deref: (s: unknown, base: string, file: string, pointer: string) => Record<string, unknown>): ToolModel {
-  const d = t.doc as JsonObject & Omit<ToolModel, "file" | "id" | "input" | "output" | "ui"> & { ui?: { resource: string } };
+function toolModel(
+  t: ToolSource,
+  line: ContractModel["line"],
+  deref: (s: unknown, base: string, file: string, pointer: string) => Record<string, unknown>,
+): ToolModel {
+  const d = t.doc as JsonObject &
+    Omit<ToolModel, "file" | "id" | "input" | "output" | "ui"> & { ui?: { resource: string } };
   return {
     name: d.name,
     title: d.title,
@@ -132,7 +220,9 @@ function toolModel(t: ToolSource, line: ContractModel["line"], deref: (s: unknow
     annotations: d.annotations,
     scopes: [...d.scopes].sort(),
     ...(d.visibility ? { visibility: d.visibility } : {}),
-    ...(d.ui ? { ui: { resource: d.ui.resource, resourceUri: String(line.activeUi?.[d.ui.resource]) } } : {}),
+    ...(d.ui
+      ? { ui: { resource: d.ui.resource, resourceUri: String(line.activeUi?.[d.ui.resource]) } }
+      : {}),
     file: t.file,
     id: t.id,
     input: { raw: d.input as JsonObject, schema: deref(d.input, t.id, t.file, "/input") },

@@ -1,11 +1,20 @@
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { pointerJoin } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule-table.js";
-import { annotationKeywords, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords } from "./keywords.js";
+import {
+  annotationKeywords,
+  schemaArrayKeywords,
+  schemaMapKeywords,
+  singleSchemaKeywords,
+} from "./keywords.js";
 import type { SchemaRegistry } from "./registry.js";
 import { isObject, type JsonObject } from "./walk.js";
 
-export const REF_CYCLE = defineRule({ id: "REF_CYCLE", severity: "error", summary: "Tool schemas must be finite: a $ref cycle cannot be inlined for MCP clients." });
+export const REF_CYCLE = defineRule({
+  id: "REF_CYCLE",
+  severity: "error",
+  summary: "Tool schemas must be finite: a $ref cycle cannot be inlined for MCP clients.",
+});
 
 const dropped = new Set(["$id", "$schema", "$defs", "$anchor", "$dynamicAnchor"]);
 
@@ -15,7 +24,13 @@ const dropped = new Set(["$id", "$schema", "$defs", "$anchor", "$dynamicAnchor"]
  * `$id`/`$schema`/`$defs` are dropped. A cycle is reported; a cyclic or unresolvable `$ref` becomes `{}`
  * (unresolvable ones are reported by the schema-refs rule).
  */
-export function dereference(schema: unknown, baseId: string, location: Location, registry: SchemaRegistry, diagnostics: Diagnostic[]): unknown {
+export function dereference(
+  schema: unknown,
+  baseId: string,
+  location: Location,
+  registry: SchemaRegistry,
+  diagnostics: Diagnostic[],
+): unknown {
   const inline = (node: unknown, base: string, loc: Location, stack: string[]): unknown => {
     if (!isObject(node)) return node;
     const out: JsonObject = {};
@@ -26,27 +41,60 @@ export function dereference(schema: unknown, baseId: string, location: Location,
       if (!r.ok) return {}; // reported by the schema-refs rule, where it is written
       const key = `${r.target.docId}#${r.target.pointer}`;
       if (stack.includes(key)) {
-        diagnostics.push(diagnose(REF_CYCLE, `$ref ${node.$ref} refers back to itself through ${stack.length} level(s)`, at));
+        diagnostics.push(
+          diagnose(
+            REF_CYCLE,
+            `$ref ${node.$ref} refers back to itself through ${stack.length} level(s)`,
+            at,
+          ),
+        );
         return {};
       }
-      const inlined = inline(r.target.node, r.target.docId, { file: r.target.file, pointer: r.target.pointer }, [...stack, key]);
+      const inlined = inline(
+        r.target.node,
+        r.target.docId,
+        { file: r.target.file, pointer: r.target.pointer },
+        [...stack, key],
+      );
       target = isObject(inlined) ? inlined : undefined;
       if (!target) return inlined;
     }
     const siblings = Object.keys(node).filter((k) => k !== "$ref" && !dropped.has(k));
-    for (const k of siblings) out[k] = inlineKeyword(k, node[k], base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", k) }, stack);
+    for (const k of siblings)
+      out[k] = inlineKeyword(
+        k,
+        node[k],
+        base,
+        { ...loc, pointer: pointerJoin(loc.pointer ?? "", k) },
+        stack,
+      );
     if (!target) return out;
     if (siblings.every((k) => annotationKeywords.has(k))) return { ...target, ...out };
     return { ...out, allOf: [...(Array.isArray(out.allOf) ? out.allOf : []), target] };
   };
 
-  const inlineKeyword = (k: string, value: unknown, base: string, loc: Location, stack: string[]): unknown => {
-    if ((singleSchemaKeywords as readonly string[]).includes(k)) return inline(value, base, loc, stack);
+  const inlineKeyword = (
+    k: string,
+    value: unknown,
+    base: string,
+    loc: Location,
+    stack: string[],
+  ): unknown => {
+    if ((singleSchemaKeywords as readonly string[]).includes(k))
+      return inline(value, base, loc, stack);
     if ((schemaArrayKeywords as readonly string[]).includes(k) && Array.isArray(value))
-      return value.map((s, i) => inline(s, base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", i) }, stack));
+      return value.map((s, i) =>
+        inline(s, base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", i) }, stack),
+      );
     if ((schemaMapKeywords as readonly string[]).includes(k) && isObject(value)) {
       const m: JsonObject = {};
-      for (const name of Object.keys(value)) m[name] = inline(value[name], base, { ...loc, pointer: pointerJoin(loc.pointer ?? "", name) }, stack);
+      for (const name of Object.keys(value))
+        m[name] = inline(
+          value[name],
+          base,
+          { ...loc, pointer: pointerJoin(loc.pointer ?? "", name) },
+          stack,
+        );
       return m;
     }
     return value;
@@ -60,7 +108,13 @@ export function dereference(schema: unknown, baseId: string, location: Location,
  * once), with the file and pointer where it is written. Unresolvable refs are skipped silently:
  * `dereference` reports them.
  */
-export function walkResolved(schema: unknown, baseId: string, location: Location, registry: SchemaRegistry, visit: (node: JsonObject, location: Location) => void): void {
+export function walkResolved(
+  schema: unknown,
+  baseId: string,
+  location: Location,
+  registry: SchemaRegistry,
+  visit: (node: JsonObject, location: Location) => void,
+): void {
   const seen = new Set<string>();
   const go = (node: unknown, base: string, loc: Location): void => {
     if (!isObject(node)) return;
@@ -76,14 +130,18 @@ export function walkResolved(schema: unknown, baseId: string, location: Location
       }
     }
     const p = loc.pointer ?? "";
-    for (const k of singleSchemaKeywords) if (k in node) go(node[k], base, { ...loc, pointer: pointerJoin(p, k) });
+    for (const k of singleSchemaKeywords)
+      if (k in node) go(node[k], base, { ...loc, pointer: pointerJoin(p, k) });
     for (const k of schemaArrayKeywords) {
       const arr = node[k];
-      if (Array.isArray(arr)) arr.forEach((s, i) => go(s, base, { ...loc, pointer: pointerJoin(p, k, i) }));
+      if (Array.isArray(arr))
+        arr.forEach((s, i) => go(s, base, { ...loc, pointer: pointerJoin(p, k, i) }));
     }
     for (const k of ["properties", "patternProperties", "dependentSchemas"] as const) {
       const map = node[k];
-      if (isObject(map)) for (const name of Object.keys(map)) go(map[name], base, { ...loc, pointer: pointerJoin(p, k, name) });
+      if (isObject(map))
+        for (const name of Object.keys(map))
+          go(map[name], base, { ...loc, pointer: pointerJoin(p, k, name) });
     }
   };
   go(schema, baseId, location);

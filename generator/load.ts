@@ -9,17 +9,29 @@ export interface ProjectPaths {
   lineFile: string;
 }
 
-export const defaultPaths = (root: string): ProjectPaths => ({ root, schemasDir: "schemas", lineFile: "release/line.json" });
+export const defaultPaths = (root: string): ProjectPaths => ({
+  root,
+  schemasDir: "schemas",
+  lineFile: "release/line.json",
+});
 
 /** Read every `*.json` under the schemas folder plus the line document, as repository-relative posix paths. */
 export async function readContractSources(paths: ProjectPaths): Promise<ContractSources> {
-  const rels = (await listJson(path.join(paths.root, paths.schemasDir))).map((abs) => toPosix(path.relative(paths.root, abs)));
+  const rels = (await listJson(path.join(paths.root, paths.schemasDir))).map((abs) =>
+    toPosix(path.relative(paths.root, abs)),
+  );
   const lineFile = toPosix(paths.lineFile);
   const names = [...rels, lineFile];
   const files = await Promise.all(
-    names.map(async (file) => ({ file, text: await readFile(path.join(paths.root, file), "utf8").catch(() => undefined) })),
+    names.map(async (file) => ({
+      file,
+      text: await readFile(path.join(paths.root, file), "utf8").catch(() => undefined),
+    })),
   );
-  return { files: files.filter((f): f is { file: string; text: string } => f.text !== undefined), lineFile };
+  return {
+    files: files.filter((f): f is { file: string; text: string } => f.text !== undefined),
+    lineFile,
+  };
 }
 
 async function listJson(dir: string): Promise<string[]> {

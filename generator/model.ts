@@ -49,7 +49,12 @@ export interface EnvelopeModel {
 
 export interface ContractModel {
   /** plugin.json without its `$schema`/`$id`. */
-  plugin: Record<string, unknown> & { packageName: string; displayName: string; packageVersion: string; contractMajor: number };
+  plugin: Record<string, unknown> & {
+    packageName: string;
+    displayName: string;
+    packageVersion: string;
+    contractMajor: number;
+  };
   /** release/line.json (valid against contract-line/v1). */
   line: Record<string, unknown> & { policyRevision: number; activeUi?: Record<string, string> };
   lineFile: string;

@@ -4,11 +4,21 @@ import { pointerSegments } from "../diagnostics/locate.js";
 import type { SourceFile } from "./source.js";
 import { isObject } from "./walk.js";
 
-export const MISSING_ID = defineRule({ id: "SCHEMA_MISSING_ID", severity: "error", summary: "Every schema file declares a unique absolute $id." });
-export const DUPLICATE_ID = defineRule({ id: "SCHEMA_DUPLICATE_ID", severity: "error", summary: "Two files declare the same $id." });
+export const MISSING_ID = defineRule({
+  id: "SCHEMA_MISSING_ID",
+  severity: "error",
+  summary: "Every schema file declares a unique absolute $id.",
+});
+export const DUPLICATE_ID = defineRule({
+  id: "SCHEMA_DUPLICATE_ID",
+  severity: "error",
+  summary: "Two files declare the same $id.",
+});
 
 /** Documents the resolver knows without a file: the draft 2020-12 meta-schema, built into ajv. */
-export const builtInIds: ReadonlySet<string> = new Set(["https://json-schema.org/draft/2020-12/schema"]);
+export const builtInIds: ReadonlySet<string> = new Set([
+  "https://json-schema.org/draft/2020-12/schema",
+]);
 
 /** Where a `$ref` landed: the document, its file, the pointer inside it and the node. */
 export interface RefTarget {
@@ -18,26 +28,42 @@ export interface RefTarget {
   node: unknown;
 }
 
-export type RefResolution = { ok: true; target: RefTarget } | { ok: false; reason: "remote" | "unresolved" | "builtin" };
+export type RefResolution =
+  | { ok: true; target: RefTarget }
+  | { ok: false; reason: "remote" | "unresolved" | "builtin" };
 
 /** Offline `$id` → document registry. Nothing is ever fetched: refs outside it are remote or unresolved. */
 export class SchemaRegistry {
   private readonly docs = new Map<string, SourceFile>();
 
   /** Register every source that has an `$id`; report missing and duplicate ids. */
-  static build(sources: readonly SourceFile[]): { registry: SchemaRegistry; diagnostics: Diagnostic[] } {
+  static build(sources: readonly SourceFile[]): {
+    registry: SchemaRegistry;
+    diagnostics: Diagnostic[];
+  } {
     const registry = new SchemaRegistry();
     const diagnostics: Diagnostic[] = [];
     for (const source of sources) {
       const id = isObject(source.json) ? source.json.$id : undefined;
       if (typeof id !== "string" || !/^https?:\/\//.test(id)) {
-        diagnostics.push(diagnose(MISSING_ID, `${source.file} has no absolute $id`, { file: source.file, pointer: "" }));
+        diagnostics.push(
+          diagnose(MISSING_ID, `${source.file} has no absolute $id`, {
+            file: source.file,
+            pointer: "",
+          }),
+        );
         continue;
       }
       const key = stripHash(id);
       const other = registry.docs.get(key);
       if (other) {
-        diagnostics.push(diagnose(DUPLICATE_ID, `$id ${key} is declared by both ${other.file} and ${source.file}`, { file: source.file, pointer: "/$id" }));
+        diagnostics.push(
+          diagnose(
+            DUPLICATE_ID,
+            `$id ${key} is declared by both ${other.file} and ${source.file}`,
+            { file: source.file, pointer: "/$id" },
+          ),
+        );
         continue;
       }
       registry.docs.set(key, source);
@@ -63,12 +89,20 @@ export class SchemaRegistry {
     const docId = url.href;
     if (builtInIds.has(docId)) return { ok: false, reason: "builtin" };
     const doc = this.docs.get(docId);
-    if (!doc) return { ok: false, reason: docId.startsWith("https://skillpilot.com/") || url.protocol === "file:" ? "unresolved" : "remote" };
+    if (!doc)
+      return {
+        ok: false,
+        reason:
+          docId.startsWith("https://skillpilot.com/") || url.protocol === "file:"
+            ? "unresolved"
+            : "remote",
+      };
     if (fragment !== "" && !fragment.startsWith("/")) return { ok: false, reason: "unresolved" };
     let node: unknown = doc.json;
     for (const segment of pointerSegments(fragment)) {
       if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
-      else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, segment)) node = node[segment];
+      else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, segment))
+        node = node[segment];
       else return { ok: false, reason: "unresolved" };
     }
     return { ok: true, target: { docId, file: doc.file, pointer: fragment, node } };

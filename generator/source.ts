@@ -12,13 +12,22 @@ export interface SourceFile {
   sha256: string;
 }
 
-export const SCHEMA_PARSE_ERROR = defineRule({ id: "SCHEMA_PARSE_ERROR", severity: "error", summary: "A schema or contract file is not valid JSON." });
+export const SCHEMA_PARSE_ERROR = defineRule({
+  id: "SCHEMA_PARSE_ERROR",
+  severity: "error",
+  summary: "A schema or contract file is not valid JSON.",
+});
 
 /** Parse raw files into sources; unparsable files become diagnostics. Order of the input does not matter. */
-export function parseSources(files: readonly { file: string; text: string }[]): { sources: SourceFile[]; diagnostics: Diagnostic[] } {
+export function parseSources(files: readonly { file: string; text: string }[]): {
+  sources: SourceFile[];
+  diagnostics: Diagnostic[];
+} {
   const sources: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
-  const sorted = [...files].sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file)));
+  const sorted = [...files].sort((a, b) =>
+    Buffer.compare(Buffer.from(a.file), Buffer.from(b.file)),
+  );
   for (const { file, text } of sorted) {
     const sha256 = sha256Hex(text);
     try {

@@ -6,12 +6,27 @@ import { defineRule, diagnose } from "../diagnostics/rule-table.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
 import { manifestPath } from "./emit/manifest.emitter.js";
 
-export const GENERATED_DRIFT = defineRule({ id: "GENERATED_DRIFT", severity: "error", summary: "A file in generated/ differs from what the schemas produce; run `skillpilot generate`." });
-export const GENERATED_EDITED = defineRule({ id: "GENERATED_EDITED", severity: "error", summary: "A generated file was edited by hand; edit the schema instead." });
-export const SOURCE_CHANGED = defineRule({ id: "SOURCE_CHANGED", severity: "error", summary: "A schema changed since generated/ was last written." });
+export const GENERATED_DRIFT = defineRule({
+  id: "GENERATED_DRIFT",
+  severity: "error",
+  summary: "A file in generated/ differs from what the schemas produce; run `skillpilot generate`.",
+});
+export const GENERATED_EDITED = defineRule({
+  id: "GENERATED_EDITED",
+  severity: "error",
+  summary: "A generated file was edited by hand; edit the schema instead.",
+});
+export const SOURCE_CHANGED = defineRule({
+  id: "SOURCE_CHANGED",
+  severity: "error",
+  summary: "A schema changed since generated/ was last written.",
+});
 
 /** Write emitted files under `root`, and remove stale `*.gen.*` files the generator no longer emits. */
-export async function writeGenerated(root: string, files: readonly EmittedFile[]): Promise<string[]> {
+export async function writeGenerated(
+  root: string,
+  files: readonly EmittedFile[],
+): Promise<string[]> {
   const written: string[] = [];
   const dirs = new Set(files.map((f) => path.dirname(f.path)));
   for (const dir of dirs) await mkdir(path.join(root, dir), { recursive: true });
@@ -25,7 +40,8 @@ export async function writeGenerated(root: string, files: readonly EmittedFile[]
   const wanted = new Set(files.map((f) => f.path));
   for (const dir of dirs)
     for (const name of await readdir(path.join(root, dir)))
-      if (/\.gen\.|\.snapshot\.json$/.test(name) && !wanted.has(`${dir}/${name}`)) await rm(path.join(root, dir, name));
+      if (/\.gen\.|\.snapshot\.json$/.test(name) && !wanted.has(`${dir}/${name}`))
+        await rm(path.join(root, dir, name));
   return written;
 }
 
@@ -33,7 +49,10 @@ export async function writeGenerated(root: string, files: readonly EmittedFile[]
  * Compare emitted files with the disk. Each drifted file is named, and the on-disk manifest tells
  * whether a schema changed (SOURCE_CHANGED) or a generated file was edited by hand (GENERATED_EDITED).
  */
-export async function checkGenerated(root: string, files: readonly EmittedFile[]): Promise<Diagnostic[]> {
+export async function checkGenerated(
+  root: string,
+  files: readonly EmittedFile[],
+): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
   const manifestText = await readFile(path.join(root, manifestPath), "utf8").catch(() => undefined);
   let onDisk: { sources?: Record<string, string>; outputs?: Record<string, string> } = {};
@@ -46,22 +65,53 @@ export async function checkGenerated(root: string, files: readonly EmittedFile[]
   const freshManifest = fresh ? (JSON.parse(fresh.contents) as typeof onDisk) : {};
   for (const [file, hash] of Object.entries(freshManifest.sources ?? {}))
     if (onDisk.sources && onDisk.sources[file] !== hash)
-      diagnostics.push(diagnose(SOURCE_CHANGED, `${file} ${onDisk.sources[file] ? "changed" : "was added"} since generated/ was last written; run \`skillpilot generate\``, { file }));
+      diagnostics.push(
+        diagnose(
+          SOURCE_CHANGED,
+          `${file} ${onDisk.sources[file] ? "changed" : "was added"} since generated/ was last written; run \`skillpilot generate\``,
+          { file },
+        ),
+      );
   for (const file of Object.keys(onDisk.sources ?? {}))
-    if (!(file in (freshManifest.sources ?? {}))) diagnostics.push(diagnose(SOURCE_CHANGED, `${file} was removed since generated/ was last written`, { file }));
+    if (!(file in (freshManifest.sources ?? {})))
+      diagnostics.push(
+        diagnose(SOURCE_CHANGED, `${file} was removed since generated/ was last written`, { file }),
+      );
   for (const f of files) {
     if (f.path === manifestPath) continue;
     const current = await readFile(path.join(root, f.path), "utf8").catch(() => undefined);
     if (current === f.contents) continue;
     if (current === undefined) {
-      diagnostics.push(diagnose(GENERATED_DRIFT, `${f.path} is missing; run \`skillpilot generate\``, { file: f.path }));
+      diagnostics.push(
+        diagnose(GENERATED_DRIFT, `${f.path} is missing; run \`skillpilot generate\``, {
+          file: f.path,
+        }),
+      );
     } else if (onDisk.outputs?.[f.path] && onDisk.outputs[f.path] !== sha256Hex(current)) {
-      diagnostics.push(diagnose(GENERATED_EDITED, `${f.path} was edited by hand; change the schema and run \`skillpilot generate\``, { file: f.path }));
+      diagnostics.push(
+        diagnose(
+          GENERATED_EDITED,
+          `${f.path} was edited by hand; change the schema and run \`skillpilot generate\``,
+          { file: f.path },
+        ),
+      );
     } else {
-      diagnostics.push(diagnose(GENERATED_DRIFT, `${f.path} differs from what the schemas produce; run \`skillpilot generate\``, { file: f.path }));
+      diagnostics.push(
+        diagnose(
+          GENERATED_DRIFT,
+          `${f.path} differs from what the schemas produce; run \`skillpilot generate\``,
+          { file: f.path },
+        ),
+      );
     }
   }
   if (diagnostics.length === 0 && manifestText !== fresh?.contents)
-    diagnostics.push(diagnose(GENERATED_DRIFT, `${manifestPath} differs from what the schemas produce; run \`skillpilot generate\``, { file: manifestPath }));
+    diagnostics.push(
+      diagnose(
+        GENERATED_DRIFT,
+        `${manifestPath} differs from what the schemas produce; run \`skillpilot generate\``,
+        { file: manifestPath },
+      ),
+    );
   return diagnostics;
 }

@@ -26,10 +26,12 @@ export const releaseFiles = {
 } as const;
 
 /** `contracts/drafts/openai/<plugin>/<version>-SNAPSHOT` */
-export const draftDir = (plugin: string, version: string): string => `contracts/drafts/openai/${plugin}/${version}-SNAPSHOT`;
+export const draftDir = (plugin: string, version: string): string =>
+  `contracts/drafts/openai/${plugin}/${version}-SNAPSHOT`;
 
 /** `contracts/published/openai/<plugin>/<version>` */
-export const publishedDir = (plugin: string, version: string): string => `contracts/published/openai/${plugin}/${version}`;
+export const publishedDir = (plugin: string, version: string): string =>
+  `contracts/published/openai/${plugin}/${version}`;
 
 /** `contracts/published/openai/<plugin>` — parent of every published version folder. */
 export const publishedRoot = (plugin: string): string => `contracts/published/openai/${plugin}`;

@@ -6,14 +6,24 @@ export const pluginIdentityFile = "schemas/plugin.json";
 
 /** The permanent package name from schemas/plugin.json: the `<plugin>` segment of every contracts/ path. */
 export async function readPluginName(root: string): Promise<string> {
-  const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as { packageName?: unknown };
-  if (typeof doc.packageName !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(doc.packageName)) throw new Error(`${pluginIdentityFile}: packageName is missing or not a package name`);
+  const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {
+    packageName?: unknown;
+  };
+  if (typeof doc.packageName !== "string" || !/^[a-z0-9][a-z0-9-]*$/.test(doc.packageName))
+    throw new Error(`${pluginIdentityFile}: packageName is missing or not a package name`);
   return doc.packageName;
 }
 
 /** The tool contract major from schemas/plugin.json: the `<major>` segment of UI URIs. */
 export async function readPluginContractMajor(root: string): Promise<number> {
-  const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as { contractMajor?: unknown };
-  if (typeof doc.contractMajor !== "number" || !Number.isInteger(doc.contractMajor) || doc.contractMajor < 1) throw new Error(`${pluginIdentityFile}: contractMajor is missing or not a positive integer`);
+  const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {
+    contractMajor?: unknown;
+  };
+  if (
+    typeof doc.contractMajor !== "number" ||
+    !Number.isInteger(doc.contractMajor) ||
+    doc.contractMajor < 1
+  )
+    throw new Error(`${pluginIdentityFile}: contractMajor is missing or not a positive integer`);
   return doc.contractMajor;
 }

@@ -27,10 +27,15 @@ export async function inspectReleaseDir(absDir: string): Promise<ReleaseDirState
     if (e instanceof BundleInputError) return { exists: true, problems: [e.message], listed };
     throw e;
   }
-  const manifestBytes = await readFile(path.join(absDir, releaseFiles.manifest)).catch(() => undefined);
-  if (!manifestBytes) return { exists: true, problems: [`${releaseFiles.manifest} is missing`], listed };
+  const manifestBytes = await readFile(path.join(absDir, releaseFiles.manifest)).catch(
+    () => undefined,
+  );
+  if (!manifestBytes)
+    return { exists: true, problems: [`${releaseFiles.manifest} is missing`], listed };
   const { entries, malformed } = parseSha256Manifest(manifestBytes.toString("utf8"));
-  const problems = malformed.map((l) => `${releaseFiles.manifest}: malformed line ${JSON.stringify(l)}`);
+  const problems = malformed.map(
+    (l) => `${releaseFiles.manifest}: malformed line ${JSON.stringify(l)}`,
+  );
   for (const e of entries) listed.set(e.path, e.sha256);
   const onDisk = new Set<string>();
   for (const f of files) {
@@ -38,8 +43,10 @@ export async function inspectReleaseDir(absDir: string): Promise<ReleaseDirState
     onDisk.add(f.path);
     const want = listed.get(f.path);
     if (want === undefined) problems.push(`${f.path} is not listed in ${releaseFiles.manifest}`);
-    else if (want !== sha256Hex(f.data)) problems.push(`${f.path} does not match its sha256 in ${releaseFiles.manifest}`);
+    else if (want !== sha256Hex(f.data))
+      problems.push(`${f.path} does not match its sha256 in ${releaseFiles.manifest}`);
   }
-  for (const p of listed.keys()) if (!onDisk.has(p)) problems.push(`${p} is listed in ${releaseFiles.manifest} but missing`);
+  for (const p of listed.keys())
+    if (!onDisk.has(p)) problems.push(`${p} is listed in ${releaseFiles.manifest} but missing`);
   return { exists: true, contentSha256: sha256Hex(manifestBytes), problems, listed };
 }

@@ -6,7 +6,11 @@ import type { BundleFile } from "./bundle/bundle-file.js";
  * Write a whole release folder at once: into a sibling temp folder first, then swapped in, so a
  * reader never sees half a draft. `replace:false` refuses to touch an existing folder.
  */
-export async function writeReleaseDir(absDir: string, files: readonly BundleFile[], options: { replace: boolean }): Promise<void> {
+export async function writeReleaseDir(
+  absDir: string,
+  files: readonly BundleFile[],
+  options: { replace: boolean },
+): Promise<void> {
   const tmp = `${absDir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   for (const f of files) {

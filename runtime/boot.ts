@@ -16,7 +16,10 @@ import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
  * Build the shared services from a resolved config: identity, curriculum, secrets (configured, or
  * created in the data directory on first start), the migrated store, logger and metrics.
  */
-export async function createServices(config: RuntimeConfig, now: () => Date = () => new Date()): Promise<RuntimeServices> {
+export async function createServices(
+  config: RuntimeConfig,
+  now: () => Date = () => new Date(),
+): Promise<RuntimeServices> {
   const [identity, curriculum, secrets] = await Promise.all([
     loadIdentity(config.root, config.serverBuild),
     loadCurriculum(config.curriculumFile),
@@ -43,7 +46,10 @@ export async function createServices(config: RuntimeConfig, now: () => Date = ()
 }
 
 /** Resolve config for `root` and build services. */
-export async function bootServices(root: string, overrides: ConfigOverrides = {}): Promise<RuntimeServices> {
+export async function bootServices(
+  root: string,
+  overrides: ConfigOverrides = {},
+): Promise<RuntimeServices> {
   return createServices(await loadConfig(root, overrides));
 }
 

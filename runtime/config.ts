@@ -71,7 +71,9 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
     try {
       out.capabilityKeys = JSON.parse(env.SKILLPILOT_CAPABILITY_KEYS) as KeyringConfig;
     } catch {
-      throw new Error('SKILLPILOT_CAPABILITY_KEYS must be JSON: {"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}');
+      throw new Error(
+        'SKILLPILOT_CAPABILITY_KEYS must be JSON: {"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}',
+      );
     }
   }
   return out;
@@ -87,7 +89,8 @@ async function fileConfig(root: string, file: string | undefined): Promise<Confi
     throw new Error(`cannot read config file ${abs}`);
   }
   const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${abs}: expected a JSON object`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new Error(`${abs}: expected a JSON object`);
   return parsed as ConfigFile;
 }
 
@@ -107,14 +110,25 @@ export function defaultLaunchUrl(host: string, port: number): string {
  * Resolve the runtime configuration: defaults < config file < environment (HOST, PORT, …) <
  * explicit overrides. Relative paths are resolved against `root`.
  */
-export async function loadConfig(root: string, overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Promise<RuntimeConfig> {
+export async function loadConfig(
+  root: string,
+  overrides: ConfigOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RuntimeConfig> {
   const { configFile, ...flags } = overrides;
-  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const merged: ConfigFile = { ...(await fileConfig(root, configFile)), ...envConfig(env), ...defined(flags) };
+  const defined = <T extends object>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const merged: ConfigFile = {
+    ...(await fileConfig(root, configFile)),
+    ...envConfig(env),
+    ...defined(flags),
+  };
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(merged.port)}`);
-  if (merged.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(merged.publicUrl)) throw new Error(`publicUrl must be an http(s) URL, got ${merged.publicUrl}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid port ${String(merged.port)}`);
+  if (merged.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(merged.publicUrl))
+    throw new Error(`publicUrl must be an http(s) URL, got ${merged.publicUrl}`);
   const at = (p: string) => path.resolve(root, p);
   return {
     root,

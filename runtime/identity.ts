@@ -22,7 +22,8 @@ export interface RuntimeIdentity {
 export async function loadIdentity(root: string, serverBuild: string): Promise<RuntimeIdentity> {
   const file = path.join(root, "schemas/plugin.json");
   const plugin = JSON.parse(await readFile(file, "utf8")) as unknown;
-  if (!validatePluginIdentity(plugin)) throw new Error(`${file} does not match the plugin identity schema`);
+  if (!validatePluginIdentity(plugin))
+    throw new Error(`${file} does not match the plugin identity schema`);
   return {
     packageName: plugin.packageName,
     contractMajor: plugin.contractMajor,

@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { generateKeyringConfig, keyringFromConfig, type KeyringConfig } from "./capability/index.js";
+import {
+  generateKeyringConfig,
+  keyringFromConfig,
+  type KeyringConfig,
+} from "./capability/index.js";
 import type { RuntimeConfig } from "./config.js";
 import { isLoopbackHost } from "./http/launch-auth.js";
 
@@ -67,7 +71,11 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecre
   }
   if (existing) throw new Error(`${file} lacks logHmacKey or capabilityKeys`);
   await ensureDataDir(dataDir);
-  const secrets: RuntimeSecrets = { logHmacKey: randomSecret(), capabilityKeys: generateKeyringConfig("k1"), launchSecret: randomSecret() };
+  const secrets: RuntimeSecrets = {
+    logHmacKey: randomSecret(),
+    capabilityKeys: generateKeyringConfig("k1"),
+    launchSecret: randomSecret(),
+  };
   try {
     // "wx": when two processes start at once, exactly one writes; the other reads its file.
     await writeFile(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600, flag: "wx" });
@@ -83,13 +91,17 @@ function checkConfigured(config: RuntimeConfig): void {
   for (const name of ["logHmacKey", "launchSecret"] as const) {
     const value = config[name];
     if (value !== undefined && (typeof value !== "string" || value.length < MIN_SECRET_LENGTH))
-      throw new Error(`${secretSettings[name].key} (${secretSettings[name].env}) must be a string of at least ${MIN_SECRET_LENGTH} characters`);
+      throw new Error(
+        `${secretSettings[name].key} (${secretSettings[name].env}) must be a string of at least ${MIN_SECRET_LENGTH} characters`,
+      );
   }
   if (config.capabilityKeys !== undefined) {
     try {
       keyringFromConfig(config.capabilityKeys);
     } catch (error) {
-      throw new Error(`capabilityKeys (${secretSettings.capabilityKeys.env}): ${(error as Error).message}`);
+      throw new Error(
+        `capabilityKeys (${secretSettings.capabilityKeys.env}): ${(error as Error).message}`,
+      );
     }
   }
 }
@@ -109,7 +121,11 @@ export async function resolveSecrets(config: RuntimeConfig): Promise<RuntimeSecr
     ...(config.launchSecret && { launchSecret: config.launchSecret }),
   };
   if (config.databaseUrl) {
-    const needed = ["logHmacKey", "capabilityKeys", ...(isLoopbackHost(config.host) ? [] : ["launchSecret"])] as (keyof RuntimeSecrets)[];
+    const needed = [
+      "logHmacKey",
+      "capabilityKeys",
+      ...(isLoopbackHost(config.host) ? [] : ["launchSecret"]),
+    ] as (keyof RuntimeSecrets)[];
     const missing = needed.filter((name) => configured[name] === undefined);
     if (missing.length > 0)
       throw new Error(
@@ -119,6 +135,7 @@ export async function resolveSecrets(config: RuntimeConfig): Promise<RuntimeSecr
     return { launchSecret: randomSecret(), ...configured } as RuntimeSecrets;
   }
   // Fully configured: nothing is generated and the data directory is not touched for keys.
-  if (configured.logHmacKey && configured.capabilityKeys && configured.launchSecret) return configured as RuntimeSecrets;
+  if (configured.logHmacKey && configured.capabilityKeys && configured.launchSecret)
+    return configured as RuntimeSecrets;
   return { ...(await loadOrCreateSecrets(config.dataDir)), ...configured };
 }

@@ -32,7 +32,10 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
  * Build the Koa app: host guard, `/healthz`, `/metrics`, the first-party launch API and start
  * page, and the MCP endpoint at `/mcp` (mounted raw: Koa hands the Node request to the SDK).
  */
-export function createApp(services: RuntimeServices, handlers: CoachHandlers<CallContext> = coachHandlers) {
+export function createApp(
+  services: RuntimeServices,
+  handlers: CoachHandlers<CallContext> = coachHandlers,
+) {
   const { config, identity } = services;
   // The bound origin is known once listening; until then (and without a server) it is the configured one.
   let boundOrigin = `http://${config.host}:${config.port}`;
@@ -42,10 +45,16 @@ export function createApp(services: RuntimeServices, handlers: CoachHandlers<Cal
   // A thrown route error is answered by Koa; the log gets its name and status only, because a
   // parser's message can quote the request body.
   app.silent = true;
-  app.on("error", (error: Error & { status?: number }) => services.logger.warn({ err: error.name, status: error.status ?? 500 }, "http error"));
+  app.on("error", (error: Error & { status?: number }) =>
+    services.logger.warn({ err: error.name, status: error.status ?? 500 }, "http error"),
+  );
   const router = new Router();
   router.get("/healthz", (ctx) => {
-    ctx.body = { status: "ok", contractMajor: services.identity.contractMajor, serverBuild: services.identity.serverBuild };
+    ctx.body = {
+      status: "ok",
+      contractMajor: services.identity.contractMajor,
+      serverBuild: services.identity.serverBuild,
+    };
   });
   router.get("/metrics", async (ctx) => {
     ctx.type = services.metrics.registry.contentType;
@@ -53,10 +62,19 @@ export function createApp(services: RuntimeServices, handlers: CoachHandlers<Cal
   });
   router.get("/start", startPage());
   // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
-  const parseLaunchBody = bodyParser({ enableTypes: ["json"], jsonLimit: "16kb", onError: () => undefined });
+  const parseLaunchBody = bodyParser({
+    enableTypes: ["json"],
+    jsonLimit: "16kb",
+    onError: () => undefined,
+  });
   // Beyond loopback anyone on the network could mint sessions: demand the first-party secret there.
   const requireSecret = isLoopbackHost(config.host) ? undefined : services.launchSecret;
-  router.post("/api/sessions", launchAuth(requireSecret), parseLaunchBody, launchRoute(services, mcpUrl));
+  router.post(
+    "/api/sessions",
+    launchAuth(requireSecret),
+    parseLaunchBody,
+    launchRoute(services, mcpUrl),
+  );
   router.all("/mcp", mcpRoute(mcp));
   app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
   app.use(router.routes());
@@ -65,7 +83,10 @@ export function createApp(services: RuntimeServices, handlers: CoachHandlers<Cal
 }
 
 /** Start the HTTP server on the configured host and port (0 = any free port). */
-export async function startServer(services: RuntimeServices, handlers?: CoachHandlers<CallContext>): Promise<RunningServer> {
+export async function startServer(
+  services: RuntimeServices,
+  handlers?: CoachHandlers<CallContext>,
+): Promise<RunningServer> {
   const { app, mcp, setBoundOrigin } = createApp(services, handlers);
   const handle = app.callback();
   let inFlight = 0;
@@ -82,7 +103,10 @@ export async function startServer(services: RuntimeServices, handlers?: CoachHan
     server.once("error", reject);
     server.listen(services.config.port, services.config.host, () => resolve());
   });
-  const purge = setInterval(() => void services.store.purgeExpired(Date.now()).catch(() => undefined), IDEMPOTENCY_PURGE_MS);
+  const purge = setInterval(
+    () => void services.store.purgeExpired(Date.now()).catch(() => undefined),
+    IDEMPOTENCY_PURGE_MS,
+  );
   purge.unref();
   await services.store.purgeExpired(services.now().getTime());
 
@@ -90,7 +114,8 @@ export async function startServer(services: RuntimeServices, handlers?: CoachHan
   const origin = `http://${urlHost(services.config.host)}:${port}`;
   setBoundOrigin(origin);
   // A start page derived from host and port (not configured) names the port actually bound (--port 0).
-  if (services.config.launchUrl === defaultLaunchUrl(services.config.host, services.config.port)) services.config.launchUrl = `${origin}/start`;
+  if (services.config.launchUrl === defaultLaunchUrl(services.config.host, services.config.port))
+    services.config.launchUrl = `${origin}/start`;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -62,7 +62,13 @@ const request: MintRequest = {
   expiresAt: new Date(now.getTime() + 3_600_000),
   batchId: "batch-0001",
 };
-const expectation: Expectation = { purpose: "grading", learningSessionId, policyRevision: 3, now, batchId: "batch-0001" };
+const expectation: Expectation = {
+  purpose: "grading",
+  learningSessionId,
+  policyRevision: 3,
+  now,
+  batchId: "batch-0001",
+};
 const token = mintCapability(keyring, request);
 const claimsJson = JSON.stringify(openCapability(keyring, token, expectation));
 const input = {
@@ -70,7 +76,8 @@ const input = {
   gradingCapability: token,
   assessments: [{ passed: true }, { passed: false }, { passed: true }],
 };
-if (!validateRecordSkillpilotVerifiedRecallResultsInput(input)) throw new Error("bench input is not valid");
+if (!validateRecordSkillpilotVerifiedRecallResultsInput(input))
+  throw new Error("bench input is not valid");
 
 const store = new MemoryReplayStore();
 const results = {
@@ -79,16 +86,25 @@ const results = {
   mint: nsPerOp(() => mintCapability(keyring, request)),
   open: nsPerOp(() => openCapability(keyring, token, expectation)),
   mintVerify: await nsPerAsyncOp((i) =>
-    verifyCapability(keyring, mintCapability(keyring, request), expectation, { store, use: String(i) }),
+    verifyCapability(keyring, mintCapability(keyring, request), expectation, {
+      store,
+      use: String(i),
+    }),
   ),
 };
 
 const fmt = (ns: number) => `${(ns / 1000).toFixed(2).padStart(8)} µs`;
 const ratio = (ns: number, base: number) => `${(ns / base).toFixed(1).padStart(6)}×`;
-console.log(`capability bench — claims ${claimsJson.length} B, token ${token.length} chars, ${ROUNDS}×${ITERATIONS} calls, median`);
-console.log(`${"operation".padEnd(28)}${"per call".padStart(11)}${"vs sha256".padStart(11)}${"vs ajv".padStart(9)}`);
+console.log(
+  `capability bench — claims ${claimsJson.length} B, token ${token.length} chars, ${ROUNDS}×${ITERATIONS} calls, median`,
+);
+console.log(
+  `${"operation".padEnd(28)}${"per call".padStart(11)}${"vs sha256".padStart(11)}${"vs ajv".padStart(9)}`,
+);
 for (const [name, ns] of Object.entries(results))
-  console.log(`${name.padEnd(28)}${fmt(ns)}${ratio(ns, results.sha256).padStart(11)}${ratio(ns, results.ajv).padStart(9)}`);
+  console.log(
+    `${name.padEnd(28)}${fmt(ns)}${ratio(ns, results.sha256).padStart(11)}${ratio(ns, results.ajv).padStart(9)}`,
+  );
 console.log(
   `mint+verify = ${(results.mintVerify / results.sha256).toFixed(1)}× one sha256, ` +
     `${(results.mintVerify / results.ajv).toFixed(1)}× one ajv validation (replay store held ${store.size} ids)`,

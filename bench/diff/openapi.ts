@@ -16,8 +16,7 @@ export function toOpenApi30(schema: unknown): unknown {
     else if (k === "type" && v === "null") {
       out.nullable = true;
       out.enum = [null];
-    }
-    else if (k === "type" && Array.isArray(v)) {
+    } else if (k === "type" && Array.isArray(v)) {
       const rest = v.filter((t) => t !== "null");
       if (rest.length < v.length) out.nullable = true;
       if (rest.length === 1) out.type = rest[0];
@@ -25,7 +24,14 @@ export function toOpenApi30(schema: unknown): unknown {
     } else if ((k === "exclusiveMinimum" || k === "exclusiveMaximum") && typeof v === "number") {
       out[k === "exclusiveMinimum" ? "minimum" : "maximum"] = v;
       out[k] = true;
-    } else if (k === "$schema" || k === "$id" || k === "$defs" || k === "$comment" || k === "examples") continue;
+    } else if (
+      k === "$schema" ||
+      k === "$id" ||
+      k === "$defs" ||
+      k === "$comment" ||
+      k === "examples"
+    )
+      continue;
     else out[k] = isObj(v) || Array.isArray(v) ? toOpenApi30(v) : v;
   }
   return out;
@@ -46,8 +52,18 @@ export function contractToOpenApi(doc: ContractDoc, version = "1.0.0"): Json {
         "x-mcp-annotations": t.annotations ?? {},
         ...(t.uiUri ? { "x-mcp-ui": t.uiUri } : {}),
         security: [{ oauth: toolScopes }],
-        requestBody: { required: true, content: { "application/json": { schema: toOpenApi30(t.rawInput) } } },
-        responses: { "200": { description: "result", content: { "application/json": { schema: toOpenApi30(t.hasOutputSchema ? t.rawOutput : {}) } } } },
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: toOpenApi30(t.rawInput) } },
+        },
+        responses: {
+          "200": {
+            description: "result",
+            content: {
+              "application/json": { schema: toOpenApi30(t.hasOutputSchema ? t.rawOutput : {}) },
+            },
+          },
+        },
       },
     };
   }
@@ -55,6 +71,18 @@ export function contractToOpenApi(doc: ContractDoc, version = "1.0.0"): Json {
     openapi: "3.0.3",
     info: { title: "tools", version },
     paths,
-    components: { securitySchemes: { oauth: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://example.com/token", scopes: Object.fromEntries([...scopes].sort().map((s) => [s, s])) } } } } },
+    components: {
+      securitySchemes: {
+        oauth: {
+          type: "oauth2",
+          flows: {
+            clientCredentials: {
+              tokenUrl: "https://example.com/token",
+              scopes: Object.fromEntries([...scopes].sort().map((s) => [s, s])),
+            },
+          },
+        },
+      },
+    },
   };
 }

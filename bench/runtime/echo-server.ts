@@ -14,7 +14,12 @@ import { mcpRoute } from "../../runtime/http/mcp.route.js";
 const echoTool = {
   name: "echo",
   description: "Echo the text back.",
-  inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  inputSchema: {
+    type: "object" as const,
+    properties: { text: { type: "string" } },
+    required: ["text"],
+    additionalProperties: false,
+  },
 };
 
 const mcp = createMcpHandler(
@@ -22,7 +27,12 @@ const mcp = createMcpHandler(
     const server = new Server({ name: "echo", version: "1" }, { capabilities: { tools: {} } });
     server.setRequestHandler("tools/list", async () => ({ tools: [echoTool] }));
     server.setRequestHandler("tools/call", async (request) => ({
-      content: [{ type: "text", text: String((request.params.arguments as { text?: unknown })?.text ?? "") }],
+      content: [
+        {
+          type: "text",
+          text: String((request.params.arguments as { text?: unknown })?.text ?? ""),
+        },
+      ],
     }));
     return server;
   },
@@ -34,7 +44,9 @@ router.all("/mcp", mcpRoute(mcp));
 app.use(hostGuard([]));
 app.use(router.routes());
 const server = http.createServer(app.callback()).listen(0, "127.0.0.1", () => {
-  process.stdout.write(`MCP endpoint http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`);
+  process.stdout.write(
+    `MCP endpoint http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`,
+  );
 });
 process.once("SIGTERM", () => {
   server.close();

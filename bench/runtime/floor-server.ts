@@ -23,16 +23,23 @@ if (!dataDir) throw new Error("usage: floor-server.ts DATA_DIR");
 function replayFirst<N extends ToolName>(tool: N): CoachHandlers<CallContext>[N] {
   const real = coachHandlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
   let first: unknown;
-  return (async (input: unknown, ctx: CallContext) => (first ??= await real(input, ctx))) as unknown as CoachHandlers<CallContext>[N];
+  return (async (input: unknown, ctx: CallContext) =>
+    (first ??= await real(input, ctx))) as unknown as CoachHandlers<CallContext>[N];
 }
 
 const handlers: CoachHandlers<CallContext> = {
   ...coachHandlers,
   start_skillpilot_verified_recall: replayFirst("start_skillpilot_verified_recall"),
   get_skillpilot_verified_recall_answers: replayFirst("get_skillpilot_verified_recall_answers"),
-  record_skillpilot_verified_recall_results: replayFirst("record_skillpilot_verified_recall_results"),
+  record_skillpilot_verified_recall_results: replayFirst(
+    "record_skillpilot_verified_recall_results",
+  ),
 };
-const services = await bootServices(root, { dataDir, port: 0, logDestination: path.join(dataDir, "floor-calls.log") });
+const services = await bootServices(root, {
+  dataDir,
+  port: 0,
+  logDestination: path.join(dataDir, "floor-calls.log"),
+});
 const running = await startServer(services, handlers);
 process.stdout.write(`MCP endpoint ${running.mcpUrl}\n`);
 process.once("SIGTERM", () => void running.close());

@@ -27,17 +27,25 @@ export interface Result {
   serverCpuMs?: number;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /**
  * Run every client's call in a loop for `seconds` (after `warmupMs` of unmeasured calls, so JIT and
  * caches settle) and measure latencies and the server process's CPU time.
  */
-export async function drive(calls: Call[], seconds: number, warmupMs: number, serverPid?: number): Promise<Measurement> {
+export async function drive(
+  calls: Call[],
+  seconds: number,
+  warmupMs: number,
+  serverPid?: number,
+): Promise<Measurement> {
   const warmEnd = performance.now() + warmupMs;
-  await Promise.all(calls.map(async (call) => {
-    while (performance.now() < warmEnd) await call();
-  }));
+  await Promise.all(
+    calls.map(async (call) => {
+      while (performance.now() < warmEnd) await call();
+    }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const start = performance.now();
@@ -55,14 +63,22 @@ export async function drive(calls: Call[], seconds: number, warmupMs: number, se
   );
   const elapsed = (performance.now() - start) / 1000;
   const cpuAfter = processCpuMs(serverPid);
-  return { latencies, errors, seconds: elapsed, serverCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+  return {
+    latencies,
+    errors,
+    seconds: elapsed,
+    serverCpuMs:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+  };
 }
 
 /** Sum measurements (e.g. the slices of an interleaved run) into one scenario result. */
 export function summarize(name: string, parts: Measurement[], unit?: string): Result {
   const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
   const seconds = parts.reduce((sum, p) => sum + p.seconds, 0);
-  const cpu = parts.every((p) => p.serverCpuMs !== undefined) ? parts.reduce((sum, p) => sum + p.serverCpuMs!, 0) : undefined;
+  const cpu = parts.every((p) => p.serverCpuMs !== undefined)
+    ? parts.reduce((sum, p) => sum + p.serverCpuMs!, 0)
+    : undefined;
   return {
     name,
     ...(unit && { unit }),

@@ -20,16 +20,35 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const POOL = Number(process.env.BENCH_RECALL_POOL ?? 800);
-const nodeOptions = process.argv.length > 2 ? process.argv.slice(2) : ["--cpu-prof", `--cpu-prof-dir=${process.env.PROFILE_DIR ?? path.join(tmpdir(), "skillpilot-prof")}`];
+const nodeOptions =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : [
+        "--cpu-prof",
+        `--cpu-prof-dir=${process.env.PROFILE_DIR ?? path.join(tmpdir(), "skillpilot-prof")}`,
+      ];
 
 const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-prof-"));
 try {
   const pool = await seedRecallLearners(root, dir, CLIENTS * POOL);
-  const { child, url } = await startProcess(root, [...nodeOptions, path.join(root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir], {
-    SKILLPILOT_LOG: path.join(dir, "calls.log"),
-  });
+  const { child, url } = await startProcess(
+    root,
+    [
+      ...nodeOptions,
+      path.join(root, "bin/skillpilot.js"),
+      "start",
+      "--port",
+      "0",
+      "--data-dir",
+      dir,
+    ],
+    {
+      SKILLPILOT_LOG: path.join(dir, "calls.log"),
+    },
+  );
   // e.g. for --trace-deopt output: the server's stdout, copied to a file.
-  if (process.env.PROFILE_SERVER_STDOUT) child.stdout!.pipe(createWriteStream(process.env.PROFILE_SERVER_STDOUT));
+  if (process.env.PROFILE_SERVER_STDOUT)
+    child.stdout!.pipe(createWriteStream(process.env.PROFILE_SERVER_STDOUT));
   const caller = new RawMcpCaller(url, CLIENTS);
   let rounds = 0;
   let errors = 0;
@@ -48,7 +67,9 @@ try {
     caller.close();
     await stopProcess(child);
   }
-  process.stdout.write(`${rounds} rounds, ${errors} errors in ${SECONDS} s (server options: ${nodeOptions.join(" ")})\n`);
+  process.stdout.write(
+    `${rounds} rounds, ${errors} errors in ${SECONDS} s (server options: ${nodeOptions.join(" ")})\n`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

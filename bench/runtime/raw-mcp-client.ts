@@ -16,7 +16,10 @@ export class RawMcpCaller {
   }
 
   /** Call a tool; resolves with the JSON-RPC result (throws on a transport or protocol error). */
-  call(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
+  call(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: ++this.id,
@@ -51,7 +54,10 @@ export class RawMcpCaller {
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
             try {
-              const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result?: never; error?: { message: string } };
+              const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+                result?: never;
+                error?: { message: string };
+              };
               if (msg.result) resolve(msg.result);
               else reject(new Error(`MCP error: ${msg.error?.message ?? res.statusCode}`));
             } catch (error) {

@@ -14,13 +14,24 @@ import type { RawMcpCaller } from "./raw-mcp-client.js";
 const DAY_MS = 86_400_000;
 
 /** Create `count` sessions, each with one recall item that is due now; returns their session ids. */
-export async function seedRecallLearners(root: string, dataDir: string, count: number): Promise<string[]> {
-  const config = await loadConfig(root, { dataDir, port: 0, logDestination: path.join(dataDir, "seed.log") }, {});
+export async function seedRecallLearners(
+  root: string,
+  dataDir: string,
+  count: number,
+): Promise<string[]> {
+  const config = await loadConfig(
+    root,
+    { dataDir, port: 0, logDestination: path.join(dataDir, "seed.log") },
+    {},
+  );
   const services = await createServices(config);
   try {
     const ids = await Promise.all(
       Array.from({ length: count }, async (_, i) => {
-        const launched = await launchSession(services, { learner: `recall-bench-${i}`, locale: "en" });
+        const launched = await launchSession(services, {
+          learner: `recall-bench-${i}`,
+          locale: "en",
+        });
         if (launched.kind !== "minted") throw new Error(`bench launch refused: ${launched.kind}`);
         return launched.learningSessionId;
       }),
@@ -30,8 +41,17 @@ export async function seedRecallLearners(root: string, dataDir: string, count: n
     await services.store.write(async (tx) => {
       for (const id of ids) {
         const { learnerId } = (await tx.findSession(id))!;
-        await tx.saveProgress(learnerId, { goalId: "git-basics.repository", status: "mastered", attempts: 1, masteredAt }, masteredAt);
-        await tx.saveState(learnerId, { activeGoalId: null, focusSkillId: "git-basics" }, 1, now.toISOString());
+        await tx.saveProgress(
+          learnerId,
+          { goalId: "git-basics.repository", status: "mastered", attempts: 1, masteredAt },
+          masteredAt,
+        );
+        await tx.saveState(
+          learnerId,
+          { activeGoalId: null, focusSkillId: "git-basics" },
+          1,
+          now.toISOString(),
+        );
       }
     });
     return ids;
@@ -56,12 +76,20 @@ export function fromPool(pool: string[]): () => string {
  * One client's rounds: each takes the next session and runs the three calls a chat client makes,
  * all passed. Resolves false when a call fails.
  */
-export function recallRounds(caller: RawMcpCaller, nextSession: () => string): () => Promise<boolean> {
+export function recallRounds(
+  caller: RawMcpCaller,
+  nextSession: () => string,
+): () => Promise<boolean> {
   return async () => {
     const learningSessionId = nextSession();
-    const started: Result = await caller.call("start_skillpilot_verified_recall", { learningSessionId });
+    const started: Result = await caller.call("start_skillpilot_verified_recall", {
+      learningSessionId,
+    });
     if (started.isError) return false;
-    const revealed: Result = await caller.call("get_skillpilot_verified_recall_answers", { learningSessionId, batchCapability: started.structuredContent!.batchCapability });
+    const revealed: Result = await caller.call("get_skillpilot_verified_recall_answers", {
+      learningSessionId,
+      batchCapability: started.structuredContent!.batchCapability,
+    });
     if (revealed.isError) return false;
     const recorded: Result = await caller.call("record_skillpilot_verified_recall_results", {
       learningSessionId,

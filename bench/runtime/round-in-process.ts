@@ -26,11 +26,22 @@ const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-round-"));
 try {
   // One more repetition than measured: the first one warms the code up.
   const pool = await seedRecallLearners(root, dir, ROUNDS * (REPETITIONS + 1));
-  const services = await createServices(await loadConfig(root, { dataDir: dir, port: 0, logDestination: path.join(dir, "calls.log") }, {}));
+  const services = await createServices(
+    await loadConfig(
+      root,
+      { dataDir: dir, port: 0, logDestination: path.join(dir, "calls.log") },
+      {},
+    ),
+  );
   try {
     // Arguments travel as JSON, as they do from a client.
     const call = async (name: string, args: Record<string, unknown>) => {
-      const result = await callTool(services, coachHandlers, name, JSON.parse(JSON.stringify(args)));
+      const result = await callTool(
+        services,
+        coachHandlers,
+        name,
+        JSON.parse(JSON.stringify(args)),
+      );
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
       return result.structuredContent as Record<string, any>;
     };
@@ -38,7 +49,10 @@ try {
     const round = async () => {
       const learningSessionId = pool[next++];
       const started = await call("start_skillpilot_verified_recall", { learningSessionId });
-      const revealed = await call("get_skillpilot_verified_recall_answers", { learningSessionId, batchCapability: started.batchCapability });
+      const revealed = await call("get_skillpilot_verified_recall_answers", {
+        learningSessionId,
+        batchCapability: started.batchCapability,
+      });
       await call("record_skillpilot_verified_recall_results", {
         learningSessionId,
         gradingCapability: revealed.gradingCapability,

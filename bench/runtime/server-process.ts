@@ -5,8 +5,16 @@ import { readFileSync } from "node:fs";
  * Start a Node server process in `root` (its stdout is watched, stderr inherited) and wait for the
  * MCP URL it prints; rejects if it exits first.
  */
-export function startProcess(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+export function startProcess(
+  root: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -14,7 +22,9 @@ export function startProcess(root: string, args: string[], env: NodeJS.ProcessEn
       const m = /MCP endpoint (http:\/\/\S+\/mcp)/.exec(out);
       if (m) resolve({ child, url: m[1] });
     });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}) before listening: ${out}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`server exited (${code}) before listening: ${out}`)),
+    );
   });
 }
 

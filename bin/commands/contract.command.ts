@@ -9,14 +9,27 @@ export function registerContractCommand(program: Command): void {
   const contract = program
     .command("contract")
     .description("Inspect the generated contract.")
-    .addHelpText("after", exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }));
+    .addHelpText(
+      "after",
+      exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
+    );
   contract
     .command("show")
-    .description("Print the contract summary (identity, version layers, line policy, tools with kind and annotations) from generated/contract.snapshot.json.")
+    .description(
+      "Print the contract summary (identity, version layers, line policy, tools with kind and annotations) from generated/contract.snapshot.json.",
+    )
     .option("--json", "print the canonical snapshot JSON instead")
-    .addHelpText("after", exitCodesHelp({ ok: "printed", usage: "usage error, or generated/contract.snapshot.json missing or unreadable" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "printed",
+        usage: "usage error, or generated/contract.snapshot.json missing or unreadable",
+      }),
+    )
     .action(async (opts: { json?: boolean }, command: Command) => {
       const snapshot = await readSnapshot(projectPaths(command).root);
-      process.stdout.write(opts.json ? JSON.stringify(snapshot, null, 2) + "\n" : contractSummary(snapshot));
+      process.stdout.write(
+        opts.json ? JSON.stringify(snapshot, null, 2) + "\n" : contractSummary(snapshot),
+      );
     });
 }

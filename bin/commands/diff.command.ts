@@ -20,36 +20,91 @@ interface DiffOptions {
 export function registerDiffCommand(program: Command): void {
   program
     .command("diff")
-    .description("Compare the contract against every published snapshot (or --against, or OLD NEW): breaking changes with witnesses, the minimum SemVer bump and its L6 class.")
-    .argument("[old]", "old contract: a snapshot or an MCP tools/list JSON ({\"tools\":[…]} or an array)")
+    .description(
+      "Compare the contract against every published snapshot (or --against, or OLD NEW): breaking changes with witnesses, the minimum SemVer bump and its L6 class.",
+    )
+    .argument(
+      "[old]",
+      'old contract: a snapshot or an MCP tools/list JSON ({"tools":[…]} or an array)',
+    )
     .argument("[new]", "new contract (default: the project's generated snapshot)")
-    .option("--against <spec>", "baseline instead of contracts/published/: a directory (every contract.snapshot.json below it), a file, or git:REF")
+    .option(
+      "--against <spec>",
+      "baseline instead of contracts/published/: a directory (every contract.snapshot.json below it), a file, or git:REF",
+    )
     .addOption(formatOption())
     .option("--waivers <file>", "waiver file (default: contracts/waivers.json when it exists)")
     .option("--old-version <semver>", "package version of OLD (for plain tools/list documents)")
     .option("--new-version <semver>", "package version of NEW (for plain tools/list documents)")
-    .option("--snapshot <file>", "the project's current snapshot", "generated/contract.snapshot.json")
-    .option("--today <date>", "evaluate waiver expiry on this UTC date (YYYY-MM-DD) instead of today")
-    .addHelpText("after", "\nPaths (OLD, NEW, --against, --waivers, --snapshot) are relative to -C/--root." + exitCodesHelp({ ok: "compatible (or nothing published yet)", findings: "breaking change, declared version bump too low or waiver error", usage: "usage or input error" }))
-    .action(async (oldFile: string | undefined, newFile: string | undefined, opts: DiffOptions, command: Command) => {
-      const now = opts.today ? new Date(`${opts.today}T12:00:00Z`) : new Date();
-      if (Number.isNaN(now.getTime())) {
-        process.stderr.write(`skillpilot diff: --today ${opts.today} is not a date\n`);
-        process.exitCode = ExitCode.usage;
-        return;
-      }
-      const outcome = await runDiff({ root: projectPaths(command).root, oldFile, newFile, against: opts.against, snapshotFile: opts.snapshot, oldVersion: opts.oldVersion, newVersion: opts.newVersion, waiverFile: opts.waivers, now });
-      if (outcome.status === "input-error") {
-        emitReport(outcome.diagnostics, opts.format);
-        process.exitCode = ExitCode.usage;
-        return;
-      }
-      if (outcome.status === "nothing-to-compare") {
-        if (opts.format === "json") process.stdout.write(JSON.stringify({ requiredBump: "none", classification: "server-only", breaking: false, comparisons: [], findings: [], problems: [], note: outcome.message }, null, 2) + "\n");
-        else process.exitCode = emitReport([], opts.format, { summary: outcome.message });
-        return;
-      }
-      process.stdout.write(renderDiff(outcome.result, outcome.diagnostics, opts.format));
-      process.exitCode = outcome.failed ? ExitCode.findings : ExitCode.ok;
-    });
+    .option(
+      "--snapshot <file>",
+      "the project's current snapshot",
+      "generated/contract.snapshot.json",
+    )
+    .option(
+      "--today <date>",
+      "evaluate waiver expiry on this UTC date (YYYY-MM-DD) instead of today",
+    )
+    .addHelpText(
+      "after",
+      "\nPaths (OLD, NEW, --against, --waivers, --snapshot) are relative to -C/--root." +
+        exitCodesHelp({
+          ok: "compatible (or nothing published yet)",
+          findings: "breaking change, declared version bump too low or waiver error",
+          usage: "usage or input error",
+        }),
+    )
+    .action(
+      async (
+        oldFile: string | undefined,
+        newFile: string | undefined,
+        opts: DiffOptions,
+        command: Command,
+      ) => {
+        const now = opts.today ? new Date(`${opts.today}T12:00:00Z`) : new Date();
+        if (Number.isNaN(now.getTime())) {
+          process.stderr.write(`skillpilot diff: --today ${opts.today} is not a date\n`);
+          process.exitCode = ExitCode.usage;
+          return;
+        }
+        const outcome = await runDiff({
+          root: projectPaths(command).root,
+          oldFile,
+          newFile,
+          against: opts.against,
+          snapshotFile: opts.snapshot,
+          oldVersion: opts.oldVersion,
+          newVersion: opts.newVersion,
+          waiverFile: opts.waivers,
+          now,
+        });
+        if (outcome.status === "input-error") {
+          emitReport(outcome.diagnostics, opts.format);
+          process.exitCode = ExitCode.usage;
+          return;
+        }
+        if (outcome.status === "nothing-to-compare") {
+          if (opts.format === "json")
+            process.stdout.write(
+              JSON.stringify(
+                {
+                  requiredBump: "none",
+                  classification: "server-only",
+                  breaking: false,
+                  comparisons: [],
+                  findings: [],
+                  problems: [],
+                  note: outcome.message,
+                },
+                null,
+                2,
+              ) + "\n",
+            );
+          else process.exitCode = emitReport([], opts.format, { summary: outcome.message });
+          return;
+        }
+        process.stdout.write(renderDiff(outcome.result, outcome.diagnostics, opts.format));
+        process.exitCode = outcome.failed ? ExitCode.findings : ExitCode.ok;
+      },
+    );
 }

@@ -9,10 +9,19 @@ import { projectPaths } from "./root.js";
 export function registerFreezeCommand(program: Command): void {
   program
     .command("freeze")
-    .description("Lock the draft of <version> for portal review: records its content identity in contracts/review-freeze.json; prepare may then only reproduce it, and the server refuses a different contract.")
+    .description(
+      "Lock the draft of <version> for portal review: records its content identity in contracts/review-freeze.json; prepare may then only reproduce it, and the server refuses a different contract.",
+    )
     .argument("<version>", "the draft version (SemVer, without -SNAPSHOT)")
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "frozen (or already frozen with these bytes)", findings: "refused", usage: "usage or I/O error" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "frozen (or already frozen with these bytes)",
+        findings: "refused",
+        usage: "usage or I/O error",
+      }),
+    )
     .action(async (version: string, opts: { format: DiagnosticFormat }, command: Command) => {
       const result = await freeze(projectPaths(command).root, version);
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });

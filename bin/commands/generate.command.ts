@@ -12,10 +12,22 @@ import { projectPaths } from "./root.js";
 export function registerGenerateCommand(program: Command): void {
   program
     .command("generate")
-    .description("Validate schemas/ and write generated/ (types, validators, MCP descriptors, handler interfaces, contract snapshot).")
-    .option("--check", "write nothing; exit 1 when generated/ differs from what schemas/ produce (CI drift gate)")
+    .description(
+      "Validate schemas/ and write generated/ (types, validators, MCP descriptors, handler interfaces, contract snapshot).",
+    )
+    .option(
+      "--check",
+      "write nothing; exit 1 when generated/ differs from what schemas/ produce (CI drift gate)",
+    )
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "ok", findings: "schema problems or drift", usage: "usage or I/O error" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "ok",
+        findings: "schema problems or drift",
+        usage: "usage or I/O error",
+      }),
+    )
     .action(async (opts: { check?: boolean; format: DiagnosticFormat }, command: Command) => {
       const paths = projectPaths(command);
       const result = await generateFromSources(await readContractSources(paths));
@@ -30,7 +42,9 @@ export function registerGenerateCommand(program: Command): void {
         return;
       }
       const written = await writeGenerated(paths.root, result.files);
-      const summary = written.length ? written.map((f) => `wrote ${f}`).join("\n") : "generated/ already up to date";
+      const summary = written.length
+        ? written.map((f) => `wrote ${f}`).join("\n")
+        : "generated/ already up to date";
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary });
     });
 }

@@ -14,13 +14,25 @@ export function registerHandlersCommand(program: Command): void {
   const handlers = program
     .command("handlers")
     .description("Work with the typed handler interfaces generated from the schemas.")
-    .addHelpText("after", exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }));
+    .addHelpText(
+      "after",
+      exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
+    );
   handlers
     .command("scaffold")
     .argument("<dir>", "folder to create the handler files in (relative to -C/--root)")
-    .description("Create a <tool>.handler.ts per tool that implements the generated interface and throws a not-implemented error. Existing files are left untouched.")
+    .description(
+      "Create a <tool>.handler.ts per tool that implements the generated interface and throws a not-implemented error. Existing files are left untouched.",
+    )
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "files created or kept", findings: "the schemas do not build a contract", usage: "usage or I/O error" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "files created or kept",
+        findings: "the schemas do not build a contract",
+        usage: "usage or I/O error",
+      }),
+    )
     .action(async (dir: string, opts: { format: DiagnosticFormat }, command: Command) => {
       const paths = projectPaths(command);
       const { model, diagnostics } = buildModel(await readContractSources(paths));

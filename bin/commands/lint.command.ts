@@ -14,15 +14,34 @@ import { projectPaths } from "./root.js";
 export function registerLintCommand(program: Command): void {
   program
     .command("lint")
-    .description("Check the contract against the automatable gate (G1–G4, G11, C5, C16): write envelopes, no free text, closed inputs, no loops, one imperative, UI only on reads, explicit truthful annotations, no secrets in outputs.")
-    .argument("[file]", "a contract snapshot or MCP tools/list JSON (relative to -C/--root)", "generated/contract.snapshot.json")
+    .description(
+      "Check the contract against the automatable gate (G1–G4, G11, C5, C16): write envelopes, no free text, closed inputs, no loops, one imperative, UI only on reads, explicit truthful annotations, no secrets in outputs.",
+    )
+    .argument(
+      "[file]",
+      "a contract snapshot or MCP tools/list JSON (relative to -C/--root)",
+      "generated/contract.snapshot.json",
+    )
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "no errors (warnings allowed)", findings: "gate violations", usage: "usage or unreadable input" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "no errors (warnings allowed)",
+        findings: "gate violations",
+        usage: "usage or unreadable input",
+      }),
+    )
     .action(async (file: string, opts: { format: DiagnosticFormat }, command: Command) => {
       const root = projectPaths(command).root;
       const input: Diagnostic[] = [];
       const doc = await readDoc(root, file, input);
-      const textOf = (f: string) => { try { return readFileSync(path.resolve(root, f), "utf8"); } catch { return undefined; } };
+      const textOf = (f: string) => {
+        try {
+          return readFileSync(path.resolve(root, f), "utf8");
+        } catch {
+          return undefined;
+        }
+      };
       if (!doc || hasErrors(input)) {
         emitReport(withLines(input, textOf), opts.format);
         process.exitCode = ExitCode.usage;

@@ -12,12 +12,25 @@ export function registerPrepareCommand(program: Command): void {
     .description(
       "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree (plugin.json, tools.json, contract-line.json, skills/, ui/), contract snapshot, SHA256SUMS, the deterministic plugin-install-bundle.tar.gz and directory-submission.zip.",
     )
-    .option("--version <semver>", "release version; must equal packageVersion in schemas/plugin.json (default: that version)")
+    .option(
+      "--version <semver>",
+      "release version; must equal packageVersion in schemas/plugin.json (default: that version)",
+    )
     .addOption(formatOption())
-    .addHelpText("after", "\nWhile X is under review freeze, prepare only succeeds when it reproduces the frozen bytes." + exitCodesHelp({ ok: "written or unchanged", findings: "findings or refused", usage: "usage or I/O error" }))
+    .addHelpText(
+      "after",
+      "\nWhile X is under review freeze, prepare only succeeds when it reproduces the frozen bytes." +
+        exitCodesHelp({
+          ok: "written or unchanged",
+          findings: "findings or refused",
+          usage: "usage or I/O error",
+        }),
+    )
     .action(async (opts: { version?: string; format: DiagnosticFormat }, command: Command) => {
       const result = await prepare(projectPaths(command).root, { version: opts.version });
-      const message = result.draft && `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} (content sha256 ${result.draft.contentSha256})\n  tar      ${result.draft.archives.tar}\n  tar.gz   ${result.draft.archives.tarGz}\n  zip      ${result.draft.archives.zip}`;
+      const message =
+        result.draft &&
+        `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} (content sha256 ${result.draft.contentSha256})\n  tar      ${result.draft.archives.tar}\n  tar.gz   ${result.draft.archives.tarGz}\n  zip      ${result.draft.archives.zip}`;
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: message });
     });
 }

@@ -6,7 +6,8 @@ import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
 const isoDate = (value: string): string => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError("expected YYYY-MM-DD");
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+    throw new InvalidArgumentError("expected YYYY-MM-DD");
   return value;
 };
 
@@ -20,9 +21,24 @@ export function registerRecordPublishedCommand(program: Command): void {
     .argument("<version>", "the published version (must be frozen, with unchanged bytes)")
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "recorded (or already recorded with the same bytes)", findings: "refused", usage: "usage or I/O error" }))
-    .action(async (version: string, opts: { publishedAt?: string; format: DiagnosticFormat }, command: Command) => {
-      const result = await recordPublished(projectPaths(command).root, version, { publishedAt: opts.publishedAt });
-      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
-    });
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "recorded (or already recorded with the same bytes)",
+        findings: "refused",
+        usage: "usage or I/O error",
+      }),
+    )
+    .action(
+      async (
+        version: string,
+        opts: { publishedAt?: string; format: DiagnosticFormat },
+        command: Command,
+      ) => {
+        const result = await recordPublished(projectPaths(command).root, version, {
+          publishedAt: opts.publishedAt,
+        });
+        process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
+      },
+    );
 }

@@ -20,13 +20,32 @@ interface SkillLintOptions {
 export function registerSkillLintCommand(program: Command): void {
   program
     .command("skill-lint")
-    .description("Check that every tool the skills name (front matter and backticked names) exists in the contract and is model-visible, and hash the skills tree reproducibly (sorted sha256 manifest).")
+    .description(
+      "Check that every tool the skills name (front matter and backticked names) exists in the contract and is model-visible, and hash the skills tree reproducibly (sorted sha256 manifest).",
+    )
     .option("--skills <dir>", "skills tree (relative to -C/--root)", "skills")
-    .option("--contract <file>", "contract snapshot or MCP tools/list JSON (relative to -C/--root)", "generated/contract.snapshot.json")
-    .option("--expect-hash <sha256>", "fail unless the tree hashes to this value (e.g. the recorded bundle hash)")
-    .option("--manifest", "print the sorted `sha256  path` manifest of the tree instead of the summary")
+    .option(
+      "--contract <file>",
+      "contract snapshot or MCP tools/list JSON (relative to -C/--root)",
+      "generated/contract.snapshot.json",
+    )
+    .option(
+      "--expect-hash <sha256>",
+      "fail unless the tree hashes to this value (e.g. the recorded bundle hash)",
+    )
+    .option(
+      "--manifest",
+      "print the sorted `sha256  path` manifest of the tree instead of the summary",
+    )
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "all references resolve (and the hash matches)", findings: "findings", usage: "usage or unreadable contract" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "all references resolve (and the hash matches)",
+        findings: "findings",
+        usage: "usage or unreadable contract",
+      }),
+    )
     .action(async (opts: SkillLintOptions, command: Command) => {
       const root = projectPaths(command).root;
       const input: Diagnostic[] = [];
@@ -36,14 +55,39 @@ export function registerSkillLintCommand(program: Command): void {
         process.exitCode = ExitCode.usage;
         return;
       }
-      const label = path.relative(root, path.resolve(root, opts.skills)).split(path.sep).join("/") || ".";
-      const { diagnostics, tree } = await skillLint(path.resolve(root, opts.skills), label, contract, opts.expectHash);
+      const label =
+        path.relative(root, path.resolve(root, opts.skills)).split(path.sep).join("/") || ".";
+      const { diagnostics, tree } = await skillLint(
+        path.resolve(root, opts.skills),
+        label,
+        contract,
+        opts.expectHash,
+      );
       if (opts.manifest && tree) process.stdout.write(tree.manifest);
       // JSON carries the tree hash inside the document: `{"diagnostics":[…],"skillsTree":{…}}`.
-      else if (opts.format === "json") process.stdout.write(JSON.stringify({ diagnostics: sortDiagnostics(diagnostics), ...(tree ? { skillsTree: { sha256: tree.sha256, files: tree.files.length, manifest: tree.manifest } } : {}) }, null, 2) + "\n");
+      else if (opts.format === "json")
+        process.stdout.write(
+          JSON.stringify(
+            {
+              diagnostics: sortDiagnostics(diagnostics),
+              ...(tree
+                ? {
+                    skillsTree: {
+                      sha256: tree.sha256,
+                      files: tree.files.length,
+                      manifest: tree.manifest,
+                    },
+                  }
+                : {}),
+            },
+            null,
+            2,
+          ) + "\n",
+        );
       else {
         emitReport(diagnostics, opts.format, { textTo: "stdout" });
-        if (tree) emitStatus(opts.format, `${label}: sha256:${tree.sha256} (${tree.files.length} files)`);
+        if (tree)
+          emitStatus(opts.format, `${label}: sha256:${tree.sha256} (${tree.files.length} files)`);
       }
       process.exitCode = hasErrors(diagnostics) ? ExitCode.findings : ExitCode.ok;
     });

@@ -27,7 +27,10 @@ function runtimeOptions(command: Command): Command {
   return command
     .option("--host <host>", "interface to bind (env HOST; default 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free port (env PORT; default 3000)")
-    .option("--data-dir <dir>", "SQLite database and secrets (env SKILLPILOT_DATA_DIR; default ./data)")
+    .option(
+      "--data-dir <dir>",
+      "SQLite database and secrets (env SKILLPILOT_DATA_DIR; default ./data)",
+    )
     .option("--config <file>", "JSON config file (default ./skillpilot.config.json when present)");
 }
 
@@ -37,63 +40,112 @@ export function registerStartCommand(program: Command): void {
     program
       .command("start")
       .alias("serve")
-      .description("Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain in-flight calls and close the database."),
+      .description(
+        "Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain in-flight calls and close the database.",
+      ),
   )
-    .option("--allow-contract-drift", "start even though the served contract differs from the version under review freeze (L3)")
-    .addHelpText("after", "\nRelative --data-dir and --config paths are resolved against -C/--root." + exitCodesHelp({ ok: "stopped cleanly (SIGTERM/SIGINT)", findings: "the contract drifted from the version under review freeze", usage: "usage, configuration or I/O error" }))
+    .option(
+      "--allow-contract-drift",
+      "start even though the served contract differs from the version under review freeze (L3)",
+    )
+    .addHelpText(
+      "after",
+      "\nRelative --data-dir and --config paths are resolved against -C/--root." +
+        exitCodesHelp({
+          ok: "stopped cleanly (SIGTERM/SIGINT)",
+          findings: "the contract drifted from the version under review freeze",
+          usage: "usage, configuration or I/O error",
+        }),
+    )
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
-    const root = projectPaths(command).root;
-    // Review freeze (L3): while a version is under review, the served contract is locked to it.
-    const freeze = checkFrozenContract(root, { allowDrift: opts.allowContractDrift === true });
-    if (!freeze.ok) {
-      process.stderr.write(`skillpilot: ${freeze.message}\n`);
-      process.exitCode = ExitCode.findings;
-      return;
-    }
-    if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
-    const services = await bootServices(root, overrides(opts));
-    const running = await startServer(services);
-    process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
-    process.stdout.write(`Start a learning session at ${services.config.launchUrl} or: npx skillpilot session start --learner NAME\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => void running.close().then(resolve);
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
+      const root = projectPaths(command).root;
+      // Review freeze (L3): while a version is under review, the served contract is locked to it.
+      const freeze = checkFrozenContract(root, { allowDrift: opts.allowContractDrift === true });
+      if (!freeze.ok) {
+        process.stderr.write(`skillpilot: ${freeze.message}\n`);
+        process.exitCode = ExitCode.findings;
+        return;
+      }
+      if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
+      const services = await bootServices(root, overrides(opts));
+      const running = await startServer(services);
+      process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
+      process.stdout.write(
+        `Start a learning session at ${services.config.launchUrl} or: npx skillpilot session start --learner NAME\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => void running.close().then(resolve);
+        process.once("SIGTERM", stop);
+        process.once("SIGINT", stop);
+      });
     });
-  });
 
   const session = program
     .command("session")
     .description("First-party learning sessions (never started from a chat tool).")
-    .addHelpText("after", exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }));
+    .addHelpText(
+      "after",
+      exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
+    );
   runtimeOptions(
     session
       .command("start")
-      .description("Mint a learning session for a learner under the contract line in release/line.json and print its sps_… id. Exit 1 when the line refuses (BLOCK, or WARN without --acknowledge-successor).")
+      .description(
+        "Mint a learning session for a learner under the contract line in release/line.json and print its sps_… id. Exit 1 when the line refuses (BLOCK, or WARN without --acknowledge-successor).",
+      )
       .requiredOption("--learner <name>", "first-party learner name (stays in the backend)")
-      .addOption(new Option("--locale <locale>", "communication locale of the session").choices(["en", "de"]).default("en"))
+      .addOption(
+        new Option("--locale <locale>", "communication locale of the session")
+          .choices(["en", "de"])
+          .default("en"),
+      )
       .option("--acknowledge-successor", "start on a WARN line although a successor exists")
-      .addHelpText("after", exitCodesHelp({ ok: "session minted (its id on stdout)", findings: "the contract line refuses (BLOCK, or WARN without --acknowledge-successor)", usage: "usage, configuration or I/O error" })),
-  ).action(async (opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean }, command: Command) => {
-    if (!isValidLearnerName(opts.learner)) {
-      process.stderr.write("skillpilot: --learner must be a non-empty name of at most 200 characters\n");
-      process.exitCode = ExitCode.usage;
-      return;
-    }
-    const services = await bootServices(projectPaths(command).root, { ...overrides(opts), logDestination: process.platform === "win32" ? "NUL" : "/dev/null" });
-    try {
-      const result = await launchSession(services, { learner: opts.learner, locale: opts.locale, acknowledgeSuccessor: opts.acknowledgeSuccessor === true });
-      if (result.kind === "minted") {
-        process.stdout.write(`${result.learningSessionId}\n`);
-      } else if (result.kind === "acknowledgementRequired") {
-        process.stderr.write(`This line is being replaced by ${result.successor.launchUrl}. Re-run with --acknowledge-successor to start here anyway.\n`);
-        process.exitCode = ExitCode.findings;
-      } else {
-        process.stderr.write(`${result.error.code}: ${result.error.message} ${result.error.recovery}\n`);
-        process.exitCode = ExitCode.findings;
+      .addHelpText(
+        "after",
+        exitCodesHelp({
+          ok: "session minted (its id on stdout)",
+          findings: "the contract line refuses (BLOCK, or WARN without --acknowledge-successor)",
+          usage: "usage, configuration or I/O error",
+        }),
+      ),
+  ).action(
+    async (
+      opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean },
+      command: Command,
+    ) => {
+      if (!isValidLearnerName(opts.learner)) {
+        process.stderr.write(
+          "skillpilot: --learner must be a non-empty name of at most 200 characters\n",
+        );
+        process.exitCode = ExitCode.usage;
+        return;
       }
-    } finally {
-      await closeServices(services);
-    }
-  });
+      const services = await bootServices(projectPaths(command).root, {
+        ...overrides(opts),
+        logDestination: process.platform === "win32" ? "NUL" : "/dev/null",
+      });
+      try {
+        const result = await launchSession(services, {
+          learner: opts.learner,
+          locale: opts.locale,
+          acknowledgeSuccessor: opts.acknowledgeSuccessor === true,
+        });
+        if (result.kind === "minted") {
+          process.stdout.write(`${result.learningSessionId}\n`);
+        } else if (result.kind === "acknowledgementRequired") {
+          process.stderr.write(
+            `This line is being replaced by ${result.successor.launchUrl}. Re-run with --acknowledge-successor to start here anyway.\n`,
+          );
+          process.exitCode = ExitCode.findings;
+        } else {
+          process.stderr.write(
+            `${result.error.code}: ${result.error.message} ${result.error.recovery}\n`,
+          );
+          process.exitCode = ExitCode.findings;
+        }
+      } finally {
+        await closeServices(services);
+      }
+    },
+  );
 }

@@ -15,13 +15,32 @@ const nonEmpty = (value: string): string => {
 export function registerUnfreezeCommand(program: Command): void {
   program
     .command("unfreeze")
-    .description("End the review freeze of <version> (e.g. the review was rejected); the reason is kept in the freeze history.")
+    .description(
+      "End the review freeze of <version> (e.g. the review was rejected); the reason is kept in the freeze history.",
+    )
     .argument("<version>", "the frozen version")
-    .requiredOption("--reason <text>", "why the freeze ends (kept in contracts/review-freeze.json); must not be empty", nonEmpty)
+    .requiredOption(
+      "--reason <text>",
+      "why the freeze ends (kept in contracts/review-freeze.json); must not be empty",
+      nonEmpty,
+    )
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "unfrozen", findings: "refused (not frozen)", usage: "usage error (e.g. an empty --reason) or I/O error" }))
-    .action(async (version: string, opts: { reason: string; format: DiagnosticFormat }, command: Command) => {
-      const result = await unfreeze(projectPaths(command).root, version, opts.reason);
-      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
-    });
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "unfrozen",
+        findings: "refused (not frozen)",
+        usage: "usage error (e.g. an empty --reason) or I/O error",
+      }),
+    )
+    .action(
+      async (
+        version: string,
+        opts: { reason: string; format: DiagnosticFormat },
+        command: Command,
+      ) => {
+        const result = await unfreeze(projectPaths(command).root, version, opts.reason);
+        process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
+      },
+    );
 }

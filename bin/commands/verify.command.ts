@@ -13,9 +13,18 @@ export function registerVerifyCommand(program: Command): void {
       "Release CI gate: published folders match contracts/release-index.json and rebuild to the same archives, every published UI URI still serves identical bytes, the manifest gate (L12.1), the contract line (L11) and the review freeze (L3).",
     )
     .addOption(formatOption())
-    .addHelpText("after", exitCodesHelp({ ok: "all checks pass (warnings allowed)", findings: "findings", usage: "usage or I/O error" }))
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "all checks pass (warnings allowed)",
+        findings: "findings",
+        usage: "usage or I/O error",
+      }),
+    )
     .action(async (opts: { format: DiagnosticFormat }, command: Command) => {
       const diagnostics = await verifyRelease(projectPaths(command).root);
-      process.exitCode = emitReport(diagnostics, opts.format, { summary: "release verify: all checks passed" });
+      process.exitCode = emitReport(diagnostics, opts.format, {
+        summary: "release verify: all checks passed",
+      });
     });
 }

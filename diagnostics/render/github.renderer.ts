@@ -3,7 +3,8 @@ import type { Diagnostic } from "../diagnostic.js";
 const level = { error: "error", warning: "warning", note: "notice" } as const;
 
 // GitHub workflow commands need %, CR, LF (and in properties ":" and ",") escaped.
-const escapeData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+const escapeData = (s: string) =>
+  s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 /** GitHub Actions annotations, one `::error file=…,line=…::message` line per diagnostic. */

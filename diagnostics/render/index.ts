@@ -18,6 +18,9 @@ const renderers: Record<DiagnosticFormat, (d: readonly Diagnostic[]) => string> 
 };
 
 /** Render diagnostics in one of the supported formats. */
-export function renderDiagnostics(diagnostics: readonly Diagnostic[], format: DiagnosticFormat): string {
+export function renderDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  format: DiagnosticFormat,
+): string {
   return renderers[format](diagnostics);
 }

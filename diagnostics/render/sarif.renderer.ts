@@ -21,24 +21,48 @@ export function renderSarif(diagnostics: readonly Diagnostic[]): string {
   });
   const results: Result[] = diagnostics.map((d) => {
     const { fingerprint, ...rest } = d.data ?? {};
-    const region = d.location.line !== undefined ? { region: { startLine: d.location.line, ...(d.location.column !== undefined ? { startColumn: d.location.column } : {}) } } : {};
+    const region =
+      d.location.line !== undefined
+        ? {
+            region: {
+              startLine: d.location.line,
+              ...(d.location.column !== undefined ? { startColumn: d.location.column } : {}),
+            },
+          }
+        : {};
     return {
       ruleId: d.ruleId,
       ruleIndex: ids.indexOf(d.ruleId),
       level: level[d.severity],
       message: { text: d.message },
-      locations: [{
-        physicalLocation: { artifactLocation: { uri: d.location.file }, ...region },
-        ...(d.location.pointer !== undefined ? { logicalLocations: [{ fullyQualifiedName: d.location.pointer || "/", kind: "element" }] } : {}),
-      }],
-      ...(typeof fingerprint === "string" ? { partialFingerprints: { "skillpilot/v1": fingerprint } } : {}),
+      locations: [
+        {
+          physicalLocation: { artifactLocation: { uri: d.location.file }, ...region },
+          ...(d.location.pointer !== undefined
+            ? {
+                logicalLocations: [
+                  { fullyQualifiedName: d.location.pointer || "/", kind: "element" },
+                ],
+              }
+            : {}),
+        },
+      ],
+      ...(typeof fingerprint === "string"
+        ? { partialFingerprints: { "skillpilot/v1": fingerprint } }
+        : {}),
       ...(Object.keys(rest).length > 0 ? { properties: rest } : {}),
     };
   });
   const log: Log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
-    runs: [{ tool: { driver: { name: "skillpilot", informationUri: "https://skillpilot.com", rules } }, results, columnKind: "unicodeCodePoints" }],
+    runs: [
+      {
+        tool: { driver: { name: "skillpilot", informationUri: "https://skillpilot.com", rules } },
+        results,
+        columnKind: "unicodeCodePoints",
+      },
+    ],
   };
   return JSON.stringify(log, null, 2) + "\n";
 }

@@ -9,7 +9,11 @@ const camel = (snake: string) => pascalCase(snake).replace(/^./, (c) => c.toLowe
  * interface and throws a clear not-implemented error, plus an `index.ts` assembling them. The caller
  * writes only files that do not exist yet. `generatedImport` is the import path of `generated/` from `dir`.
  */
-export function emitHandlerScaffold(model: ContractModel, dir: string, generatedImport: string): EmittedFile[] {
+export function emitHandlerScaffold(
+  model: ContractModel,
+  dir: string,
+  generatedImport: string,
+): EmittedFile[] {
   const files: EmittedFile[] = model.tools.map((tool) => ({
     path: `${dir}/${kebab(tool.name)}.handler.ts`,
     contents: `import type { ToolHandler } from "${generatedImport}/handlers.gen.js";

@@ -2,16 +2,23 @@ import type { ContractModel } from "../model.js";
 import { generatedHeader, pascalCase, type EmittedFile } from "./emitted-file.js";
 
 /** Type names the types emitter gives a tool's input and output. */
-export const ioTypeNames = (toolName: string) => ({ input: `${pascalCase(toolName)}Input`, output: `${pascalCase(toolName)}Output` });
+export const ioTypeNames = (toolName: string) => ({
+  input: `${pascalCase(toolName)}Input`,
+  output: `${pascalCase(toolName)}Output`,
+});
 
-const jsdoc = (text: string, indent: string) => `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n`;
+const jsdoc = (text: string, indent: string) =>
+  `${indent}/** ${text.replace(/\*\//g, "*\\/")} */\n`;
 
 /** Typed handler interfaces: one method per tool, plus name/kind maps the runtime dispatches on. */
 export function emitHandlers(model: ContractModel): EmittedFile {
   const names = model.tools.map((t) => t.name);
   const imports = model.tools.flatMap((t) => Object.values(ioTypeNames(t.name)));
   const io = model.tools
-    .map((t) => `  ${t.name}: { input: ${ioTypeNames(t.name).input}; output: ${ioTypeNames(t.name).output}; kind: ${JSON.stringify(t.kind)} };`)
+    .map(
+      (t) =>
+        `  ${t.name}: { input: ${ioTypeNames(t.name).input}; output: ${ioTypeNames(t.name).output}; kind: ${JSON.stringify(t.kind)} };`,
+    )
     .join("\n");
   const methods = model.tools
     .map((t) => {

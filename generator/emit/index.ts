@@ -9,7 +9,13 @@ import { emitValidators } from "./validators.emitter.js";
 
 /** Run every emitter over the model; files sorted by path, the manifest last. */
 export async function emitAll(model: ContractModel): Promise<EmittedFile[]> {
-  const files = [await emitTypes(model), ...emitValidators(model), emitDescriptors(model), emitHandlers(model), emitSnapshot(model)];
+  const files = [
+    await emitTypes(model),
+    ...emitValidators(model),
+    emitDescriptors(model),
+    emitHandlers(model),
+    emitSnapshot(model),
+  ];
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return [...files, emitManifest(model, files)];
 }

@@ -13,7 +13,9 @@ const droppedKeys = new Set(["$id", "$schema", "$defs"]);
  * declares each type exactly once (it re-declares shared types when given files one by one).
  */
 export function bundleForTypes(model: ContractModel): JsonObject {
-  const { registry } = SchemaRegistry.build(model.schemaDocs.map((d) => ({ file: d.file, text: "", json: d.json, sha256: "" })));
+  const { registry } = SchemaRegistry.build(
+    model.schemaDocs.map((d) => ({ file: d.file, text: "", json: d.json, sha256: "" })),
+  );
   const defs: JsonObject = {};
   const nameOf = (docId: string, pointer: string): string | undefined => {
     const doc = registry.get(docId)?.json as JsonObject | undefined;
@@ -42,23 +44,43 @@ export function bundleForTypes(model: ContractModel): JsonObject {
     return out;
   };
   for (const doc of model.schemaDocs) {
-    if (typeof doc.title === "string" && !isDefsOnly(doc.json)) defs[doc.title] = rewrite(doc.json, doc.id);
+    if (typeof doc.title === "string" && !isDefsOnly(doc.json))
+      defs[doc.title] = rewrite(doc.json, doc.id);
     const docDefs = doc.json.$defs;
-    if (isObject(docDefs)) for (const [k, v] of Object.entries(docDefs)) defs[k] = rewrite(v, doc.id);
+    if (isObject(docDefs))
+      for (const [k, v] of Object.entries(docDefs)) defs[k] = rewrite(v, doc.id);
   }
   for (const tool of model.tools) {
     const names = ioTypeNames(tool.name);
     defs[names.input] = { ...(rewrite(tool.input.raw, tool.id) as JsonObject), title: names.input };
     const output = rewrite(tool.output.raw, tool.id) as JsonObject;
-    defs[names.output] = typeof output.$ref === "string" && Object.keys(output).length === 1 ? { title: names.output, allOf: [output] } : { ...output, title: names.output };
+    defs[names.output] =
+      typeof output.$ref === "string" && Object.keys(output).length === 1
+        ? { title: names.output, allOf: [output] }
+        : { ...output, title: names.output };
   }
   const sorted: JsonObject = {};
   for (const k of Object.keys(defs).sort()) sorted[k] = defs[k];
-  return { title: "ContractTypeIndex", description: "Index of every named contract type.", type: "object", additionalProperties: false, properties: {}, $defs: sorted };
+  return {
+    title: "ContractTypeIndex",
+    description: "Index of every named contract type.",
+    type: "object",
+    additionalProperties: false,
+    properties: {},
+    $defs: sorted,
+  };
 }
 
 function isDefsOnly(json: JsonObject): boolean {
-  return !("type" in json || "oneOf" in json || "anyOf" in json || "allOf" in json || "enum" in json || "const" in json || "$ref" in json);
+  return !(
+    "type" in json ||
+    "oneOf" in json ||
+    "anyOf" in json ||
+    "allOf" in json ||
+    "enum" in json ||
+    "const" in json ||
+    "$ref" in json
+  );
 }
 
 /** TypeScript types for every envelope, shared definition and tool input/output, in one file. */

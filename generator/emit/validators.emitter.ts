@@ -5,7 +5,9 @@ import { generatedHeader, pascalCase, type EmittedFile } from "./emitted-file.js
 import { ioTypeNames } from "./handlers.emitter.js";
 
 /** Export name → (schema ref, TypeScript type name) of every precompiled validator. */
-export function validatorExports(model: ContractModel): { name: string; ref: string; type: string }[] {
+export function validatorExports(
+  model: ContractModel,
+): { name: string; ref: string; type: string }[] {
   const out: { name: string; ref: string; type: string }[] = [];
   for (const doc of model.schemaDocs) {
     if (!doc.title || !("type" in doc.json || "oneOf" in doc.json)) continue;
@@ -14,7 +16,11 @@ export function validatorExports(model: ContractModel): { name: string; ref: str
   for (const tool of model.tools) {
     const names = ioTypeNames(tool.name);
     out.push({ name: `validate${names.input}`, ref: `${tool.id}#/$defs/input`, type: names.input });
-    out.push({ name: `validate${names.output}`, ref: `${tool.id}#/$defs/output`, type: names.output });
+    out.push({
+      name: `validate${names.output}`,
+      ref: `${tool.id}#/$defs/output`,
+      type: names.output,
+    });
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -28,7 +34,8 @@ export function emitValidators(model: ContractModel): EmittedFile[] {
   const ajv = createAjv({ code: { source: true, esm: true } });
   for (const doc of model.schemaDocs) ajv.addSchema(doc.json);
   // A tool file is not a schema; its input/output become $defs of a synthetic document under the tool's $id.
-  for (const tool of model.tools) ajv.addSchema({ $id: tool.id, $defs: { input: tool.input.raw, output: tool.output.raw } });
+  for (const tool of model.tools)
+    ajv.addSchema({ $id: tool.id, $defs: { input: tool.input.raw, output: tool.output.raw } });
   const exports = validatorExports(model);
   const refs: Record<string, string> = {};
   for (const e of exports) refs[e.name] = e.ref;

@@ -12,10 +12,22 @@ export const annotationsMatchKind = createRule({
       if (!isObject(a)) continue;
       const name = String(tool.doc.name);
       if (tool.doc.kind === "read") {
-        if (a.readOnlyHint !== true) report(`${name} is a read tool but readOnlyHint is not true`, { file: tool.file, pointer: "/annotations/readOnlyHint" });
-        if (a.destructiveHint !== false) report(`${name} is a read tool but destructiveHint is not false`, { file: tool.file, pointer: "/annotations/destructiveHint" });
+        if (a.readOnlyHint !== true)
+          report(`${name} is a read tool but readOnlyHint is not true`, {
+            file: tool.file,
+            pointer: "/annotations/readOnlyHint",
+          });
+        if (a.destructiveHint !== false)
+          report(`${name} is a read tool but destructiveHint is not false`, {
+            file: tool.file,
+            pointer: "/annotations/destructiveHint",
+          });
       } else if (tool.doc.kind === "write" || tool.doc.kind === "app-only") {
-        if (a.readOnlyHint !== false) report(`${name} mutates state but readOnlyHint is not false`, { file: tool.file, pointer: "/annotations/readOnlyHint" });
+        if (a.readOnlyHint !== false)
+          report(`${name} mutates state but readOnlyHint is not false`, {
+            file: tool.file,
+            pointer: "/annotations/readOnlyHint",
+          });
       }
     }
   },

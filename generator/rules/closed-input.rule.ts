@@ -13,10 +13,19 @@ export const closedInput = createRule({
     for (const tool of ctx.tools) {
       const input = tool.doc.input;
       if (!isObject(input)) continue;
-      walkResolved(input, tool.id, { file: tool.file, pointer: "/input" }, ctx.registry, (node, loc) => {
-        if (isOpenObject(node))
-          report(`${String(tool.doc.name)}: input object accepts unknown properties; set additionalProperties:false`, { ...loc, pointer: pointerJoin(loc.pointer ?? "", "additionalProperties") });
-      });
+      walkResolved(
+        input,
+        tool.id,
+        { file: tool.file, pointer: "/input" },
+        ctx.registry,
+        (node, loc) => {
+          if (isOpenObject(node))
+            report(
+              `${String(tool.doc.name)}: input object accepts unknown properties; set additionalProperties:false`,
+              { ...loc, pointer: pointerJoin(loc.pointer ?? "", "additionalProperties") },
+            );
+        },
+      );
     }
   },
 });

@@ -7,14 +7,24 @@ import { createRule } from "./rule.js";
 export const freeTextInput = createRule({
   id: "FREE_TEXT_INPUT",
   severity: "error",
-  summary: "Write tools accept no free-text strings: each string input needs enum, const, pattern or format (C5, G11).",
+  summary:
+    "Write tools accept no free-text strings: each string input needs enum, const, pattern or format (C5, G11).",
   check: (ctx, report) => {
     for (const tool of ctx.tools) {
       if (tool.doc.kind === "read" || !isObject(tool.doc.input)) continue;
-      walkResolved(tool.doc.input, tool.id, { file: tool.file, pointer: "/input" }, ctx.registry, (node, loc) => {
-        if (isFreeTextString(node))
-          report(`${String(tool.doc.name)}: string input without enum/const/pattern/format lets chat free text reach the backend`, loc);
-      });
+      walkResolved(
+        tool.doc.input,
+        tool.id,
+        { file: tool.file, pointer: "/input" },
+        ctx.registry,
+        (node, loc) => {
+          if (isFreeTextString(node))
+            report(
+              `${String(tool.doc.name)}: string input without enum/const/pattern/format lets chat free text reach the backend`,
+              loc,
+            );
+        },
+      );
     }
   },
 });

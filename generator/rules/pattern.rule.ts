@@ -21,12 +21,20 @@ export const invalidPattern = createRule({
       walkSchema(root.schema, root.pointer, (node, pointer) => {
         if (typeof node.pattern === "string") {
           const why = bad(node.pattern);
-          if (why) report(`pattern ${JSON.stringify(node.pattern)} does not compile: ${why}`, { file: root.file, pointer: pointerJoin(pointer, "pattern") });
+          if (why)
+            report(`pattern ${JSON.stringify(node.pattern)} does not compile: ${why}`, {
+              file: root.file,
+              pointer: pointerJoin(pointer, "pattern"),
+            });
         }
         if (node.patternProperties && typeof node.patternProperties === "object")
           for (const key of Object.keys(node.patternProperties)) {
             const why = bad(key);
-            if (why) report(`patternProperties key ${JSON.stringify(key)} does not compile: ${why}`, { file: root.file, pointer: pointerJoin(pointer, "patternProperties", key) });
+            if (why)
+              report(`patternProperties key ${JSON.stringify(key)} does not compile: ${why}`, {
+                file: root.file,
+                pointer: pointerJoin(pointer, "patternProperties", key),
+              });
           }
       });
   },

@@ -11,7 +11,11 @@ export const prefixItems = createRule({
   check: (ctx, report) => {
     for (const root of schemaRoots(ctx))
       walkSchema(root.schema, root.pointer, (node, pointer) => {
-        if ("prefixItems" in node) report("prefixItems is not supported; use an object with named properties", { file: root.file, pointer: pointerJoin(pointer, "prefixItems") });
+        if ("prefixItems" in node)
+          report("prefixItems is not supported; use an object with named properties", {
+            file: root.file,
+            pointer: pointerJoin(pointer, "prefixItems"),
+          });
       });
   },
 });

@@ -38,6 +38,9 @@ export function createRule(def: RuleMeta & { check: GeneratorRule["check"] }): G
 /** Run rules and collect their diagnostics. */
 export function runRules(rules: readonly GeneratorRule[], ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const rule of rules) rule.check(ctx, (message, location, severity) => out.push(diagnose(rule.meta, message, location, { severity })));
+  for (const rule of rules)
+    rule.check(ctx, (message, location, severity) =>
+      out.push(diagnose(rule.meta, message, location, { severity })),
+    );
   return out;
 }

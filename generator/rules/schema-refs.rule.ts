@@ -19,7 +19,11 @@ export const unresolvedRef = createRule({
   check: (ctx, report) => checkRefs(ctx, "unresolved", (m, l) => report(m, l)),
 });
 
-function checkRefs(ctx: Parameters<typeof remoteRef.check>[0], want: "remote" | "unresolved", report: Parameters<typeof remoteRef.check>[1]): void {
+function checkRefs(
+  ctx: Parameters<typeof remoteRef.check>[0],
+  want: "remote" | "unresolved",
+  report: Parameters<typeof remoteRef.check>[1],
+): void {
   const baseOf = new Map<string, string>();
   for (const d of ctx.schemaDocs) baseOf.set(d.file, String((d.json as { $id?: string }).$id));
   for (const t of ctx.tools) baseOf.set(t.file, t.id);
@@ -30,8 +34,14 @@ function checkRefs(ctx: Parameters<typeof remoteRef.check>[0], want: "remote" | 
       if (typeof node.$ref !== "string") return;
       const r = ctx.registry.resolve(node.$ref, base);
       if (r.ok || r.reason !== want) return;
-      const why = want === "remote" ? "is remote: schemas resolve offline, against repository $ids only" : "does not resolve to any repository $id and pointer";
-      report(`$ref ${node.$ref} ${why}`, { file: root.file, pointer: pointerJoin(pointer, "$ref") });
+      const why =
+        want === "remote"
+          ? "is remote: schemas resolve offline, against repository $ids only"
+          : "does not resolve to any repository $id and pointer";
+      report(`$ref ${node.$ref} ${why}`, {
+        file: root.file,
+        pointer: pointerJoin(pointer, "$ref"),
+      });
     });
   }
 }

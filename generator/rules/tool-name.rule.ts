@@ -11,12 +11,23 @@ export const toolName = createRule({
     for (const tool of ctx.tools) {
       const name = tool.doc.name;
       if (typeof name !== "string" || !snakeCase.test(name) || name.length > 64) {
-        report(`tool name ${JSON.stringify(name)} is not snake_case of at most 64 characters`, { file: tool.file, pointer: "/name" });
+        report(`tool name ${JSON.stringify(name)} is not snake_case of at most 64 characters`, {
+          file: tool.file,
+          pointer: "/name",
+        });
         continue;
       }
       const base = tool.file.replace(/^.*\//, "").replace(/\.json$/, "");
-      if (base !== name) report(`tool ${name} is defined in ${tool.file}; the file must be named ${name}.json`, { file: tool.file, pointer: "/name" });
-      if (!tool.id.endsWith(`/tools/${name}`)) report(`tool ${name} has $id ${tool.id}; it must end with /tools/${name}`, { file: tool.file, pointer: "/$id" });
+      if (base !== name)
+        report(`tool ${name} is defined in ${tool.file}; the file must be named ${name}.json`, {
+          file: tool.file,
+          pointer: "/name",
+        });
+      if (!tool.id.endsWith(`/tools/${name}`))
+        report(`tool ${name} has $id ${tool.id}; it must end with /tools/${name}`, {
+          file: tool.file,
+          pointer: "/$id",
+        });
     }
   },
 });

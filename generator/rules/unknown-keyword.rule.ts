@@ -13,7 +13,11 @@ export const unknownKeyword = createRule({
     for (const root of schemaRoots(ctx))
       walkSchema(root.schema, root.pointer, (node, pointer) => {
         for (const key of Object.keys(node))
-          if (!knownKeywords.has(key)) report(`unknown keyword ${JSON.stringify(key)} (strict mode)`, { file: root.file, pointer: pointerJoin(pointer, key) });
+          if (!knownKeywords.has(key))
+            report(`unknown keyword ${JSON.stringify(key)} (strict mode)`, {
+              file: root.file,
+              pointer: pointerJoin(pointer, key),
+            });
       });
   },
 });

@@ -13,9 +13,17 @@ export interface PackageArchives {
 }
 
 /** Build the USTAR tar, its gzip and the ZIP of one tree, all with the same fixed time. */
-export async function buildArchives(files: readonly BundleFile[], time: Date = fixedArchiveTime()): Promise<PackageArchives> {
+export async function buildArchives(
+  files: readonly BundleFile[],
+  time: Date = fixedArchiveTime(),
+): Promise<PackageArchives> {
   const tar = await buildTar(files, time);
   const tarGz = gzipDeterministic(tar);
   const zip = await buildZip(files, time);
-  return { tar, tarGz, zip, sha256: { tar: sha256Hex(tar), tarGz: sha256Hex(tarGz), zip: sha256Hex(zip) } };
+  return {
+    tar,
+    tarGz,
+    zip,
+    sha256: { tar: sha256Hex(tar), tarGz: sha256Hex(tarGz), zip: sha256Hex(zip) },
+  };
 }

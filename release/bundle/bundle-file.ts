@@ -9,7 +9,9 @@ export interface BundleFile {
 
 /** Order by the UTF-8 bytes of the path (Buffer.compare), the one order every archive uses. */
 export function sortBundleFiles(files: readonly BundleFile[]): BundleFile[] {
-  return [...files].sort((a, b) => Buffer.compare(Buffer.from(a.path, "utf8"), Buffer.from(b.path, "utf8")));
+  return [...files].sort((a, b) =>
+    Buffer.compare(Buffer.from(a.path, "utf8"), Buffer.from(b.path, "utf8")),
+  );
 }
 
 /** Put every file under `prefix/` (used to nest the skills tree or UI artifacts inside a package tree). */

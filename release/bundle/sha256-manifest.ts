@@ -9,12 +9,17 @@ export interface ManifestEntry {
 
 /** The `sha256sum`-compatible manifest text: two spaces, sorted by UTF-8 path, trailing newline. */
 export function renderSha256Manifest(entries: readonly ManifestEntry[]): string {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  const sorted = [...entries].sort((a, b) =>
+    Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
+  );
   return sorted.map((e) => `${e.sha256}  ${e.path}\n`).join("");
 }
 
 /** Parse a manifest written by `renderSha256Manifest`; malformed lines are returned separately. */
-export function parseSha256Manifest(text: string): { entries: ManifestEntry[]; malformed: string[] } {
+export function parseSha256Manifest(text: string): {
+  entries: ManifestEntry[];
+  malformed: string[];
+} {
   const entries: ManifestEntry[] = [];
   const malformed: string[] = [];
   for (const line of text.split("\n")) {

@@ -9,7 +9,10 @@ import { fixedArchiveTime } from "./fixed-time.js";
  * the USTAR prefix field; paths that cannot (non-ASCII, or no split fits) get a PAX `path` record —
  * both as tar-stream encodes them.
  */
-export async function buildTar(files: readonly BundleFile[], mtime: Date = fixedArchiveTime()): Promise<Buffer> {
+export async function buildTar(
+  files: readonly BundleFile[],
+  mtime: Date = fixedArchiveTime(),
+): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on("data", (chunk) => chunks.push(chunk as Buffer));
@@ -21,7 +24,17 @@ export async function buildTar(files: readonly BundleFile[], mtime: Date = fixed
     // One entry at a time: tar-stream queues, but awaiting each keeps memory flat and order obvious.
     await new Promise<void>((resolve, reject) =>
       pack.entry(
-        { name: file.path, type: "file", size: file.data.length, mode: file.mode, mtime, uid: 0, gid: 0, uname: "", gname: "" },
+        {
+          name: file.path,
+          type: "file",
+          size: file.data.length,
+          mode: file.mode,
+          mtime,
+          uid: 0,
+          gid: 0,
+          uname: "",
+          gname: "",
+        },
         file.data,
         (err) => (err ? reject(err) : resolve()),
       ),

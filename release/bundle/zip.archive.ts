@@ -7,7 +7,10 @@ import { fixedArchiveTime } from "./fixed-time.js";
  * order with a fixed `Date` (a number would silently become "now") and the mode from the file list.
  * `file()`/`directory()` are avoided on purpose: they follow the disk and reorder entries.
  */
-export async function buildZip(files: readonly BundleFile[], date: Date = fixedArchiveTime()): Promise<Buffer> {
+export async function buildZip(
+  files: readonly BundleFile[],
+  date: Date = fixedArchiveTime(),
+): Promise<Buffer> {
   const zip = new ZipArchive({ zlib: { level: 9 }, statConcurrency: 1 });
   const chunks: Buffer[] = [];
   zip.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -16,7 +19,8 @@ export async function buildZip(files: readonly BundleFile[], date: Date = fixedA
     zip.on("error", reject);
     zip.on("warning", reject);
   });
-  for (const file of sortBundleFiles(files)) zip.append(file.data, { name: file.path, date, mode: file.mode });
+  for (const file of sortBundleFiles(files))
+    zip.append(file.data, { name: file.path, date, mode: file.mode });
   await zip.finalize();
   await done;
   return Buffer.concat(chunks);

@@ -14,7 +14,8 @@ const run = promisify(execFile);
 export const publishedRoot = "contracts/published";
 export const snapshotName = "contract.snapshot.json";
 
-const rel = (root: string, abs: string) => path.relative(root, abs).split(path.sep).join("/") || ".";
+const rel = (root: string, abs: string) =>
+  path.relative(root, abs).split(path.sep).join("/") || ".";
 
 async function walk(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -28,7 +29,12 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** Parse JSON text into a diff side; unreadable input becomes a diagnostic. */
-export function docFromText(text: string, file: string, diagnostics: Diagnostic[], version?: string): ContractDoc | undefined {
+export function docFromText(
+  text: string,
+  file: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): ContractDoc | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -40,7 +46,12 @@ export function docFromText(text: string, file: string, diagnostics: Diagnostic[
 }
 
 /** Read one contract document (snapshot or tools/list) from disk. */
-export async function readDoc(root: string, file: string, diagnostics: Diagnostic[], version?: string): Promise<ContractDoc | undefined> {
+export async function readDoc(
+  root: string,
+  file: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): Promise<ContractDoc | undefined> {
   const abs = path.resolve(root, file);
   const text = await readFile(abs, "utf8").catch(() => undefined);
   if (text === undefined) {
@@ -52,7 +63,10 @@ export async function readDoc(root: string, file: string, diagnostics: Diagnosti
 
 /** `contracts/published/<provider>/<plugin>/<version>/contract.snapshot.json`: exactly one per published version. */
 async function publishedSnapshots(root: string): Promise<string[]> {
-  const dirs = async (p: string) => (await readdir(p, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(p, e.name));
+  const dirs = async (p: string) =>
+    (await readdir(p, { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(p, e.name));
   const out: string[] = [];
   for (const provider of await dirs(path.join(root, publishedRoot)))
     for (const plugin of await dirs(provider))
@@ -64,23 +78,44 @@ async function publishedSnapshots(root: string): Promise<string[]> {
 }
 
 /** Every published snapshot, oldest version first (L12.2: diff against all of them). */
-export async function publishedBaselines(root: string, diagnostics: Diagnostic[]): Promise<ContractDoc[]> {
+export async function publishedBaselines(
+  root: string,
+  diagnostics: Diagnostic[],
+): Promise<ContractDoc[]> {
   const files = await publishedSnapshots(root);
-  const docs = (await Promise.all(files.map((f) => readDoc(root, f, diagnostics)))).filter((d): d is ContractDoc => d !== undefined);
-  return docs.sort((a, b) => (semver.valid(a.packageVersion) && semver.valid(b.packageVersion) ? semver.compare(a.packageVersion!, b.packageVersion!) : a.file < b.file ? -1 : 1));
+  const docs = (await Promise.all(files.map((f) => readDoc(root, f, diagnostics)))).filter(
+    (d): d is ContractDoc => d !== undefined,
+  );
+  return docs.sort((a, b) =>
+    semver.valid(a.packageVersion) && semver.valid(b.packageVersion)
+      ? semver.compare(a.packageVersion!, b.packageVersion!)
+      : a.file < b.file
+        ? -1
+        : 1,
+  );
 }
 
 /** Baselines named by `--against`: a directory (every snapshot below it), a file, or `git:REF` (the snapshot at that commit). */
-export async function againstBaselines(root: string, against: string, snapshotFile: string, diagnostics: Diagnostic[], version?: string): Promise<ContractDoc[]> {
+export async function againstBaselines(
+  root: string,
+  against: string,
+  snapshotFile: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): Promise<ContractDoc[]> {
   if (against.startsWith("git:")) {
     const ref = against.slice(4);
     const label = `git:${ref}:${snapshotFile}`;
     try {
-      const { stdout } = await run("git", ["-C", root, "show", `${ref}:${snapshotFile}`], { maxBuffer: 512 * 1024 * 1024 });
+      const { stdout } = await run("git", ["-C", root, "show", `${ref}:${snapshotFile}`], {
+        maxBuffer: 512 * 1024 * 1024,
+      });
       const doc = docFromText(stdout, label, diagnostics, version);
       return doc ? [doc] : [];
     } catch {
-      diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${label} cannot be read from git`, { file: label }));
+      diagnostics.push(
+        diagnose(CONTRACT_INPUT_INVALID, `${label} cannot be read from git`, { file: label }),
+      );
       return [];
     }
   }
@@ -88,8 +123,13 @@ export async function againstBaselines(root: string, against: string, snapshotFi
   const info = await stat(abs).catch(() => undefined);
   if (info?.isDirectory()) {
     const files = await walk(abs);
-    if (files.length === 0) diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${against} holds no ${snapshotName}`, { file: against }));
-    return (await Promise.all(files.sort().map((f) => readDoc(root, f, diagnostics, version)))).filter((d): d is ContractDoc => d !== undefined);
+    if (files.length === 0)
+      diagnostics.push(
+        diagnose(CONTRACT_INPUT_INVALID, `${against} holds no ${snapshotName}`, { file: against }),
+      );
+    return (
+      await Promise.all(files.sort().map((f) => readDoc(root, f, diagnostics, version)))
+    ).filter((d): d is ContractDoc => d !== undefined);
   }
   const doc = await readDoc(root, against, diagnostics, version);
   return doc ? [doc] : [];
@@ -101,7 +141,9 @@ export async function againstBaselines(root: string, against: string, snapshotFi
  */
 export async function projectUiBytes(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const line = await readFile(path.join(root, "release/line.json"), "utf8").then((t) => JSON.parse(t) as { activeUi?: Record<string, string> }).catch(() => undefined);
+  const line = await readFile(path.join(root, "release/line.json"), "utf8")
+    .then((t) => JSON.parse(t) as { activeUi?: Record<string, string> })
+    .catch(() => undefined);
   for (const [name, uri] of Object.entries(line?.activeUi ?? {})) {
     const html = await readFile(path.join(root, "ui", name, "index.html")).catch(() => undefined);
     if (html && typeof uri === "string") out.set(uri, sha256Hex(html));

@@ -47,8 +47,15 @@ export interface ContractDoc {
 export function uiBinding(meta: unknown): { uri?: string; visibility?: string[] } {
   if (!isObject(meta)) return {};
   const ui = isObject(meta.ui) ? meta.ui : {};
-  const uri = typeof ui.resourceUri === "string" ? ui.resourceUri : typeof meta["openai/outputTemplate"] === "string" ? meta["openai/outputTemplate"] : undefined;
-  const visibility = Array.isArray(ui.visibility) ? (ui.visibility as string[]).map(String).sort() : undefined;
+  const uri =
+    typeof ui.resourceUri === "string"
+      ? ui.resourceUri
+      : typeof meta["openai/outputTemplate"] === "string"
+        ? meta["openai/outputTemplate"]
+        : undefined;
+  const visibility = Array.isArray(ui.visibility)
+    ? (ui.visibility as string[]).map(String).sort()
+    : undefined;
   return { ...(uri ? { uri } : {}), ...(visibility ? { visibility } : {}) };
 }
 
@@ -62,24 +69,57 @@ export function contentHash(value: unknown): string {
  * `envelopes`, `plugin.packageVersion`), an MCP `tools/list` result (`{"tools":[…]}`, optionally
  * wrapped as a JSON-RPC `{"result":{…}}`) or a bare array of tool descriptors.
  */
-export function parseContractDoc(json: unknown, file: string, diagnostics: Diagnostic[], version?: string): ContractDoc | undefined {
-  const body = isObject(json) && isObject(json.result) && Array.isArray(json.result.tools) ? json.result : json;
-  const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.tools) ? body.tools : undefined;
+export function parseContractDoc(
+  json: unknown,
+  file: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): ContractDoc | undefined {
+  const body =
+    isObject(json) && isObject(json.result) && Array.isArray(json.result.tools)
+      ? json.result
+      : json;
+  const list = Array.isArray(body)
+    ? body
+    : isObject(body) && Array.isArray(body.tools)
+      ? body.tools
+      : undefined;
   if (!list) {
-    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${file} has no tools array: expected a contract snapshot, {"tools":[…]} or an array of tool descriptors`, { file, pointer: "" }));
+    diagnostics.push(
+      diagnose(
+        CONTRACT_INPUT_INVALID,
+        `${file} has no tools array: expected a contract snapshot, {"tools":[…]} or an array of tool descriptors`,
+        { file, pointer: "" },
+      ),
+    );
     return undefined;
   }
   const isSnapshot = isObject(body) && typeof body.snapshotFormat === "string";
-  const base = Array.isArray(body) ? "" : Array.isArray(json) || !isObject(json) || json === body ? "/tools" : "/result/tools";
+  const base = Array.isArray(body)
+    ? ""
+    : Array.isArray(json) || !isObject(json) || json === body
+      ? "/tools"
+      : "/result/tools";
   const tools = new Map<string, DiffTool>();
   list.forEach((entry: unknown, i: number) => {
     const pointer = `${base}/${i}`;
     if (!isObject(entry) || typeof entry.name !== "string") {
-      diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `tool #${i} of ${file} has no name`, { file, pointer }));
+      diagnostics.push(
+        diagnose(CONTRACT_INPUT_INVALID, `tool #${i} of ${file} has no name`, { file, pointer }),
+      );
       return;
     }
-    if (tools.has(entry.name)) diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `tool ${entry.name} is listed twice in ${file}`, { file, pointer }));
-    tools.set(entry.name, toDiffTool(entry as JsonObject & { name: string }, file, pointer, diagnostics));
+    if (tools.has(entry.name))
+      diagnostics.push(
+        diagnose(CONTRACT_INPUT_INVALID, `tool ${entry.name} is listed twice in ${file}`, {
+          file,
+          pointer,
+        }),
+      );
+    tools.set(
+      entry.name,
+      toDiffTool(entry as JsonObject & { name: string }, file, pointer, diagnostics),
+    );
   });
   const envelopes = new Map<string, { raw: unknown; schema: Schema; pointer: string }>();
   if (isSnapshot && isObject(body.envelopes)) {
@@ -89,19 +129,48 @@ export function parseContractDoc(json: unknown, file: string, diagnostics: Diagn
       envelopes.set(name, { raw, schema: comparable(raw), pointer });
     }
   }
-  const declared = isSnapshot && isObject(body.plugin) && typeof body.plugin.packageVersion === "string" ? body.plugin.packageVersion : undefined;
+  const declared =
+    isSnapshot && isObject(body.plugin) && typeof body.plugin.packageVersion === "string"
+      ? body.plugin.packageVersion
+      : undefined;
   const uiBytes = new Map<string, string>();
   if (isObject(body) && isObject(body.uiResources))
-    for (const [uri, sha] of Object.entries(body.uiResources)) if (typeof sha === "string") uiBytes.set(uri, sha.replace(/^sha256[-:]/, ""));
-  return { file, format: isSnapshot ? "snapshot" : "tools-list", packageVersion: version ?? declared, tools, envelopes, uiBytes };
+    for (const [uri, sha] of Object.entries(body.uiResources))
+      if (typeof sha === "string") uiBytes.set(uri, sha.replace(/^sha256[-:]/, ""));
+  return {
+    file,
+    format: isSnapshot ? "snapshot" : "tools-list",
+    packageVersion: version ?? declared,
+    tools,
+    envelopes,
+    uiBytes,
+  };
 }
 
-function toDiffTool(entry: JsonObject & { name: string }, file: string, pointer: string, diagnostics: Diagnostic[]): DiffTool {
-  const rawInput = inlineRefs(entry.inputSchema ?? { type: "object" }, file, `${pointer}/inputSchema`, diagnostics);
-  const rawOutput = entry.outputSchema === undefined ? true : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
+function toDiffTool(
+  entry: JsonObject & { name: string },
+  file: string,
+  pointer: string,
+  diagnostics: Diagnostic[],
+): DiffTool {
+  const rawInput = inlineRefs(
+    entry.inputSchema ?? { type: "object" },
+    file,
+    `${pointer}/inputSchema`,
+    diagnostics,
+  );
+  const rawOutput =
+    entry.outputSchema === undefined
+      ? true
+      : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
   const ui = uiBinding(entry._meta);
   const schemes = Array.isArray(entry.securitySchemes)
-    ? entry.securitySchemes.filter(isObject).map((s) => ({ type: String(s.type), scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [] }))
+    ? entry.securitySchemes
+        .filter(isObject)
+        .map((s) => ({
+          type: String(s.type),
+          scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
+        }))
     : undefined;
   // Comparable forms are built on first use: most tools of a large contract are byte-identical on
   // both sides and never need one (rules compare the raw schemas first).
@@ -135,6 +204,13 @@ export function sameRawSchema(before: DiffTool, after: DiffTool, key: "input" | 
   let inner = sameCache.get(before);
   if (!inner) sameCache.set(before, (inner = new WeakMap()));
   let entry = inner.get(after);
-  if (!entry) inner.set(after, (entry = { input: jsonEqual(before.rawInput, after.rawInput), output: jsonEqual(before.rawOutput, after.rawOutput) }));
+  if (!entry)
+    inner.set(
+      after,
+      (entry = {
+        input: jsonEqual(before.rawInput, after.rawInput),
+        output: jsonEqual(before.rawOutput, after.rawOutput),
+      }),
+    );
   return entry[key];
 }

@@ -19,8 +19,17 @@ export interface DiffRuleMeta extends RuleMeta {
 const severityOf = (bump: Bump): Severity => (bump === "major" ? "error" : "note");
 
 /** Register a diff rule id in the shared rule table. Breaking (major) rules are errors; the rest are notes. */
-export function defineDiffRule(id: string, bump: Bump, summary: string, opts: { severity?: Severity; waivable?: boolean } = {}): DiffRuleMeta {
-  const meta = defineRule({ id, severity: opts.severity ?? severityOf(bump), summary: `${summary} [${bump}]` });
+export function defineDiffRule(
+  id: string,
+  bump: Bump,
+  summary: string,
+  opts: { severity?: Severity; waivable?: boolean } = {},
+): DiffRuleMeta {
+  const meta = defineRule({
+    id,
+    severity: opts.severity ?? severityOf(bump),
+    summary: `${summary} [${bump}]`,
+  });
   return { ...meta, bump, waivable: opts.waivable ?? true };
 }
 

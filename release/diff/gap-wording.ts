@@ -43,58 +43,119 @@ const other = (side: "old" | "new") => (side === "old" ? "new" : "old");
  * The gap as something the source values "may do" (`carry value "fr"`, `omit "locale"`), whether
  * the target rejects or requires it, and an optional constraint note. `target` names the checking side.
  */
-function action(g: Gap, target: "old" | "new"): { verb: string; requires?: boolean; note?: string } {
+function action(
+  g: Gap,
+  target: "old" | "new",
+): { verb: string; requires?: boolean; note?: string } {
   switch (g.gap) {
-    case "nothing": return { verb: "carry any value here", note: `the ${target} schema accepts nothing here` };
-    case "oneof-overlap": return { verb: `match branches ${g.branches[0]} and ${g.branches[1]} of the ${target} oneOf at once`, note: "oneOf needs exactly one match" };
-    case "no-branch": return { verb: `fit no branch of the ${target} union`, ...(g.closest ? { note: `closest branch: ${action(g.closest, target).verb}` } : {}) };
-    case "opaque": return { verb: `differ in \`${g.keyword}\``, note: "the checker cannot compare this keyword" };
-    case "value": return { verb: `carry value ${j(g.value)}` };
-    case "type": return { verb: `carry ${article(g.type)}` };
-    case "pinned": return { verb: `carry a value other than ${j(g.values)}` };
-    case "string": return { verb: `carry ${j(g.value)}`, note: `${target} ${g.keyword} ${j(g.to)}` };
-    case "pattern-unproven": return { verb: `carry strings outside the ${target} pattern ${j(g.to)}` };
-    case "format": return { verb: `carry strings outside the ${target} format ${j(g.to)}` };
-    case "length": return { verb: `carry strings ${g.keyword === "minLength" ? "shorter" : "longer"} than ${g.to}` };
-    case "lower": return { verb: `carry numbers ${g.exclusive ? "≤" : "<"} ${g.bound}` };
-    case "upper": return { verb: `carry numbers ${g.exclusive ? "≥" : ">"} ${g.bound}` };
-    case "multiple-of": return { verb: `carry numbers that are not multiples of ${g.by}` };
-    case "tuple": return { verb: `carry arrays that do not match the ${target} positional (tuple) items` };
-    case "min-items": return { verb: `carry arrays with fewer than ${g.count} items` };
-    case "max-items": return { verb: `carry arrays with more than ${g.count} items` };
-    case "unique-items": return { verb: "carry arrays with duplicate items" };
-    case "required": return { verb: `omit ${j(g.property)}`, requires: true };
-    case "property": return { verb: `carry property ${j(g.property)}` };
-    case "pattern-properties": return { verb: `carry properties admitted by the ${other(target)} patternProperties`, note: "the checker does not compare patternProperties" };
-    case "closed": return { verb: "carry unknown properties" };
+    case "nothing":
+      return { verb: "carry any value here", note: `the ${target} schema accepts nothing here` };
+    case "oneof-overlap":
+      return {
+        verb: `match branches ${g.branches[0]} and ${g.branches[1]} of the ${target} oneOf at once`,
+        note: "oneOf needs exactly one match",
+      };
+    case "no-branch":
+      return {
+        verb: `fit no branch of the ${target} union`,
+        ...(g.closest ? { note: `closest branch: ${action(g.closest, target).verb}` } : {}),
+      };
+    case "opaque":
+      return {
+        verb: `differ in \`${g.keyword}\``,
+        note: "the checker cannot compare this keyword",
+      };
+    case "value":
+      return { verb: `carry value ${j(g.value)}` };
+    case "type":
+      return { verb: `carry ${article(g.type)}` };
+    case "pinned":
+      return { verb: `carry a value other than ${j(g.values)}` };
+    case "string":
+      return { verb: `carry ${j(g.value)}`, note: `${target} ${g.keyword} ${j(g.to)}` };
+    case "pattern-unproven":
+      return { verb: `carry strings outside the ${target} pattern ${j(g.to)}` };
+    case "format":
+      return { verb: `carry strings outside the ${target} format ${j(g.to)}` };
+    case "length":
+      return {
+        verb: `carry strings ${g.keyword === "minLength" ? "shorter" : "longer"} than ${g.to}`,
+      };
+    case "lower":
+      return { verb: `carry numbers ${g.exclusive ? "≤" : "<"} ${g.bound}` };
+    case "upper":
+      return { verb: `carry numbers ${g.exclusive ? "≥" : ">"} ${g.bound}` };
+    case "multiple-of":
+      return { verb: `carry numbers that are not multiples of ${g.by}` };
+    case "tuple":
+      return { verb: `carry arrays that do not match the ${target} positional (tuple) items` };
+    case "min-items":
+      return { verb: `carry arrays with fewer than ${g.count} items` };
+    case "max-items":
+      return { verb: `carry arrays with more than ${g.count} items` };
+    case "unique-items":
+      return { verb: "carry arrays with duplicate items" };
+    case "required":
+      return { verb: `omit ${j(g.property)}`, requires: true };
+    case "property":
+      return { verb: `carry property ${j(g.property)}` };
+    case "pattern-properties":
+      return {
+        verb: `carry properties admitted by the ${other(target)} patternProperties`,
+        note: "the checker does not compare patternProperties",
+      };
+    case "closed":
+      return { verb: "carry unknown properties" };
   }
 }
 
 /** Old values checked by the new schema (input narrowing, envelope narrowing): "… is no longer accepted". */
 function noLongerAccepted(g: Gap): string {
   switch (g.gap) {
-    case "nothing": return "the new schema accepts nothing here";
-    case "oneof-overlap": return `values may match oneOf branches ${g.branches[0]} and ${g.branches[1]} at once, which oneOf rejects`;
-    case "no-branch": return `no branch of the new union accepts every value here${g.closest ? ` (closest branch: ${noLongerAccepted(g.closest)})` : ""}`;
-    case "opaque": return `the new schema adds or changes \`${g.keyword}\`, which the checker cannot prove compatible`;
-    case "value": return `value ${j(g.value)} is no longer accepted`;
-    case "type": return `type ${g.type} is no longer accepted`;
-    case "pinned": return `the new schema pins the value(s) ${j(g.values)}`;
-    case "string": return `${g.keyword} ${j(g.from)} → ${j(g.to)} rejects ${j(g.value)}`;
-    case "pattern-unproven": return `pattern changed to ${j(g.to)}; no sampled old value is rejected, but inclusion is not proven`;
-    case "format": return `format ${j(g.from)} → ${j(g.to)}`;
-    case "length": return `${g.keyword} narrowed to ${j(g.to)}`;
-    case "lower": return `lower bound raised to ${g.exclusive ? ">" : "≥"} ${g.bound}`;
-    case "upper": return `upper bound lowered to ${g.exclusive ? "<" : "≤"} ${g.bound}`;
-    case "multiple-of": return `multipleOf ${g.by} added`;
-    case "tuple": return "the new schema constrains array items by position (tuple items)";
-    case "min-items": return `minItems raised to ${g.count}`;
-    case "max-items": return `maxItems lowered to ${g.count}`;
-    case "unique-items": return "uniqueItems added";
-    case "required": return `property ${j(g.property)} became required`;
-    case "property": return `property ${j(g.property)} is no longer accepted`;
-    case "pattern-properties": return "the old schema admits properties by pattern (patternProperties), which the checker does not compare";
-    case "closed": return "unknown properties are no longer accepted";
+    case "nothing":
+      return "the new schema accepts nothing here";
+    case "oneof-overlap":
+      return `values may match oneOf branches ${g.branches[0]} and ${g.branches[1]} at once, which oneOf rejects`;
+    case "no-branch":
+      return `no branch of the new union accepts every value here${g.closest ? ` (closest branch: ${noLongerAccepted(g.closest)})` : ""}`;
+    case "opaque":
+      return `the new schema adds or changes \`${g.keyword}\`, which the checker cannot prove compatible`;
+    case "value":
+      return `value ${j(g.value)} is no longer accepted`;
+    case "type":
+      return `type ${g.type} is no longer accepted`;
+    case "pinned":
+      return `the new schema pins the value(s) ${j(g.values)}`;
+    case "string":
+      return `${g.keyword} ${j(g.from)} → ${j(g.to)} rejects ${j(g.value)}`;
+    case "pattern-unproven":
+      return `pattern changed to ${j(g.to)}; no sampled old value is rejected, but inclusion is not proven`;
+    case "format":
+      return `format ${j(g.from)} → ${j(g.to)}`;
+    case "length":
+      return `${g.keyword} narrowed to ${j(g.to)}`;
+    case "lower":
+      return `lower bound raised to ${g.exclusive ? ">" : "≥"} ${g.bound}`;
+    case "upper":
+      return `upper bound lowered to ${g.exclusive ? "<" : "≤"} ${g.bound}`;
+    case "multiple-of":
+      return `multipleOf ${g.by} added`;
+    case "tuple":
+      return "the new schema constrains array items by position (tuple items)";
+    case "min-items":
+      return `minItems raised to ${g.count}`;
+    case "max-items":
+      return `maxItems lowered to ${g.count}`;
+    case "unique-items":
+      return "uniqueItems added";
+    case "required":
+      return `property ${j(g.property)} became required`;
+    case "property":
+      return `property ${j(g.property)} is no longer accepted`;
+    case "pattern-properties":
+      return "the old schema admits properties by pattern (patternProperties), which the checker does not compare";
+    case "closed":
+      return "unknown properties are no longer accepted";
   }
 }
 
@@ -115,7 +176,8 @@ interface Audience {
  */
 function mayBreak(a: Audience): Perspective["describe"] {
   return (g) => {
-    if (g.gap === "opaque") return `\`${g.keyword}\` differs between the old and the new schema; the checker cannot prove that ${a.checker} ${a.accepts} all ${a.values}`;
+    if (g.gap === "opaque")
+      return `\`${g.keyword}\` differs between the old and the new schema; the checker cannot prove that ${a.checker} ${a.accepts} all ${a.values}`;
     if (g.gap === "pattern-unproven")
       return `pattern changed from ${j(g.to)} to ${j(g.from)}; no sampled ${a.value} is rejected by ${a.checker}, but inclusion is not proven`;
     const { verb, requires, note } = action(g, "old");
@@ -126,7 +188,8 @@ function mayBreak(a: Audience): Perspective["describe"] {
 /** Old results checked by the new output schema: what new results never do any more (a narrowing). */
 function noLongerReturned(g: Gap): string {
   if (g.gap === "required") return `new results always carry ${j(g.property)}`;
-  if (g.gap === "opaque") return `\`${g.keyword}\` differs between the old and the new schema; new results may be narrower than old ones`;
+  if (g.gap === "opaque")
+    return `\`${g.keyword}\` differs between the old and the new schema; new results may be narrower than old ones`;
   const { verb, note } = action(g, "new");
   return `new results no longer ${verb}${note ? ` (${note})` : ""}`;
 }
@@ -136,13 +199,43 @@ export const perspectives = {
   /** Input schemas, old → new: every call an old client sends must stay valid. */
   oldCalls: { source: "old", describe: noLongerAccepted },
   /** Input schemas, new → old: what new calls may send that the old schema refused (a widening). */
-  newCalls: { source: "new", describe: mayBreak({ values: "new calls", value: "new call", checker: "the old schema", accepts: "accepted", rejects: "did not accept", requires: "required" }) },
+  newCalls: {
+    source: "new",
+    describe: mayBreak({
+      values: "new calls",
+      value: "new call",
+      checker: "the old schema",
+      accepts: "accepted",
+      rejects: "did not accept",
+      requires: "required",
+    }),
+  },
   /** Output schemas, new → old: every result the new server returns must satisfy old clients. */
-  newResults: { source: "new", describe: mayBreak({ values: "new results", value: "new result", checker: "old clients", accepts: "accept", rejects: "do not accept", requires: "require" }) },
+  newResults: {
+    source: "new",
+    describe: mayBreak({
+      values: "new results",
+      value: "new result",
+      checker: "old clients",
+      accepts: "accept",
+      rejects: "do not accept",
+      requires: "require",
+    }),
+  },
   /** Output schemas, old → new: what old results could carry that new results never do (a narrowing). */
   oldResults: { source: "old", describe: noLongerReturned },
   /** Shared envelopes, old → new: values old writers produce must stay valid. */
   oldValues: { source: "old", describe: noLongerAccepted },
   /** Shared envelopes, new → old: values new writers produce must satisfy old readers. */
-  newValues: { source: "new", describe: mayBreak({ values: "new values", value: "new value", checker: "old readers", accepts: "accept", rejects: "do not accept", requires: "require" }) },
+  newValues: {
+    source: "new",
+    describe: mayBreak({
+      values: "new values",
+      value: "new value",
+      checker: "old readers",
+      accepts: "accept",
+      rejects: "do not accept",
+      requires: "require",
+    }),
+  },
 } as const satisfies Record<string, Perspective>;

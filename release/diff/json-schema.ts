@@ -4,7 +4,15 @@ import { isObject, type JsonObject } from "../../generator/walk.js";
 export type Schema = JsonObject | boolean;
 
 /** The JSON type names of draft 2020-12, in the order samples prefer them. */
-export const jsonTypes = ["object", "array", "string", "integer", "number", "boolean", "null"] as const;
+export const jsonTypes = [
+  "object",
+  "array",
+  "string",
+  "integer",
+  "number",
+  "boolean",
+  "null",
+] as const;
 export type JsonType = (typeof jsonTypes)[number];
 
 /** JSON type of a value (`integer` for whole numbers). */

@@ -18,12 +18,18 @@ function positions(text: string, pointers: readonly string[]): Map<string, Posit
     const segs = pointerSegments(p);
     segs.forEach((s, i) => {
       names.add(s);
-      wanted.add(segs.slice(0, i + 1).map((x) => "/" + escapePointerSegment(x)).join(""));
+      wanted.add(
+        segs
+          .slice(0, i + 1)
+          .map((x) => "/" + escapePointerSegment(x))
+          .join(""),
+      );
     });
   }
   const found = new Map<string, Position>();
   const record = (pointer: string, line: number, character: number) => {
-    if (wanted.has(pointer) && !found.has(pointer)) found.set(pointer, { line: line + 1, column: character + 1 });
+    if (wanted.has(pointer) && !found.has(pointer))
+      found.set(pointer, { line: line + 1, column: character + 1 });
   };
   visit(text, {
     // A property is located at its name, like the shared `locatePointer`.
@@ -48,10 +54,14 @@ function positions(text: string, pointers: readonly string[]): Map<string, Posit
  * (the shared `withLines` parses a whole tree per diagnostic, which a 7 MB tools/list with dozens of
  * findings cannot afford). Same answer: the deepest existing node on each pointer.
  */
-export function locateFindings(diagnostics: Diagnostic[], textOf: (file: string) => string | undefined): Diagnostic[] {
+export function locateFindings(
+  diagnostics: Diagnostic[],
+  textOf: (file: string) => string | undefined,
+): Diagnostic[] {
   const byFile = new Map<string, string[]>();
   for (const d of diagnostics)
-    if (d.location.line === undefined && d.location.pointer !== undefined) byFile.set(d.location.file, [...(byFile.get(d.location.file) ?? []), d.location.pointer]);
+    if (d.location.line === undefined && d.location.pointer !== undefined)
+      byFile.set(d.location.file, [...(byFile.get(d.location.file) ?? []), d.location.pointer]);
   const located = new Map<string, Map<string, Position>>();
   for (const [file, pointers] of byFile) {
     const text = textOf(file);
@@ -62,7 +72,15 @@ export function locateFindings(diagnostics: Diagnostic[], textOf: (file: string)
     if (!found || d.location.line !== undefined || d.location.pointer === undefined) return d;
     const segs = pointerSegments(d.location.pointer);
     for (let n = segs.length; n >= 0; n--) {
-      const at = n === 0 ? { line: 1, column: 1 } : found.get(segs.slice(0, n).map((x) => "/" + escapePointerSegment(x)).join(""));
+      const at =
+        n === 0
+          ? { line: 1, column: 1 }
+          : found.get(
+              segs
+                .slice(0, n)
+                .map((x) => "/" + escapePointerSegment(x))
+                .join(""),
+            );
       if (at) return { ...d, location: { ...d.location, ...at } };
     }
     return d;

@@ -7,7 +7,9 @@ export function diffDiagnostics(result: DiffResult): Diagnostic[] {
   const fromFinding = (f: DiffFinding): Diagnostic => ({
     ruleId: f.ruleId,
     severity: f.severity,
-    message: f.waiver ? `${f.message} [waived by ${f.waiver.approver} until ${f.waiver.expires}: ${f.waiver.reason}]` : f.message,
+    message: f.waiver
+      ? `${f.message} [waived by ${f.waiver.approver} until ${f.waiver.expires}: ${f.waiver.reason}]`
+      : f.message,
     location: f.location,
     data: {
       ...(f.tool ? { tool: f.tool } : {}),
@@ -24,21 +26,44 @@ export function diffDiagnostics(result: DiffResult): Diagnostic[] {
 /** The one-paragraph verdict printed above text and Markdown output. */
 export function diffSummary(result: DiffResult): string[] {
   const lines = result.comparisons.map((c) => {
-    const versions = c.old.packageVersion || c.new.packageVersion ? ` (${c.old.packageVersion ?? "?"} → ${c.new.packageVersion ?? "?"}, declared ${c.declaredBump ?? "unknown"})` : "";
+    const versions =
+      c.old.packageVersion || c.new.packageVersion
+        ? ` (${c.old.packageVersion ?? "?"} → ${c.new.packageVersion ?? "?"}, declared ${c.declaredBump ?? "unknown"})`
+        : "";
     return `${c.old.file} → ${c.new.file}${versions}: requires ${c.requiredBump} (${c.classification})${c.breaking ? ", BREAKING" : ""}`;
   });
-  lines.push(`verdict: ${result.breaking ? "breaking" : "compatible"}; minimum bump ${result.requiredBump} (${result.classification})`);
+  lines.push(
+    `verdict: ${result.breaking ? "breaking" : "compatible"}; minimum bump ${result.requiredBump} (${result.classification})`,
+  );
   return lines;
 }
 
 /** Render a diff result; `json` is the published result document, the rest are diagnostic renderers. */
-export function renderDiff(result: DiffResult, diagnostics: Diagnostic[], format: DiagnosticFormat): string {
+export function renderDiff(
+  result: DiffResult,
+  diagnostics: Diagnostic[],
+  format: DiagnosticFormat,
+): string {
   if (format === "json") {
-    const findings = result.findings.map((f, i) => ({ ...f, location: diagnostics[i]?.location ?? f.location }));
-    return JSON.stringify({ ...result, findings, problems: diagnostics.slice(result.findings.length) }, null, 2) + "\n";
+    const findings = result.findings.map((f, i) => ({
+      ...f,
+      location: diagnostics[i]?.location ?? f.location,
+    }));
+    return (
+      JSON.stringify(
+        { ...result, findings, problems: diagnostics.slice(result.findings.length) },
+        null,
+        2,
+      ) + "\n"
+    );
   }
   const body = renderDiagnostics(diagnostics, format);
   if (format === "text") return diffSummary(result).join("\n") + "\n" + body;
-  if (format === "markdown") return `## Contract-Diff: ${result.breaking ? "breaking" : "compatible"}\n\n${diffSummary(result).map((l) => `- ${l}`).join("\n")}\n\n${body}`;
+  if (format === "markdown")
+    return `## Contract-Diff: ${result.breaking ? "breaking" : "compatible"}\n\n${diffSummary(
+      result,
+    )
+      .map((l) => `- ${l}`)
+      .join("\n")}\n\n${body}`;
   return body;
 }

@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { againstBaselines, projectUiBytes, publishedBaselines, publishedRoot, readDoc } from "./baselines.js";
+import {
+  againstBaselines,
+  projectUiBytes,
+  publishedBaselines,
+  publishedRoot,
+  readDoc,
+} from "./baselines.js";
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
 import type { ContractDoc } from "./contract-doc.js";
 import { locateFindings } from "./locate-findings.js";
@@ -35,21 +41,51 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
   let baselines: ContractDoc[];
   if (req.newFile) {
     newDoc = await readDoc(req.root, req.newFile, input, req.newVersion);
-    baselines = req.oldFile ? [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter((d): d is ContractDoc => d !== undefined) : [];
+    baselines = req.oldFile
+      ? [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
+          (d): d is ContractDoc => d !== undefined,
+        )
+      : [];
   } else {
     newDoc = await readDoc(req.root, req.snapshotFile, input, req.newVersion);
     if (newDoc && newDoc.uiBytes.size === 0) newDoc.uiBytes = await projectUiBytes(req.root);
-    if (req.oldFile) baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter((d): d is ContractDoc => d !== undefined);
-    else if (req.against) baselines = await againstBaselines(req.root, req.against, req.snapshotFile, input, req.oldVersion);
+    if (req.oldFile)
+      baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
+        (d): d is ContractDoc => d !== undefined,
+      );
+    else if (req.against)
+      baselines = await againstBaselines(
+        req.root,
+        req.against,
+        req.snapshotFile,
+        input,
+        req.oldVersion,
+      );
     else {
       baselines = await publishedBaselines(req.root, input);
-      if (baselines.length === 0 && !hasErrors(input)) return { status: "nothing-to-compare", message: `no published snapshot under ${publishedRoot}/: nothing to compare against (run record-published after the first publication)` };
+      if (baselines.length === 0 && !hasErrors(input))
+        return {
+          status: "nothing-to-compare",
+          message: `no published snapshot under ${publishedRoot}/: nothing to compare against (run record-published after the first publication)`,
+        };
     }
   }
-  const waivers = await readWaivers(path.resolve(req.root, req.waiverFile ?? defaultWaiverFile), req.waiverFile ?? defaultWaiverFile, req.waiverFile !== undefined);
+  const waivers = await readWaivers(
+    path.resolve(req.root, req.waiverFile ?? defaultWaiverFile),
+    req.waiverFile ?? defaultWaiverFile,
+    req.waiverFile !== undefined,
+  );
   input.push(...waivers.diagnostics);
-  if (hasErrors(input) || !newDoc || baselines.length === 0) return { status: "input-error", diagnostics: locateFindings(input, (f) => textOf(req.root, f)) };
-  const result = diffContracts(baselines, newDoc, { waivers: waivers.waivers, waiverFile: req.waiverFile ?? defaultWaiverFile, now: req.now });
+  if (hasErrors(input) || !newDoc || baselines.length === 0)
+    return {
+      status: "input-error",
+      diagnostics: locateFindings(input, (f) => textOf(req.root, f)),
+    };
+  const result = diffContracts(baselines, newDoc, {
+    waivers: waivers.waivers,
+    waiverFile: req.waiverFile ?? defaultWaiverFile,
+    now: req.now,
+  });
   const diagnostics = locateFindings(diffDiagnostics(result), (f) => textOf(req.root, f));
   return { status: "compared", result, diagnostics, failed: diffFailed(result) };
 }

@@ -3,7 +3,17 @@ import randexpModule from "randexp";
 // randexp is CommonJS (`module.exports = RandExp`) but its typings declare an ES default export.
 const RandExp = randexpModule as unknown as typeof randexpModule.default;
 type RandExp = InstanceType<typeof RandExp>;
-import { additionalOf, declaredTypes, enumerated, isObject, propertiesOf, requiredOf, type JsonObject, type JsonType, type Schema } from "./json-schema.js";
+import {
+  additionalOf,
+  declaredTypes,
+  enumerated,
+  isObject,
+  propertiesOf,
+  requiredOf,
+  type JsonObject,
+  type JsonType,
+  type Schema,
+} from "./json-schema.js";
 
 /** One known-good example per format, and one string that is not that format. */
 export const formatSamples: Record<string, string> = {
@@ -72,26 +82,48 @@ export function stringCandidates(schema: JsonObject, count = 24): string[] {
   const min = typeof schema.minLength === "number" ? schema.minLength : 0;
   const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
   const raw: string[] = [];
-  if (typeof schema.format === "string" && formatSamples[schema.format]) raw.push(formatSamples[schema.format]);
+  if (typeof schema.format === "string" && formatSamples[schema.format])
+    raw.push(formatSamples[schema.format]);
   if (typeof schema.pattern === "string") raw.push(...patternSamples(schema.pattern, count));
   const fill = Math.max(min, 1);
-  raw.push("a".repeat(min), "a".repeat(fill), "x".repeat(Math.min(Math.max(min, 8), max === Infinity ? 8 : max)), "0", "A-1", "not a value ~");
+  raw.push(
+    "a".repeat(min),
+    "a".repeat(fill),
+    "x".repeat(Math.min(Math.max(min, 8), max === Infinity ? 8 : max)),
+    "0",
+    "A-1",
+    "not a value ~",
+  );
   if (max !== Infinity) raw.push("a".repeat(max));
   return [...new Set(raw)].filter((s) => len(s) >= min && len(s) <= max);
 }
 
 /** The smallest number a numeric schema admits near its lower bound (integers when `integer`). */
 export function numberCandidates(schema: JsonObject, integer: boolean): number[] {
-  const lo = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + (integer ? 1 : 0.5) : undefined;
-  const hi = typeof schema.maximum === "number" ? schema.maximum : typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - (integer ? 1 : 0.5) : undefined;
+  const lo =
+    typeof schema.minimum === "number"
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === "number"
+        ? schema.exclusiveMinimum + (integer ? 1 : 0.5)
+        : undefined;
+  const hi =
+    typeof schema.maximum === "number"
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === "number"
+        ? schema.exclusiveMaximum - (integer ? 1 : 0.5)
+        : undefined;
   const step = typeof schema.multipleOf === "number" ? schema.multipleOf : undefined;
-  const raw = [lo, hi, 0, 1, -1, 1000000, -1000000, integer ? 7 : 0.5].filter((n): n is number => n !== undefined);
+  const raw = [lo, hi, 0, 1, -1, 1000000, -1000000, integer ? 7 : 0.5].filter(
+    (n): n is number => n !== undefined,
+  );
   const fix = (n: number) => {
     let v = integer ? Math.ceil(n) : n;
     if (step) v = Math.ceil(v / step) * step;
     return v;
   };
-  return [...new Set(raw.map(fix))].filter((n) => (lo === undefined || n >= lo) && (hi === undefined || n <= hi));
+  return [...new Set(raw.map(fix))].filter(
+    (n) => (lo === undefined || n >= lo) && (hi === undefined || n <= hi),
+  );
 }
 
 /** Merge `allOf` members into their parent (shallow: a superset of the real intersection). */
@@ -99,24 +131,33 @@ export function flattenAllOf(schema: JsonObject): JsonObject {
   if (!Array.isArray(schema.allOf)) return schema;
   const { allOf, ...rest } = schema;
   let out: JsonObject = rest;
-  for (const member of allOf as Schema[]) if (isObject(member)) out = mergeShallow(out, flattenAllOf(member));
+  for (const member of allOf as Schema[])
+    if (isObject(member)) out = mergeShallow(out, flattenAllOf(member));
   return out;
 }
 
 /** Shallow merge of two schemas: properties and required unite; other keywords: `b` wins. */
 export function mergeShallow(a: JsonObject, b: JsonObject): JsonObject {
   const out: JsonObject = { ...a, ...b };
-  if (isObject(a.properties) || isObject(b.properties)) out.properties = { ...propertiesOf(a), ...propertiesOf(b) };
-  if (Array.isArray(a.required) || Array.isArray(b.required)) out.required = [...new Set([...requiredOf(a), ...requiredOf(b)])];
+  if (isObject(a.properties) || isObject(b.properties))
+    out.properties = { ...propertiesOf(a), ...propertiesOf(b) };
+  if (Array.isArray(a.required) || Array.isArray(b.required))
+    out.required = [...new Set([...requiredOf(a), ...requiredOf(b)])];
   return out;
 }
 
 /** Branches of a union (`anyOf`/`oneOf`), each merged with the parent's other keywords. */
 export function unionBranches(schema: JsonObject): JsonObject[] | undefined {
-  const key = Array.isArray(schema.oneOf) ? "oneOf" : Array.isArray(schema.anyOf) ? "anyOf" : undefined;
+  const key = Array.isArray(schema.oneOf)
+    ? "oneOf"
+    : Array.isArray(schema.anyOf)
+      ? "anyOf"
+      : undefined;
   if (!key) return undefined;
   const { [key]: branches, ...rest } = schema;
-  return (branches as Schema[]).map((b) => (isObject(b) ? mergeShallow(rest, flattenAllOf(b)) : b === true ? rest : { ...rest, not: {} }));
+  return (branches as Schema[]).map((b) =>
+    isObject(b) ? mergeShallow(rest, flattenAllOf(b)) : b === true ? rest : { ...rest, not: {} },
+  );
 }
 
 /**
@@ -132,7 +173,12 @@ export function sampleValue(schema: Schema, depth = 0, preferType?: JsonType): u
   const branches = unionBranches(s);
   if (branches) return sampleValue(branches[0], depth + 1, preferType);
   const types = declaredTypes(s);
-  const t: JsonType = preferType && types.has(preferType) ? preferType : (["object", "array", "string", "integer", "number", "boolean", "null"] as const).find((x) => types.has(x)) ?? "null";
+  const t: JsonType =
+    preferType && types.has(preferType)
+      ? preferType
+      : ((["object", "array", "string", "integer", "number", "boolean", "null"] as const).find(
+          (x) => types.has(x),
+        ) ?? "null");
   return sampleOfType(s, t, depth);
 }
 
@@ -156,7 +202,8 @@ export function sampleOfType(s: JsonObject, t: JsonType, depth = 0): unknown {
     case "object": {
       const props = propertiesOf(s);
       const out: JsonObject = {};
-      for (const name of requiredOf(s)) out[name] = sampleValue(props[name] ?? additionalOf(s), depth + 1);
+      for (const name of requiredOf(s))
+        out[name] = sampleValue(props[name] ?? additionalOf(s), depth + 1);
       return out;
     }
   }

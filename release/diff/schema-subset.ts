@@ -1,17 +1,47 @@
 import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
 import {
-  acceptsAnything, additionalOf, admitsType, declaredTypes, enumerated, isObject, jsonEqual, propertiesOf, requiredOf, typeOfValue,
-  type JsonObject, type JsonType, type Schema,
+  acceptsAnything,
+  additionalOf,
+  admitsType,
+  declaredTypes,
+  enumerated,
+  isObject,
+  jsonEqual,
+  propertiesOf,
+  requiredOf,
+  typeOfValue,
+  type JsonObject,
+  type JsonType,
+  type Schema,
 } from "./json-schema.js";
 import { provablyDisjoint } from "./disjoint.js";
 import type { Gap } from "./gap-wording.js";
-import { flattenAllOf, mergeShallow, numberCandidates, patternSamples, sampleOfType, sampleValue, stringCandidates, unionBranches } from "./sample.js";
+import {
+  flattenAllOf,
+  mergeShallow,
+  numberCandidates,
+  patternSamples,
+  sampleOfType,
+  sampleValue,
+  stringCandidates,
+  unionBranches,
+} from "./sample.js";
 import type { ValueChecker } from "./value-check.js";
 
 /** Why a source schema is not a subset of a target schema. Direction-aware rules map these to rule ids. */
 export type IncompatKind =
-  | "type" | "enum" | "const" | "pattern" | "pattern-unproven" | "format" | "bound"
-  | "required" | "property-not-accepted" | "closed" | "branch" | "unsupported";
+  | "type"
+  | "enum"
+  | "const"
+  | "pattern"
+  | "pattern-unproven"
+  | "format"
+  | "bound"
+  | "required"
+  | "property-not-accepted"
+  | "closed"
+  | "branch"
+  | "unsupported";
 
 /** One way a value valid under the source schema can be rejected by the target schema. */
 export interface Incompat {
@@ -40,9 +70,26 @@ interface Ctx {
 
 // Keywords whose inclusion this checker does not reason about: a target that differs in any of them is
 // only accepted when the source carries the identical keyword (conservative), else a sampled witness is sought.
-const opaqueKeywords = ["not", "if", "then", "else", "dependentRequired", "dependentSchemas", "propertyNames", "unevaluatedProperties",
-  "unevaluatedItems", "contains", "minContains", "maxContains", "prefixItems", "patternProperties", "minProperties", "maxProperties",
-  "additionalItems", "dependencies"] as const;
+const opaqueKeywords = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "prefixItems",
+  "patternProperties",
+  "minProperties",
+  "maxProperties",
+  "additionalItems",
+  "dependencies",
+] as const;
 
 const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => unknown): Ctx => ({
   ...ctx,
@@ -51,9 +98,26 @@ const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => un
   depth: ctx.depth + 1,
 });
 
-const report = (ctx: Ctx, kind: IncompatKind, gap: Gap, source: Schema, target: Schema, local?: { value: unknown }, property?: string): void => {
+const report = (
+  ctx: Ctx,
+  kind: IncompatKind,
+  gap: Gap,
+  source: Schema,
+  target: Schema,
+  local?: { value: unknown },
+  property?: string,
+): void => {
   const value = local ? localWitness(ctx, source, target, local.value) : undefined;
-  ctx.out.push({ kind, path: ctx.path, gap, sourceNode: source, targetNode: target, verified: false, ...(property !== undefined ? { property } : {}), ...(local ? { witness: ctx.wrap(value) } : {}) });
+  ctx.out.push({
+    kind,
+    path: ctx.path,
+    gap,
+    sourceNode: source,
+    targetNode: target,
+    verified: false,
+    ...(property !== undefined ? { property } : {}),
+    ...(local ? { witness: ctx.wrap(value) } : {}),
+  });
 };
 
 /**
@@ -61,10 +125,17 @@ const report = (ctx: Ctx, kind: IncompatKind, gap: Gap, source: Schema, target: 
  * candidate of the source that does (a bound, an enum member, a type's edge value); else the proposal.
  */
 function localWitness(ctx: Ctx, source: Schema, target: Schema, proposed: unknown): unknown {
-  const shows = (v: unknown) => ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
+  const shows = (v: unknown) =>
+    ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
   if (shows(proposed) || typeof source === "boolean") return proposed;
   const flat = flattenAllOf(source);
-  const pool = [sampleValue(flat), ...(unionBranches(flat) ?? [flat]).flatMap((b) => [sampleValue(b), ...candidatesOf(b, declaredTypes(b))])];
+  const pool = [
+    sampleValue(flat),
+    ...(unionBranches(flat) ?? [flat]).flatMap((b) => [
+      sampleValue(b),
+      ...candidatesOf(b, declaredTypes(b)),
+    ]),
+  ];
   return pool.find(shows) ?? proposed;
 }
 
@@ -74,12 +145,18 @@ function localWitness(ctx: Ctx, source: Schema, target: Schema, proposed: unknow
  * (every old call must stay valid), outputs new→old (every new result must satisfy old clients).
  * Conservative: where inclusion cannot be shown, an incompatibility is reported.
  */
-export function findIncompatibilities(source: Schema, target: Schema, checker: ValueChecker): Incompat[] {
+export function findIncompatibilities(
+  source: Schema,
+  target: Schema,
+  checker: ValueChecker,
+): Incompat[] {
   const out: Incompat[] = [];
   subset(source, target, { path: "", wrap: (v) => v, out, checker, depth: 0 });
   for (const inc of out) {
     if (inc.witness === undefined) continue;
-    inc.verified = checker.accepts(source, inc.witness) === true && checker.accepts(target, inc.witness) === false;
+    inc.verified =
+      checker.accepts(source, inc.witness) === true &&
+      checker.accepts(target, inc.witness) === false;
   }
   return out;
 }
@@ -87,7 +164,10 @@ export function findIncompatibilities(source: Schema, target: Schema, checker: V
 function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
   if (acceptsAnything(targetIn) || sourceIn === false || ctx.depth > 64) return;
   const source = flattenAllOf(sourceIn === true ? {} : sourceIn);
-  if (targetIn === false) return report(ctx, "type", { gap: "nothing" }, sourceIn, targetIn, { value: sampleValue(source) });
+  if (targetIn === false)
+    return report(ctx, "type", { gap: "nothing" }, sourceIn, targetIn, {
+      value: sampleValue(source),
+    });
   let target = targetIn as JsonObject;
   if (jsonEqual(source, target)) return;
   if (Array.isArray(target.allOf)) {
@@ -102,13 +182,23 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
     sourceBranches.forEach((b, i) => subset(b, target, child(ctx, [key, i], ctx.wrap)));
     return;
   }
-  const key = Array.isArray(target.oneOf) ? "oneOf" : Array.isArray(target.anyOf) ? "anyOf" : undefined;
+  const key = Array.isArray(target.oneOf)
+    ? "oneOf"
+    : Array.isArray(target.anyOf)
+      ? "anyOf"
+      : undefined;
   if (key) {
     // target = siblings ∧ (b1 ∨ b2 …): the source must fit the siblings and one branch, each checked as written.
     const { [key]: branches, ...rest } = target;
     if (!acceptsAnything(rest)) subset(source, rest, ctx);
     const usable = (branches as Schema[]).filter((b) => b !== false);
-    return subsetOfUnion(source, target, usable, usable.map((b) => mergeShallow(rest, isObject(b) ? flattenAllOf(b) : {})), ctx);
+    return subsetOfUnion(
+      source,
+      target,
+      usable,
+      usable.map((b) => mergeShallow(rest, isObject(b) ? flattenAllOf(b) : {})),
+      ctx,
+    );
   }
   compareLeaf(source, target, ctx);
 }
@@ -118,34 +208,74 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
  * `outline` holds each branch merged with the union's siblings (a superset), used only to prove that
  * the other branches of a `oneOf` cannot also match.
  */
-function subsetOfUnion(source: JsonObject, target: JsonObject, branches: Schema[], outline: JsonObject[], ctx: Ctx): void {
+function subsetOfUnion(
+  source: JsonObject,
+  target: JsonObject,
+  branches: Schema[],
+  outline: JsonObject[],
+  ctx: Ctx,
+): void {
   let best: Incompat[] | undefined;
   for (const [i, branch] of branches.entries()) {
     const trial: Incompat[] = [];
     subset(source, branch, { ...ctx, out: trial });
     if (trial.length === 0) {
       // `oneOf` also rejects a value that matches a second branch: the others must be provably disjoint.
-      const overlap = Array.isArray(target.oneOf) ? outline.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker)) : -1;
+      const overlap = Array.isArray(target.oneOf)
+        ? outline.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker))
+        : -1;
       if (overlap >= 0)
-        ctx.out.push({ kind: "branch", path: ctx.path, gap: { gap: "oneof-overlap", branches: [i, overlap] }, sourceNode: source, targetNode: target, verified: false, witness: ctx.wrap(sampleValue(source)) });
+        ctx.out.push({
+          kind: "branch",
+          path: ctx.path,
+          gap: { gap: "oneof-overlap", branches: [i, overlap] },
+          sourceNode: source,
+          targetNode: target,
+          verified: false,
+          witness: ctx.wrap(sampleValue(source)),
+        });
       return;
     }
     if (!best || trial.length < best.length) best = trial;
   }
   // Prefer a value the whole union rejects; else keep the closest branch's witness for Ajv to judge.
-  const shows = (v: unknown) => ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
+  const shows = (v: unknown) =>
+    ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
   const local = [sampleValue(source), ...candidatesOf(source, declaredTypes(source))].find(shows);
   const hit = best?.find((i) => i.witness !== undefined);
-  const witness = local !== undefined ? ctx.wrap(local) : hit ? hit.witness : ctx.wrap(sampleValue(source));
-  ctx.out.push({ kind: "branch", path: ctx.path, gap: { gap: "no-branch", ...(best?.[0] ? { closest: best[0].gap } : {}) }, sourceNode: source, targetNode: target, verified: false, witness });
+  const witness =
+    local !== undefined ? ctx.wrap(local) : hit ? hit.witness : ctx.wrap(sampleValue(source));
+  ctx.out.push({
+    kind: "branch",
+    path: ctx.path,
+    gap: { gap: "no-branch", ...(best?.[0] ? { closest: best[0].gap } : {}) },
+    sourceNode: source,
+    targetNode: target,
+    verified: false,
+    witness,
+  });
 }
 
 function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   for (const k of opaqueKeywords) {
     if (target[k] === undefined || jsonEqual(target[k], source[k])) continue;
-    const candidates = [sampleValue(source), ...(declaredTypes(source).has("object") ? [{ ...(sampleValue(source) as object), extraProperty: 1 }] : [])];
-    const hit = candidates.find((c) => ctx.checker.accepts(source, c) === true && ctx.checker.accepts(target, c) === false);
-    report(ctx, "unsupported", { gap: "opaque", keyword: k }, source, target, hit === undefined ? undefined : { value: hit });
+    const candidates = [
+      sampleValue(source),
+      ...(declaredTypes(source).has("object")
+        ? [{ ...(sampleValue(source) as object), extraProperty: 1 }]
+        : []),
+    ];
+    const hit = candidates.find(
+      (c) => ctx.checker.accepts(source, c) === true && ctx.checker.accepts(target, c) === false,
+    );
+    report(
+      ctx,
+      "unsupported",
+      { gap: "opaque", keyword: k },
+      source,
+      target,
+      hit === undefined ? undefined : { value: hit },
+    );
   }
   const sourceValues = enumerated(source);
   const st = declaredTypes(source);
@@ -153,7 +283,14 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   if (sourceValues) {
     for (const v of sourceValues) {
       if (ctx.checker.accepts(target, v) !== false) continue;
-      const kind = "const" in target && "const" in source ? "const" : enumerated(target) ? "enum" : !admitsType(tt, typeOfValue(v)) ? "type" : keywordKind(target, v, ctx);
+      const kind =
+        "const" in target && "const" in source
+          ? "const"
+          : enumerated(target)
+            ? "enum"
+            : !admitsType(tt, typeOfValue(v))
+              ? "type"
+              : keywordKind(target, v, ctx);
       report(ctx, kind, { gap: "value", value: v }, source, target, { value: v });
     }
     return;
@@ -161,33 +298,53 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   for (const t of st) {
     if (admitsType(tt, t)) continue;
     if (t === "integer" && st.has("number") && tt.has("number")) continue;
-    report(ctx, "type", { gap: "type", type: t }, source, target, { value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth) });
+    report(ctx, "type", { gap: "type", type: t }, source, target, {
+      value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth),
+    });
   }
   const targetValues = enumerated(target);
   if (targetValues) {
     const finite = st.size <= 2 && [...st].every((t) => t === "boolean" || t === "null");
-    const universe = finite ? [...(st.has("boolean") ? [true, false] : []), ...(st.has("null") ? [null] : [])] : [];
-    const missing = finite ? universe.find((v) => !targetValues.some((x) => jsonEqual(x, v))) : candidatesOf(source, st).find((v) => !targetValues.some((x) => jsonEqual(x, v)));
+    const universe = finite
+      ? [...(st.has("boolean") ? [true, false] : []), ...(st.has("null") ? [null] : [])]
+      : [];
+    const missing = finite
+      ? universe.find((v) => !targetValues.some((x) => jsonEqual(x, v)))
+      : candidatesOf(source, st).find((v) => !targetValues.some((x) => jsonEqual(x, v)));
     if (finite && missing === undefined) return;
     const kind = "const" in target ? "const" : "enum";
-    return report(ctx, kind, { gap: "pinned", values: targetValues }, source, target, missing === undefined ? undefined : { value: missing });
+    return report(
+      ctx,
+      kind,
+      { gap: "pinned", values: targetValues },
+      source,
+      target,
+      missing === undefined ? undefined : { value: missing },
+    );
   }
   if (st.has("string") && admitsType(tt, "string")) compareString(source, target, ctx);
-  if ((st.has("number") || st.has("integer")) && admitsType(tt, "integer")) compareNumber(source, target, st.has("number") && tt.has("number") ? false : true, ctx);
+  if ((st.has("number") || st.has("integer")) && admitsType(tt, "integer"))
+    compareNumber(source, target, st.has("number") && tt.has("number") ? false : true, ctx);
   if (st.has("array") && tt.has("array")) compareArray(source, target, ctx);
   if (st.has("object") && tt.has("object")) compareObject(source, target, ctx);
 }
 
 /** Which keyword of a leaf target rejects a value (for enumerated sources). */
 function keywordKind(target: JsonObject, v: unknown, ctx: Ctx): IncompatKind {
-  for (const [k, kind] of [["pattern", "pattern"], ["format", "format"]] as const) if (target[k] !== undefined && ctx.checker.accepts({ [k]: target[k] }, v) === false) return kind;
+  for (const [k, kind] of [
+    ["pattern", "pattern"],
+    ["format", "format"],
+  ] as const)
+    if (target[k] !== undefined && ctx.checker.accepts({ [k]: target[k] }, v) === false)
+      return kind;
   return "bound";
 }
 
 function candidatesOf(source: JsonObject, types: Set<JsonType>): unknown[] {
   const out: unknown[] = [];
   if (types.has("string")) out.push(...stringCandidates(source));
-  if (types.has("integer") || types.has("number")) out.push(...numberCandidates(source, !types.has("number")));
+  if (types.has("integer") || types.has("number"))
+    out.push(...numberCandidates(source, !types.has("number")));
   if (types.has("boolean")) out.push(true, false);
   if (types.has("null")) out.push(null);
   for (const t of ["object", "array"] as const) if (types.has(t)) out.push(sampleOfType(source, t));
@@ -196,7 +353,8 @@ function candidatesOf(source: JsonObject, types: Set<JsonType>): unknown[] {
 
 const stringPart = (s: JsonObject): JsonObject => {
   const out: JsonObject = { type: "string" };
-  for (const k of ["pattern", "format", "minLength", "maxLength"]) if (s[k] !== undefined) out[k] = s[k];
+  for (const k of ["pattern", "format", "minLength", "maxLength"])
+    if (s[k] !== undefined) out[k] = s[k];
   return out;
 };
 
@@ -204,24 +362,67 @@ function compareString(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   const s = stringPart(source);
   const extra = [
     ...(typeof target.maxLength === "number" ? ["a".repeat(target.maxLength + 1)] : []),
-    ...(typeof target.minLength === "number" && target.minLength > 0 ? ["a".repeat(target.minLength - 1)] : []),
+    ...(typeof target.minLength === "number" && target.minLength > 0
+      ? ["a".repeat(target.minLength - 1)]
+      : []),
     ...(typeof source.pattern === "string" ? patternSamples(source.pattern, 60) : []),
   ];
-  const pool = [...new Set([...stringCandidates(source, 40), ...extra])].filter((c) => ctx.checker.accepts(s, c) === true);
+  const pool = [...new Set([...stringCandidates(source, 40), ...extra])].filter(
+    (c) => ctx.checker.accepts(s, c) === true,
+  );
   const checks: [string, IncompatKind, boolean][] = [
     ["pattern", "pattern", target.pattern !== undefined && target.pattern !== source.pattern],
     ["format", "format", target.format !== undefined && target.format !== source.format],
-    ["minLength", "bound", typeof target.minLength === "number" && target.minLength > (typeof source.minLength === "number" ? source.minLength : 0)],
-    ["maxLength", "bound", typeof target.maxLength === "number" && target.maxLength < (typeof source.maxLength === "number" ? source.maxLength : Infinity)],
+    [
+      "minLength",
+      "bound",
+      typeof target.minLength === "number" &&
+        target.minLength > (typeof source.minLength === "number" ? source.minLength : 0),
+    ],
+    [
+      "maxLength",
+      "bound",
+      typeof target.maxLength === "number" &&
+        target.maxLength < (typeof source.maxLength === "number" ? source.maxLength : Infinity),
+    ],
   ];
   for (const [k, kind, differs] of checks) {
     if (!differs) continue;
     const single = { type: "string", [k]: target[k] };
     const hit = pool.find((c) => ctx.checker.accepts(single, c) === false);
-    if (hit !== undefined) report(ctx, kind, { gap: "string", keyword: k, from: source[k], to: target[k], value: hit }, source, target, { value: hit });
-    else if (kind === "pattern") report(ctx, "pattern-unproven", { gap: "pattern-unproven", from: source.pattern, to: target.pattern }, source, target);
-    else if (kind === "format") report(ctx, "format", { gap: "format", from: source.format, to: target.format }, source, target);
-    else report(ctx, kind, { gap: "length", keyword: k as "minLength" | "maxLength", to: target[k] as number }, source, target);
+    if (hit !== undefined)
+      report(
+        ctx,
+        kind,
+        { gap: "string", keyword: k, from: source[k], to: target[k], value: hit },
+        source,
+        target,
+        { value: hit },
+      );
+    else if (kind === "pattern")
+      report(
+        ctx,
+        "pattern-unproven",
+        { gap: "pattern-unproven", from: source.pattern, to: target.pattern },
+        source,
+        target,
+      );
+    else if (kind === "format")
+      report(
+        ctx,
+        "format",
+        { gap: "format", from: source.format, to: target.format },
+        source,
+        target,
+      );
+    else
+      report(
+        ctx,
+        kind,
+        { gap: "length", keyword: k as "minLength" | "maxLength", to: target[k] as number },
+        source,
+        target,
+      );
   }
 }
 
@@ -243,78 +444,151 @@ const upper = (s: JsonObject): [number, boolean] | undefined => {
 
 function compareNumber(source: JsonObject, target: JsonObject, integer: boolean, ctx: Ctx): void {
   const step = integer ? 1 : 0.5;
-  const sl = lower(source), tl = lower(target), su = upper(source), tu = upper(target);
+  const sl = lower(source),
+    tl = lower(target),
+    su = upper(source),
+    tu = upper(target);
   if (tl && (!sl || sl[0] < tl[0] || (sl[0] === tl[0] && !sl[1] && tl[1]))) {
     const value = sl ? (sl[1] ? sl[0] + step : sl[0]) : tl[1] ? tl[0] : tl[0] - step;
-    report(ctx, "bound", { gap: "lower", bound: tl[0], exclusive: tl[1] }, source, target, { value: integer ? Math.ceil(value) : value });
+    report(ctx, "bound", { gap: "lower", bound: tl[0], exclusive: tl[1] }, source, target, {
+      value: integer ? Math.ceil(value) : value,
+    });
   }
   if (tu && (!su || su[0] > tu[0] || (su[0] === tu[0] && !su[1] && tu[1]))) {
     const value = su ? (su[1] ? su[0] - step : su[0]) : tu[1] ? tu[0] : tu[0] + step;
-    report(ctx, "bound", { gap: "upper", bound: tu[0], exclusive: tu[1] }, source, target, { value: integer ? Math.floor(value) : value });
+    report(ctx, "bound", { gap: "upper", bound: tu[0], exclusive: tu[1] }, source, target, {
+      value: integer ? Math.floor(value) : value,
+    });
   }
   const tm = typeof target.multipleOf === "number" ? target.multipleOf : undefined;
   const sm = typeof source.multipleOf === "number" ? source.multipleOf : undefined;
-  if (tm !== undefined && !(sm !== undefined && Number.isInteger(sm / tm)) && !(integer && Number.isInteger(1 / tm))) {
+  if (
+    tm !== undefined &&
+    !(sm !== undefined && Number.isInteger(sm / tm)) &&
+    !(integer && Number.isInteger(1 / tm))
+  ) {
     const pool = [...numberCandidates(source, integer), ...(sm ? [sm, sm * 3] : [1, 3, 7])];
-    const hit = pool.find((n) => ctx.checker.accepts({ type: "number", multipleOf: tm }, n) === false && ctx.checker.accepts(numericPart(source), n) === true);
-    report(ctx, "bound", { gap: "multiple-of", by: tm }, source, target, hit === undefined ? undefined : { value: hit });
+    const hit = pool.find(
+      (n) =>
+        ctx.checker.accepts({ type: "number", multipleOf: tm }, n) === false &&
+        ctx.checker.accepts(numericPart(source), n) === true,
+    );
+    report(
+      ctx,
+      "bound",
+      { gap: "multiple-of", by: tm },
+      source,
+      target,
+      hit === undefined ? undefined : { value: hit },
+    );
   }
 }
 
 const numericPart = (s: JsonObject): JsonObject => {
   const out: JsonObject = { type: "number" };
-  for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) if (s[k] !== undefined) out[k] = s[k];
+  for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"])
+    if (s[k] !== undefined) out[k] = s[k];
   return out;
 };
 
 function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   // Draft-07 tuple `items` (an array): only identical tuples are accepted as compatible.
-  if (Array.isArray(target.items) && !jsonEqual(target.items, source.items)) report(ctx, "unsupported", { gap: "tuple" }, source, target, { value: sampleValue(source) });
-  const sItems: Schema = isObject(source.items) || typeof source.items === "boolean" ? (source.items as Schema) : true;
-  const tItems: Schema = isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
+  if (Array.isArray(target.items) && !jsonEqual(target.items, source.items))
+    report(ctx, "unsupported", { gap: "tuple" }, source, target, { value: sampleValue(source) });
+  const sItems: Schema =
+    isObject(source.items) || typeof source.items === "boolean" ? (source.items as Schema) : true;
+  const tItems: Schema =
+    isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
   const sMin = typeof source.minItems === "number" ? source.minItems : 0;
   const sMax = typeof source.maxItems === "number" ? source.maxItems : Infinity;
   const fill = (n: number) => Array.from({ length: n }, () => sampleValue(sItems, ctx.depth + 1));
-  if (typeof target.minItems === "number" && target.minItems > sMin) report(ctx, "bound", { gap: "min-items", count: target.minItems }, source, target, { value: fill(sMin) });
-  if (typeof target.maxItems === "number" && target.maxItems < sMax) report(ctx, "bound", { gap: "max-items", count: target.maxItems }, source, target, { value: fill(target.maxItems + 1) });
+  if (typeof target.minItems === "number" && target.minItems > sMin)
+    report(ctx, "bound", { gap: "min-items", count: target.minItems }, source, target, {
+      value: fill(sMin),
+    });
+  if (typeof target.maxItems === "number" && target.maxItems < sMax)
+    report(ctx, "bound", { gap: "max-items", count: target.maxItems }, source, target, {
+      value: fill(target.maxItems + 1),
+    });
   if (target.uniqueItems === true && source.uniqueItems !== true) {
     const one = sampleValue(sItems, ctx.depth + 1);
-    report(ctx, "bound", { gap: "unique-items" }, source, target, { value: [one, one, ...fill(Math.max(0, sMin - 2))] });
+    report(ctx, "bound", { gap: "unique-items" }, source, target, {
+      value: [one, one, ...fill(Math.max(0, sMin - 2))],
+    });
   }
   if (sMax === 0) return; // the old side admits only [], so what an item may be is moot
-  subset(sItems, tItems, child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])));
+  subset(
+    sItems,
+    tItems,
+    child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])),
+  );
 }
 
 function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
-  const sp = propertiesOf(source), tp = propertiesOf(target);
-  const sr = requiredOf(source), tr = requiredOf(target);
-  const sAdd = additionalOf(source), tAdd = additionalOf(target);
+  const sp = propertiesOf(source),
+    tp = propertiesOf(target);
+  const sr = requiredOf(source),
+    tr = requiredOf(target);
+  const sAdd = additionalOf(source),
+    tAdd = additionalOf(target);
   const base = sampleOfType(source, "object", ctx.depth) as JsonObject;
   for (const name of [...tr].sort()) {
     if (sr.has(name)) continue;
     const { [name]: _omit, ...without } = base;
-    report(ctx, "required", { gap: "required", property: name }, source, target, { value: without }, name);
+    report(
+      ctx,
+      "required",
+      { gap: "required", property: name },
+      source,
+      target,
+      { value: without },
+      name,
+    );
   }
   for (const name of Object.keys(sp).sort()) {
     if (sp[name] === false) continue;
     const to = name in tp ? tp[name] : tAdd;
     const at = (v: unknown) => ctx.wrap({ ...base, [name]: v });
     if (to === false) {
-      report(child(ctx, ["properties", name], at), "property-not-accepted", { gap: "property", property: name }, sp[name], false, { value: sampleValue(sp[name], ctx.depth + 1) }, name);
+      report(
+        child(ctx, ["properties", name], at),
+        "property-not-accepted",
+        { gap: "property", property: name },
+        sp[name],
+        false,
+        { value: sampleValue(sp[name], ctx.depth + 1) },
+        name,
+      );
       continue;
     }
     subset(sp[name], to, child(ctx, ["properties", name], at));
   }
-  if (isObject(source.patternProperties) && !jsonEqual(source.patternProperties, target.patternProperties))
+  if (
+    isObject(source.patternProperties) &&
+    !jsonEqual(source.patternProperties, target.patternProperties)
+  )
     report(ctx, "unsupported", { gap: "pattern-properties" }, source, target, { value: base });
   if (sAdd === false) return;
   for (const name of Object.keys(tp).sort()) {
     if (name in sp) continue;
-    subset(sAdd, tp[name], child(ctx, ["properties", name], (v) => ctx.wrap({ ...base, [name]: v })));
+    subset(
+      sAdd,
+      tp[name],
+      child(ctx, ["properties", name], (v) => ctx.wrap({ ...base, [name]: v })),
+    );
   }
   let extra = "extraProperty";
   while (extra in tp || extra in sp) extra += "_";
   const atExtra = (v: unknown) => ctx.wrap({ ...base, [extra]: v });
-  if (tAdd === false) report(child(ctx, ["additionalProperties"], atExtra), "closed", { gap: "closed" }, sAdd, false, { value: sampleValue(sAdd, ctx.depth + 1, "string") }, extra);
+  if (tAdd === false)
+    report(
+      child(ctx, ["additionalProperties"], atExtra),
+      "closed",
+      { gap: "closed" },
+      sAdd,
+      false,
+      { value: sampleValue(sAdd, ctx.depth + 1, "string") },
+      extra,
+    );
   else subset(sAdd, tAdd, child(ctx, ["additionalProperties"], atExtra));
 }

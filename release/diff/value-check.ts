@@ -10,7 +10,13 @@ import type { Schema } from "./json-schema.js";
 export class ValueChecker {
   // No meta-schema validation (foreign documents are compared, not judged here) and no code
   // optimisation pass: each witness schema is compiled once and run a handful of times.
-  private readonly ajv = createAjv({ strict: false, validateFormats: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false } });
+  private readonly ajv = createAjv({
+    strict: false,
+    validateFormats: true,
+    allowUnionTypes: true,
+    validateSchema: false,
+    code: { optimize: false },
+  });
   private readonly cache = new Map<string, ValidateFunction | null>();
 
   /** The compiled validator of a schema, or null when Ajv cannot compile it (then nothing is proven). */

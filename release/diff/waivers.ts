@@ -14,10 +14,26 @@ export interface Waiver {
   expires: string;
 }
 
-export const WAIVER_FILE_INVALID = defineRule({ id: "WAIVER_FILE_INVALID", severity: "error", summary: "The waiver file is not valid JSON or does not match its schema." });
-export const WAIVER_EXPIRED = defineRule({ id: "WAIVER_EXPIRED", severity: "error", summary: "A waiver is past its expiry date; renew it with a new approval or fix the finding." });
-export const WAIVER_UNUSED = defineRule({ id: "WAIVER_UNUSED", severity: "error", summary: "A waiver matches no finding; remove it so it cannot hide a future change." });
-export const WAIVER_NOT_ALLOWED = defineRule({ id: "WAIVER_NOT_ALLOWED", severity: "error", summary: "A waiver targets a finding that can never be waived (e.g. changed UI bytes)." });
+export const WAIVER_FILE_INVALID = defineRule({
+  id: "WAIVER_FILE_INVALID",
+  severity: "error",
+  summary: "The waiver file is not valid JSON or does not match its schema.",
+});
+export const WAIVER_EXPIRED = defineRule({
+  id: "WAIVER_EXPIRED",
+  severity: "error",
+  summary: "A waiver is past its expiry date; renew it with a new approval or fix the finding.",
+});
+export const WAIVER_UNUSED = defineRule({
+  id: "WAIVER_UNUSED",
+  severity: "error",
+  summary: "A waiver matches no finding; remove it so it cannot hide a future change.",
+});
+export const WAIVER_NOT_ALLOWED = defineRule({
+  id: "WAIVER_NOT_ALLOWED",
+  severity: "error",
+  summary: "A waiver targets a finding that can never be waived (e.g. changed UI bytes).",
+});
 
 /** Default location of the waiver file. */
 export const defaultWaiverFile = "contracts/waivers.json";
@@ -25,22 +41,44 @@ export const defaultWaiverFile = "contracts/waivers.json";
 const validate = createAjv().compile(waiverSchema);
 
 /** Read and validate a waiver file; a missing default file means "no waivers". */
-export async function readWaivers(abs: string, file: string, required: boolean): Promise<{ waivers: Waiver[]; diagnostics: Diagnostic[] }> {
+export async function readWaivers(
+  abs: string,
+  file: string,
+  required: boolean,
+): Promise<{ waivers: Waiver[]; diagnostics: Diagnostic[] }> {
   const text = await readFile(abs, "utf8").catch(() => undefined);
-  if (text === undefined) return { waivers: [], diagnostics: required ? [diagnose(WAIVER_FILE_INVALID, `${file} not found`, { file })] : [] };
+  if (text === undefined)
+    return {
+      waivers: [],
+      diagnostics: required ? [diagnose(WAIVER_FILE_INVALID, `${file} not found`, { file })] : [],
+    };
   return parseWaivers(text, file);
 }
 
 /** Validate waiver JSON text against `waivers.schema.json`. */
-export function parseWaivers(text: string, file: string): { waivers: Waiver[]; diagnostics: Diagnostic[] } {
+export function parseWaivers(
+  text: string,
+  file: string,
+): { waivers: Waiver[]; diagnostics: Diagnostic[] } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return { waivers: [], diagnostics: [diagnose(WAIVER_FILE_INVALID, `${file} is not valid JSON`, { file })] };
+    return {
+      waivers: [],
+      diagnostics: [diagnose(WAIVER_FILE_INVALID, `${file} is not valid JSON`, { file })],
+    };
   }
   if (!validate(json))
-    return { waivers: [], diagnostics: (validate.errors ?? []).map((e) => diagnose(WAIVER_FILE_INVALID, `${file}: ${ajvErrorMessage(e)}`, { file, pointer: ajvErrorPointer(e) })) };
+    return {
+      waivers: [],
+      diagnostics: (validate.errors ?? []).map((e) =>
+        diagnose(WAIVER_FILE_INVALID, `${file}: ${ajvErrorMessage(e)}`, {
+          file,
+          pointer: ajvErrorPointer(e),
+        }),
+      ),
+    };
   return { waivers: (json as { waivers: Waiver[] }).waivers, diagnostics: [] };
 }
 

@@ -19,12 +19,18 @@ export interface FrozenContractCheck {
  * the result is then ok, and its message says that the freeze was overridden.
  * Synchronous and side-effect free, so the runtime can call it before it binds a port.
  */
-export function checkFrozenContract(root: string, options: { allowDrift?: boolean } = {}): FrozenContractCheck {
+export function checkFrozenContract(
+  root: string,
+  options: { allowDrift?: boolean } = {},
+): FrozenContractCheck {
   let state;
   try {
     state = readFreezeState(root);
   } catch (e) {
-    return { ok: false, message: `contracts/review-freeze.json is unreadable: ${(e as Error).message}` };
+    return {
+      ok: false,
+      message: `contracts/review-freeze.json is unreadable: ${(e as Error).message}`,
+    };
   }
   const active = state.active;
   if (!active) return { ok: true, message: "no version is under review freeze" };
@@ -32,11 +38,28 @@ export function checkFrozenContract(root: string, options: { allowDrift?: boolea
   try {
     served = sha256Hex(readFileSync(path.join(root, snapshotPath)));
   } catch {
-    return { ok: false, message: `${snapshotPath} is missing; run \`skillpilot generate\``, frozenVersion: active.version };
+    return {
+      ok: false,
+      message: `${snapshotPath} is missing; run \`skillpilot generate\``,
+      frozenVersion: active.version,
+    };
   }
-  if (served === active.snapshotSha256) return { ok: true, message: `contract matches frozen ${active.version}`, frozenVersion: active.version };
+  if (served === active.snapshotSha256)
+    return {
+      ok: true,
+      message: `contract matches frozen ${active.version}`,
+      frozenVersion: active.version,
+    };
   const drift = `${snapshotPath} (sha256 ${served.slice(0, 12)}…) differs from the contract frozen for review in ${active.version} (sha256 ${active.snapshotSha256.slice(0, 12)}…)`;
   return options.allowDrift
-    ? { ok: true, message: `${drift}; starting anyway because the freeze was explicitly overridden`, frozenVersion: active.version }
-    : { ok: false, message: `${drift}; refusing to start (override explicitly, or \`skillpilot unfreeze ${active.version} --reason …\`)`, frozenVersion: active.version };
+    ? {
+        ok: true,
+        message: `${drift}; starting anyway because the freeze was explicitly overridden`,
+        frozenVersion: active.version,
+      }
+    : {
+        ok: false,
+        message: `${drift}; refusing to start (override explicitly, or \`skillpilot unfreeze ${active.version} --reason …\`)`,
+        frozenVersion: active.version,
+      };
 }

@@ -38,12 +38,21 @@ export function readFreezeState(root: string): FreezeState {
     return { active: null, history: [] };
   }
   const parsed = JSON.parse(text) as Partial<FreezeState>;
-  return { active: parsed.active ?? null, history: Array.isArray(parsed.history) ? parsed.history : [] };
+  return {
+    active: parsed.active ?? null,
+    history: Array.isArray(parsed.history) ? parsed.history : [],
+  };
 }
 
 /** Write the freeze state as canonical JSON. */
 export async function writeFreezeState(root: string, state: FreezeState): Promise<void> {
   const abs = path.join(root, contractsLayout.reviewFreeze);
   await mkdir(path.dirname(abs), { recursive: true });
-  await writeFile(abs, canonicalJson({ $comment: "Written by skillpilot freeze / unfreeze / record-published. Do not edit by hand.", ...state }));
+  await writeFile(
+    abs,
+    canonicalJson({
+      $comment: "Written by skillpilot freeze / unfreeze / record-published. Do not edit by hand.",
+      ...state,
+    }),
+  );
 }

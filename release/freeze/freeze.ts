@@ -12,11 +12,32 @@ import { readPluginName } from "../plugin-identity.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { readFreezeState, writeFreezeState } from "./freeze-state.js";
 
-export const DRAFT_MISSING = defineRule({ id: "DRAFT_MISSING", severity: "error", summary: "There is no draft folder for the version; run `skillpilot prepare` (L3)." });
-export const DRAFT_CORRUPT = defineRule({ id: "DRAFT_CORRUPT", severity: "error", summary: "A draft folder no longer matches its own SHA256SUMS (L3)." });
-export const DRAFT_STALE = defineRule({ id: "DRAFT_STALE", severity: "error", summary: "The draft's contract snapshot differs from generated/; run `skillpilot prepare` before freezing (L3)." });
-export const FREEZE_ALREADY_ACTIVE = defineRule({ id: "FREEZE_ALREADY_ACTIVE", severity: "error", summary: "Another version is under review freeze; only one version is reviewed at a time (L3)." });
-export const NOT_FROZEN = defineRule({ id: "NOT_FROZEN", severity: "error", summary: "The version is not under review freeze (L3, L4)." });
+export const DRAFT_MISSING = defineRule({
+  id: "DRAFT_MISSING",
+  severity: "error",
+  summary: "There is no draft folder for the version; run `skillpilot prepare` (L3).",
+});
+export const DRAFT_CORRUPT = defineRule({
+  id: "DRAFT_CORRUPT",
+  severity: "error",
+  summary: "A draft folder no longer matches its own SHA256SUMS (L3).",
+});
+export const DRAFT_STALE = defineRule({
+  id: "DRAFT_STALE",
+  severity: "error",
+  summary:
+    "The draft's contract snapshot differs from generated/; run `skillpilot prepare` before freezing (L3).",
+});
+export const FREEZE_ALREADY_ACTIVE = defineRule({
+  id: "FREEZE_ALREADY_ACTIVE",
+  severity: "error",
+  summary: "Another version is under review freeze; only one version is reviewed at a time (L3).",
+});
+export const NOT_FROZEN = defineRule({
+  id: "NOT_FROZEN",
+  severity: "error",
+  summary: "The version is not under review freeze (L3, L4).",
+});
 
 /** Outcome of freeze, unfreeze and record-published: findings, or what was done. */
 export interface ReleaseStepResult {
@@ -28,48 +49,140 @@ export interface ReleaseStepResult {
 const refuse = (...diagnostics: Diagnostic[]): ReleaseStepResult => ({ diagnostics });
 
 /** Checks shared by freeze and record-published: the version's draft exists, is intact, and its identity. */
-export async function intactDraft(root: string, version: string): Promise<{ plugin: string; dir: string; contentSha256?: string; snapshotSha256?: string; diagnostics: Diagnostic[] }> {
+export async function intactDraft(
+  root: string,
+  version: string,
+): Promise<{
+  plugin: string;
+  dir: string;
+  contentSha256?: string;
+  snapshotSha256?: string;
+  diagnostics: Diagnostic[];
+}> {
   const plugin = await readPluginName(root);
   const dir = draftDir(plugin, version);
-  if (!semver.valid(version)) return { plugin, dir, diagnostics: [diagnose(DRAFT_MISSING, `${JSON.stringify(version)} is not a SemVer version`, { file: dir })] };
+  if (!semver.valid(version))
+    return {
+      plugin,
+      dir,
+      diagnostics: [
+        diagnose(DRAFT_MISSING, `${JSON.stringify(version)} is not a SemVer version`, {
+          file: dir,
+        }),
+      ],
+    };
   const state = await inspectReleaseDir(path.join(root, dir));
-  if (!state.exists) return { plugin, dir, diagnostics: [diagnose(DRAFT_MISSING, `${dir} does not exist; run \`skillpilot prepare --version ${version}\``, { file: dir })] };
-  if (state.problems.length) return { plugin, dir, diagnostics: state.problems.map((p) => diagnose(DRAFT_CORRUPT, p, { file: dir }))};
-  return { plugin, dir, contentSha256: state.contentSha256, snapshotSha256: state.listed.get(releaseFiles.snapshot), diagnostics: [] };
+  if (!state.exists)
+    return {
+      plugin,
+      dir,
+      diagnostics: [
+        diagnose(
+          DRAFT_MISSING,
+          `${dir} does not exist; run \`skillpilot prepare --version ${version}\``,
+          { file: dir },
+        ),
+      ],
+    };
+  if (state.problems.length)
+    return {
+      plugin,
+      dir,
+      diagnostics: state.problems.map((p) => diagnose(DRAFT_CORRUPT, p, { file: dir })),
+    };
+  return {
+    plugin,
+    dir,
+    contentSha256: state.contentSha256,
+    snapshotSha256: state.listed.get(releaseFiles.snapshot),
+    diagnostics: [],
+  };
 }
 
 /** `skillpilot freeze X`: lock the draft of X for review, recording its content identity (L3). */
-export async function freeze(root: string, version: string, now: Date = new Date()): Promise<ReleaseStepResult> {
+export async function freeze(
+  root: string,
+  version: string,
+  now: Date = new Date(),
+): Promise<ReleaseStepResult> {
   const draft = await intactDraft(root, version);
   if (draft.diagnostics.length) return refuse(...draft.diagnostics);
   if ((await readReleaseIndex(root)).releases.some((r) => r.version === version))
-    return refuse(diagnose(VERSION_ALREADY_PUBLISHED, `${version} is already published`, { file: contractsLayout.releaseIndex }));
+    return refuse(
+      diagnose(VERSION_ALREADY_PUBLISHED, `${version} is already published`, {
+        file: contractsLayout.releaseIndex,
+      }),
+    );
   const state = readFreezeState(root);
   if (state.active?.version === version && state.active.contentSha256 === draft.contentSha256)
     return { diagnostics: [], outcome: "unchanged", message: `${version} is already frozen` };
   if (state.active)
-    return refuse(diagnose(FREEZE_ALREADY_ACTIVE, `${state.active.version} is under review freeze; unfreeze or publish it first`, { file: contractsLayout.reviewFreeze }));
+    return refuse(
+      diagnose(
+        FREEZE_ALREADY_ACTIVE,
+        `${state.active.version} is under review freeze; unfreeze or publish it first`,
+        { file: contractsLayout.reviewFreeze },
+      ),
+    );
   const runtimeSnapshot = await readFile(path.join(root, snapshotPath), "utf8").catch(() => "");
   if (sha256Hex(runtimeSnapshot) !== draft.snapshotSha256)
-    return refuse(diagnose(DRAFT_STALE, `${draft.dir}/${releaseFiles.snapshot} differs from ${snapshotPath}; run \`skillpilot prepare\` first`, { file: draft.dir }));
+    return refuse(
+      diagnose(
+        DRAFT_STALE,
+        `${draft.dir}/${releaseFiles.snapshot} differs from ${snapshotPath}; run \`skillpilot prepare\` first`,
+        { file: draft.dir },
+      ),
+    );
   const at = now.toISOString();
   await writeFreezeState(root, {
-    active: { version, contentSha256: draft.contentSha256!, snapshotSha256: draft.snapshotSha256!, frozenAt: at },
-    history: [...state.history, { action: "freeze", version, at, contentSha256: draft.contentSha256! }],
+    active: {
+      version,
+      contentSha256: draft.contentSha256!,
+      snapshotSha256: draft.snapshotSha256!,
+      frozenAt: at,
+    },
+    history: [
+      ...state.history,
+      { action: "freeze", version, at, contentSha256: draft.contentSha256! },
+    ],
   });
-  return { diagnostics: [], outcome: "done", message: `froze ${version} (content sha256 ${draft.contentSha256})` };
+  return {
+    diagnostics: [],
+    outcome: "done",
+    message: `froze ${version} (content sha256 ${draft.contentSha256})`,
+  };
 }
 
 /** `skillpilot unfreeze X --reason …`: end the review freeze of X, keeping the reason in the history. */
-export async function unfreeze(root: string, version: string, reason: string, now: Date = new Date()): Promise<ReleaseStepResult> {
+export async function unfreeze(
+  root: string,
+  version: string,
+  reason: string,
+  now: Date = new Date(),
+): Promise<ReleaseStepResult> {
   // An empty reason is the caller's usage error (the CLI rejects it with exit 2), not a finding about the project.
   if (!reason.trim()) throw new RangeError("unfreeze needs a non-empty reason");
   const state = readFreezeState(root);
   if (state.active?.version !== version)
-    return refuse(diagnose(NOT_FROZEN, `${version} is not frozen${state.active ? ` (${state.active.version} is)` : ""}`, { file: contractsLayout.reviewFreeze }));
+    return refuse(
+      diagnose(
+        NOT_FROZEN,
+        `${version} is not frozen${state.active ? ` (${state.active.version} is)` : ""}`,
+        { file: contractsLayout.reviewFreeze },
+      ),
+    );
   await writeFreezeState(root, {
     active: null,
-    history: [...state.history, { action: "unfreeze", version, at: now.toISOString(), contentSha256: state.active.contentSha256, reason }],
+    history: [
+      ...state.history,
+      {
+        action: "unfreeze",
+        version,
+        at: now.toISOString(),
+        contentSha256: state.active.contentSha256,
+        reason,
+      },
+    ],
   });
   return { diagnostics: [], outcome: "done", message: `unfroze ${version}: ${reason}` };
 }

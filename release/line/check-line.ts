@@ -12,7 +12,11 @@ export const LINE_SUCCESSOR_NOT_ALLOWLISTED = defineRule({
   severity: "error",
   summary: "A WARN line's successor launch URL must be on the first-party allowlist (L11).",
 });
-export const LINE_SUCCESSOR_NOT_NEWER = defineRule({ id: "LINE_SUCCESSOR_NOT_NEWER", severity: "error", summary: "A successor line must have a higher contract major (L11)." });
+export const LINE_SUCCESSOR_NOT_NEWER = defineRule({
+  id: "LINE_SUCCESSOR_NOT_NEWER",
+  severity: "error",
+  summary: "A successor line must have a higher contract major (L11).",
+});
 
 export const lineFile = "release/line.json";
 export const allowlistFile = "release/first-party-allowlist.json";
@@ -27,31 +31,56 @@ export interface FirstPartyAllowlist {
  * only statement of the invariants) plus what JSON Schema cannot say: a successor of a WARN line
  * launches from an allowlisted first-party origin, and every successor is a newer contract major.
  */
-export async function checkLine(root: string): Promise<{ line?: Record<string, unknown>; diagnostics: Diagnostic[] }> {
+export async function checkLine(
+  root: string,
+): Promise<{ line?: Record<string, unknown>; diagnostics: Diagnostic[] }> {
   const text = await readFile(path.join(root, lineFile), "utf8").catch(() => undefined);
-  if (text === undefined) return { diagnostics: [diagnose(LINE_INVALID, `${lineFile} is missing`, { file: lineFile })] };
+  if (text === undefined)
+    return { diagnostics: [diagnose(LINE_INVALID, `${lineFile} is missing`, { file: lineFile })] };
   let line: unknown;
   try {
     line = JSON.parse(text);
   } catch (e) {
-    return { diagnostics: [diagnose(LINE_INVALID, `${lineFile} is not JSON: ${(e as Error).message}`, { file: lineFile })] };
+    return {
+      diagnostics: [
+        diagnose(LINE_INVALID, `${lineFile} is not JSON: ${(e as Error).message}`, {
+          file: lineFile,
+        }),
+      ],
+    };
   }
   const diagnostics: Diagnostic[] = [];
   if (!validateContractLine(line)) {
     for (const err of validateContractLine.errors ?? [])
-      diagnostics.push(diagnose(LINE_INVALID, `contract-line/v1: ${err.instancePath || "(root)"} ${err.message ?? "is invalid"}`, { file: lineFile, pointer: err.instancePath }));
+      diagnostics.push(
+        diagnose(
+          LINE_INVALID,
+          `contract-line/v1: ${err.instancePath || "(root)"} ${err.message ?? "is invalid"}`,
+          { file: lineFile, pointer: err.instancePath },
+        ),
+      );
     return { diagnostics: withLines(dedupe(diagnostics), () => text) };
   }
   const doc = line as unknown as Record<string, unknown>;
   const successor = doc.successor as { contractMajor: number; launchUrl: string } | null;
   if (successor) {
     if (successor.contractMajor <= Number(doc.contractMajor))
-      diagnostics.push(diagnose(LINE_SUCCESSOR_NOT_NEWER, `successor contract major ${successor.contractMajor} is not above this line's ${String(doc.contractMajor)}`, { file: lineFile, pointer: "/successor/contractMajor" }));
+      diagnostics.push(
+        diagnose(
+          LINE_SUCCESSOR_NOT_NEWER,
+          `successor contract major ${successor.contractMajor} is not above this line's ${String(doc.contractMajor)}`,
+          { file: lineFile, pointer: "/successor/contractMajor" },
+        ),
+      );
     const allowlist = await readAllowlist(root);
     const origin = safeOrigin(successor.launchUrl);
     if (doc.newSessionPolicy === "WARN" && (!origin || !allowlist.launchOrigins.includes(origin)))
       diagnostics.push(
-        diagnose(LINE_SUCCESSOR_NOT_ALLOWLISTED, `WARN line's successor launches from ${origin ?? successor.launchUrl}, which is not in ${allowlistFile}`, { file: lineFile, pointer: "/successor/launchUrl" }),
+        diagnose(
+          LINE_SUCCESSOR_NOT_ALLOWLISTED,
+          `WARN line's successor launches from ${origin ?? successor.launchUrl}, which is not in ${allowlistFile}`,
+          { file: lineFile, pointer: "/successor/launchUrl" },
+        ),
       );
   }
   return { line: doc, diagnostics: withLines(diagnostics, () => text) };
@@ -61,7 +90,11 @@ export async function checkLine(root: string): Promise<{ line?: Record<string, u
 export async function readAllowlist(root: string): Promise<FirstPartyAllowlist> {
   const text = await readFile(path.join(root, allowlistFile), "utf8").catch(() => undefined);
   const parsed = text ? (JSON.parse(text) as Partial<FirstPartyAllowlist>) : {};
-  return { launchOrigins: Array.isArray(parsed.launchOrigins) ? parsed.launchOrigins.filter((o) => typeof o === "string") : [] };
+  return {
+    launchOrigins: Array.isArray(parsed.launchOrigins)
+      ? parsed.launchOrigins.filter((o) => typeof o === "string")
+      : [],
+  };
 }
 
 /** The origin of an https URL without credentials; undefined otherwise. */
@@ -74,4 +107,6 @@ function safeOrigin(url: string): string | undefined {
   }
 }
 
-const dedupe = (list: Diagnostic[]) => [...new Map(list.map((d) => [`${d.location.pointer}\0${d.message}`, d])).values()];
+const dedupe = (list: Diagnostic[]) => [
+  ...new Map(list.map((d) => [`${d.location.pointer}\0${d.message}`, d])).values(),
+];

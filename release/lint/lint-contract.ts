@@ -8,6 +8,9 @@ import { lintRules } from "./rules/index.js";
 export function lintContract(doc: ContractDoc): Diagnostic[] {
   const tools = [...doc.tools.values()].map(lintTool).sort((a, b) => (a.name < b.name ? -1 : 1));
   const out: Diagnostic[] = [];
-  for (const rule of lintRules) rule.check(tools, doc, (message, location, severity) => out.push(diagnose(rule.meta, message, location, { severity })));
+  for (const rule of lintRules)
+    rule.check(tools, doc, (message, location, severity) =>
+      out.push(diagnose(rule.meta, message, location, { severity })),
+    );
   return sortDiagnostics(out);
 }

@@ -22,12 +22,22 @@ export interface LintRule {
 
 /** Define a gate lint rule and register its id in the shared rule table. */
 export function createLintRule(def: RuleMeta & { check: LintRule["check"] }): LintRule {
-  return { meta: defineRule({ id: def.id, severity: def.severity, summary: def.summary }), check: def.check };
+  return {
+    meta: defineRule({ id: def.id, severity: def.severity, summary: def.summary }),
+    check: def.check,
+  };
 }
 
 /** The lint view of a diff-side tool. */
 export function lintTool(tool: DiffTool): LintTool {
   const appOnly = JSON.stringify(tool.visibility) === JSON.stringify(["app"]);
-  const kind = tool.kind === "read" || tool.kind === "write" || tool.kind === "app-only" ? tool.kind : appOnly ? "app-only" : tool.annotations?.readOnlyHint === true ? "read" : "write";
+  const kind =
+    tool.kind === "read" || tool.kind === "write" || tool.kind === "app-only"
+      ? tool.kind
+      : appOnly
+        ? "app-only"
+        : tool.annotations?.readOnlyHint === true
+          ? "read"
+          : "write";
   return { ...tool, effectiveKind: kind, appOnly };
 }

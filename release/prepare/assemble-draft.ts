@@ -18,20 +18,43 @@ import { resolveUiResource } from "../ui/ui-store.js";
 import { parseUiUri } from "../ui/ui-uri.js";
 import { packageTree } from "./package-tree.js";
 
-export const RELEASE_VERSION_INVALID = defineRule({ id: "RELEASE_VERSION_INVALID", severity: "error", summary: "A release version must be SemVer x.y.z (L2)." });
+export const RELEASE_VERSION_INVALID = defineRule({
+  id: "RELEASE_VERSION_INVALID",
+  severity: "error",
+  summary: "A release version must be SemVer x.y.z (L2).",
+});
 export const RELEASE_VERSION_MISMATCH = defineRule({
   id: "RELEASE_VERSION_MISMATCH",
   severity: "error",
-  summary: "The release version must equal packageVersion in schemas/plugin.json; bump it there first (L12.1).",
+  summary:
+    "The release version must equal packageVersion in schemas/plugin.json; bump it there first (L12.1).",
 });
-export const BUNDLE_INPUT_INVALID = defineRule({ id: "BUNDLE_INPUT_INVALID", severity: "error", summary: "A bundled tree holds something other than regular files (L5)." });
-export const SKILLS_MISSING = defineRule({ id: "SKILLS_MISSING", severity: "warning", summary: "No skills/ tree to freeze into the package (L7)." });
-export const UI_BUILD_FAILED = defineRule({ id: "UI_BUILD_FAILED", severity: "error", summary: "A ui/<name>/ source cannot be built into one self-contained page (L10)." });
-export const UI_URI_UNRESOLVED = defineRule({ id: "UI_URI_UNRESOLVED", severity: "error", summary: "A UI URI resolves to no bytes with its hash, neither retained nor built from ui/ (L10)." });
+export const BUNDLE_INPUT_INVALID = defineRule({
+  id: "BUNDLE_INPUT_INVALID",
+  severity: "error",
+  summary: "A bundled tree holds something other than regular files (L5).",
+});
+export const SKILLS_MISSING = defineRule({
+  id: "SKILLS_MISSING",
+  severity: "warning",
+  summary: "No skills/ tree to freeze into the package (L7).",
+});
+export const UI_BUILD_FAILED = defineRule({
+  id: "UI_BUILD_FAILED",
+  severity: "error",
+  summary: "A ui/<name>/ source cannot be built into one self-contained page (L10).",
+});
+export const UI_URI_UNRESOLVED = defineRule({
+  id: "UI_URI_UNRESOLVED",
+  severity: "error",
+  summary:
+    "A UI URI resolves to no bytes with its hash, neither retained nor built from ui/ (L10).",
+});
 export const UI_NOT_ACTIVATED = defineRule({
   id: "UI_NOT_ACTIVATED",
   severity: "warning",
-  summary: "A ui/<name>/ source builds to another hash than the active URI; run `skillpilot ui build --activate` to ship it (L10).",
+  summary:
+    "A ui/<name>/ source builds to another hash than the active URI; run `skillpilot ui build --activate` to ship it (L10).",
 });
 
 /** A draft computed in memory: every file of the draft folder, and the identities that matter. */
@@ -54,13 +77,21 @@ export interface DraftContent {
  * allowlist; every active UI URI must resolve; the skills tree must be regular files only.
  * Reads files, writes nothing.
  */
-export async function assembleDraft(root: string, options: { version?: string } = {}): Promise<{ draft?: DraftContent; diagnostics: Diagnostic[] }> {
+export async function assembleDraft(
+  root: string,
+  options: { version?: string } = {},
+): Promise<{ draft?: DraftContent; diagnostics: Diagnostic[] }> {
   const paths = defaultPaths(root);
   const generated = await generateFromSources(await readContractSources(paths));
   const diagnostics: Diagnostic[] = [...generated.diagnostics];
   if (hasErrors(diagnostics)) return { diagnostics };
-  diagnostics.push(...(await checkGenerated(root, generated.files)), ...(await checkLine(root)).diagnostics);
-  const snapshotText = generated.files.find((f) => f.path.endsWith(releaseFiles.snapshot))!.contents;
+  diagnostics.push(
+    ...(await checkGenerated(root, generated.files)),
+    ...(await checkLine(root)).diagnostics,
+  );
+  const snapshotText = generated.files.find((f) =>
+    f.path.endsWith(releaseFiles.snapshot),
+  )!.contents;
   const snapshot = JSON.parse(snapshotText) as ContractSnapshot;
   const version = options.version ?? snapshot.plugin.packageVersion;
   diagnostics.push(...checkVersion(version, snapshot.plugin.packageVersion));
@@ -76,7 +107,10 @@ export async function assembleDraft(root: string, options: { version?: string } 
     { path: releaseFiles.installBundle, data: archives.tarGz, mode: 0o644 },
     { path: releaseFiles.submissionZip, data: archives.zip, mode: 0o644 },
   ];
-  const manifest = Buffer.from(renderSha256Manifest(files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) }))), "utf8");
+  const manifest = Buffer.from(
+    renderSha256Manifest(files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) }))),
+    "utf8",
+  );
   files.push({ path: releaseFiles.manifest, data: manifest, mode: 0o644 });
   return {
     diagnostics,
@@ -97,13 +131,30 @@ export async function assembleDraft(root: string, options: { version?: string } 
 function checkVersion(version: string, packageVersion: string): Diagnostic[] {
   const location = { file: "schemas/plugin.json", pointer: "/packageVersion" };
   if (!semver.valid(version) || semver.prerelease(version) || version !== semver.clean(version))
-    return [diagnose(RELEASE_VERSION_INVALID, `release version ${JSON.stringify(version)} is not a plain SemVer x.y.z`, location)];
-  if (version !== packageVersion) return [diagnose(RELEASE_VERSION_MISMATCH, `release version ${version} differs from packageVersion ${packageVersion}; bump schemas/plugin.json first`, location)];
+    return [
+      diagnose(
+        RELEASE_VERSION_INVALID,
+        `release version ${JSON.stringify(version)} is not a plain SemVer x.y.z`,
+        location,
+      ),
+    ];
+  if (version !== packageVersion)
+    return [
+      diagnose(
+        RELEASE_VERSION_MISMATCH,
+        `release version ${version} differs from packageVersion ${packageVersion}; bump schemas/plugin.json first`,
+        location,
+      ),
+    ];
   return [];
 }
 
 /** The artifact of every active UI URI, verified by hash; warns when a source has moved on. */
-async function activeUi(root: string, snapshot: ContractSnapshot, diagnostics: Diagnostic[]): Promise<UiArtifact[]> {
+async function activeUi(
+  root: string,
+  snapshot: ContractSnapshot,
+  diagnostics: Diagnostic[],
+): Promise<UiArtifact[]> {
   const active = (snapshot.line.activeUi ?? {}) as Record<string, string>;
   let built: UiArtifact[] = [];
   try {
@@ -117,9 +168,22 @@ async function activeUi(root: string, snapshot: ContractSnapshot, diagnostics: D
     const location = { file: lineFile, pointer: `/activeUi/${name}` };
     const source = built.find((b) => b.name === name);
     if (source && source.uri !== uri)
-      diagnostics.push(diagnose(UI_NOT_ACTIVATED, `ui/${name} builds to ${source.uri}, but the active URI is ${uri}; run \`skillpilot ui build --activate\` to ship the change`, location));
+      diagnostics.push(
+        diagnose(
+          UI_NOT_ACTIVATED,
+          `ui/${name} builds to ${source.uri}, but the active URI is ${uri}; run \`skillpilot ui build --activate\` to ship the change`,
+          location,
+        ),
+      );
     const resolved = await resolveUiResource(root, uri);
-    if (!resolved) diagnostics.push(diagnose(UI_URI_UNRESOLVED, `${uri} (${name}) resolves to no bytes with that hash: neither retained under contracts/ui/ nor built from ui/${name}/`, location));
+    if (!resolved)
+      diagnostics.push(
+        diagnose(
+          UI_URI_UNRESOLVED,
+          `${uri} (${name}) resolves to no bytes with that hash: neither retained under contracts/ui/ nor built from ui/${name}/`,
+          location,
+        ),
+      );
     else out.push({ name, html: resolved.html, sha256: parseUiUri(uri)!.sha256, uri });
   }
   return out;
@@ -128,14 +192,22 @@ async function activeUi(root: string, snapshot: ContractSnapshot, diagnostics: D
 async function collectSkills(root: string, diagnostics: Diagnostic[]): Promise<BundleFile[]> {
   const dir = path.join(root, "skills");
   if (!(await lstat(dir).catch(() => undefined))) {
-    diagnostics.push(diagnose(SKILLS_MISSING, "skills/ does not exist; the package ships without skills", { file: "skills" }));
+    diagnostics.push(
+      diagnose(SKILLS_MISSING, "skills/ does not exist; the package ships without skills", {
+        file: "skills",
+      }),
+    );
     return [];
   }
   try {
     return await collectTree(dir);
   } catch (e) {
     if (!(e instanceof BundleInputError)) throw e;
-    diagnostics.push(diagnose(BUNDLE_INPUT_INVALID, e.message.replace(root + path.sep, ""), { file: path.relative(root, e.file).split(path.sep).join("/") }));
+    diagnostics.push(
+      diagnose(BUNDLE_INPUT_INVALID, e.message.replace(root + path.sep, ""), {
+        file: path.relative(root, e.file).split(path.sep).join("/"),
+      }),
+    );
     return [];
   }
 }

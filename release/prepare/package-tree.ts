@@ -34,19 +34,32 @@ export function packageTree(input: PackageInputs): BundleFile[] {
     displayName: p.displayName,
     version,
     contractMajor: snapshot.contractMajor,
-    mcp: { url: p.mcpUrl, oauthResource: p.oauthResource, oauthIssuer: p.oauthIssuer, protectedResourceMetadataUrl: p.protectedResourceMetadataUrl },
+    mcp: {
+      url: p.mcpUrl,
+      oauthResource: p.oauthResource,
+      oauthIssuer: p.oauthIssuer,
+      protectedResourceMetadataUrl: p.protectedResourceMetadataUrl,
+    },
     widgetOrigin: p.widgetOrigin,
     tools: "tools.json",
     contractLine: "contract-line.json",
     skills: input.skills.length ? "skills/" : null,
-    ui: Object.fromEntries(input.ui.map((u) => [u.name, { uri: u.uri, file: `ui/${u.name}/index.html`, mimeType: "text/html;profile=mcp-app" }])),
+    ui: Object.fromEntries(
+      input.ui.map((u) => [
+        u.name,
+        { uri: u.uri, file: `ui/${u.name}/index.html`, mimeType: "text/html;profile=mcp-app" },
+      ]),
+    ),
   };
   const tools = snapshot.tools.map(({ kind: _kind, ...descriptor }) => descriptor);
   const { activeUi: _activeUi, ...line } = snapshot.line;
   return [
     file("plugin.json", json(manifest)),
     file("tools.json", json(tools)),
-    file("contract-line.json", json({ ...line, activeUi: Object.fromEntries(input.ui.map((u) => [u.name, u.uri])) })),
+    file(
+      "contract-line.json",
+      json({ ...line, activeUi: Object.fromEntries(input.ui.map((u) => [u.name, u.uri])) }),
+    ),
     ...input.skills.map((s) => ({ ...s, path: `skills/${s.path}` })),
     ...input.ui.map((u) => file(`ui/${u.name}/index.html`, u.html)),
   ];

@@ -11,12 +11,14 @@ import { assembleDraft, type DraftContent } from "./assemble-draft.js";
 export const FROZEN_DRAFT_CHANGED = defineRule({
   id: "FROZEN_DRAFT_CHANGED",
   severity: "error",
-  summary: "The version is under review freeze and the project no longer reproduces its bytes (L3).",
+  summary:
+    "The version is under review freeze and the project no longer reproduces its bytes (L3).",
 });
 export const VERSION_ALREADY_PUBLISHED = defineRule({
   id: "VERSION_ALREADY_PUBLISHED",
   severity: "error",
-  summary: "The version is already published; published versions are immutable, bump packageVersion (L4).",
+  summary:
+    "The version is already published; published versions are immutable, bump packageVersion (L4).",
 });
 
 /** What `prepare` did. */
@@ -32,24 +34,41 @@ export interface PrepareResult {
  * `skillpilot prepare`: regenerate `contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/` (L3). While X is
  * frozen the draft may only be reproduced byte for byte; a published X is never re-drafted.
  */
-export async function prepare(root: string, options: { version?: string } = {}): Promise<PrepareResult> {
+export async function prepare(
+  root: string,
+  options: { version?: string } = {},
+): Promise<PrepareResult> {
   const { draft, diagnostics } = await assembleDraft(root, options);
   if (!draft || hasErrors(diagnostics)) return { diagnostics };
   const dir = draftDir(draft.plugin, draft.version);
   const index = await readReleaseIndex(root);
   if (index.releases?.some((r) => r.version === draft.version))
-    return { diagnostics: [...diagnostics, diagnose(VERSION_ALREADY_PUBLISHED, `${draft.version} is already published; bump packageVersion in schemas/plugin.json`, { file: contractsLayout.releaseIndex })] };
+    return {
+      diagnostics: [
+        ...diagnostics,
+        diagnose(
+          VERSION_ALREADY_PUBLISHED,
+          `${draft.version} is already published; bump packageVersion in schemas/plugin.json`,
+          { file: contractsLayout.releaseIndex },
+        ),
+      ],
+    };
   const frozen = readFreezeState(root).active;
   if (frozen?.version === draft.version && frozen.contentSha256 !== draft.contentSha256)
     return {
       diagnostics: [
         ...diagnostics,
-        diagnose(FROZEN_DRAFT_CHANGED, `${draft.version} is under review freeze (content ${frozen.contentSha256.slice(0, 12)}…), but the project now produces ${draft.contentSha256.slice(0, 12)}…; revert the change or \`skillpilot unfreeze ${draft.version} --reason …\``, { file: contractsLayout.reviewFreeze }),
+        diagnose(
+          FROZEN_DRAFT_CHANGED,
+          `${draft.version} is under review freeze (content ${frozen.contentSha256.slice(0, 12)}…), but the project now produces ${draft.contentSha256.slice(0, 12)}…; revert the change or \`skillpilot unfreeze ${draft.version} --reason …\``,
+          { file: contractsLayout.reviewFreeze },
+        ),
       ],
     };
   const abs = path.join(root, dir);
   const current = await inspectReleaseDir(abs);
-  if (current.contentSha256 === draft.contentSha256 && current.problems.length === 0) return { diagnostics, draft, dir, outcome: "unchanged" };
+  if (current.contentSha256 === draft.contentSha256 && current.problems.length === 0)
+    return { diagnostics, draft, dir, outcome: "unchanged" };
   await writeReleaseDir(abs, draft.files, { replace: true });
   return { diagnostics, draft, dir, outcome: "written" };
 }

@@ -18,8 +18,17 @@ export const FROZEN_DRAFT_MODIFIED = defineRule({
   severity: "error",
   summary: "The frozen draft's bytes no longer match what was frozen (L3, L4).",
 });
-export const PUBLISHED_EXISTS = defineRule({ id: "PUBLISHED_EXISTS", severity: "error", summary: "A published version exists with other bytes; published versions are never overwritten (L4)." });
-export const VERSION_NOT_NEWER = defineRule({ id: "VERSION_NOT_NEWER", severity: "error", summary: "A new published version must be above every version in the release index (L4)." });
+export const PUBLISHED_EXISTS = defineRule({
+  id: "PUBLISHED_EXISTS",
+  severity: "error",
+  summary:
+    "A published version exists with other bytes; published versions are never overwritten (L4).",
+});
+export const VERSION_NOT_NEWER = defineRule({
+  id: "VERSION_NOT_NEWER",
+  severity: "error",
+  summary: "A new published version must be above every version in the release index (L4).",
+});
 
 /**
  * `skillpilot record-published X` (L4): after the portal published X, copy its frozen draft to
@@ -27,7 +36,11 @@ export const VERSION_NOT_NEWER = defineRule({ id: "VERSION_NOT_NEWER", severity:
  * release index and end the freeze. Only from a frozen draft whose bytes still match; an existing X
  * with the same bytes is a no-op, with other bytes a refusal.
  */
-export async function recordPublished(root: string, version: string, options: { publishedAt?: string; now?: Date } = {}): Promise<ReleaseStepResult> {
+export async function recordPublished(
+  root: string,
+  version: string,
+  options: { publishedAt?: string; now?: Date } = {},
+): Promise<ReleaseStepResult> {
   const draft = await intactDraft(root, version);
   const pubDir = publishedDir(draft.plugin, version);
   const index = await readReleaseIndex(root);
@@ -35,46 +48,128 @@ export async function recordPublished(root: string, version: string, options: { 
   const indexed = index.releases.find((r) => r.version === version);
   const intact = published.exists && published.problems.length === 0;
   if (indexed) {
-    if (intact && published.contentSha256 === indexed.contentSha256 && (!draft.contentSha256 || draft.contentSha256 === indexed.contentSha256))
-      return { diagnostics: [], outcome: "unchanged", message: `${version} is already recorded with these bytes` };
-    return { diagnostics: [diagnose(PUBLISHED_EXISTS, `${version} is already recorded (${pubDir}) with other bytes than its draft; published versions are never overwritten`, { file: pubDir })] };
+    if (
+      intact &&
+      published.contentSha256 === indexed.contentSha256 &&
+      (!draft.contentSha256 || draft.contentSha256 === indexed.contentSha256)
+    )
+      return {
+        diagnostics: [],
+        outcome: "unchanged",
+        message: `${version} is already recorded with these bytes`,
+      };
+    return {
+      diagnostics: [
+        diagnose(
+          PUBLISHED_EXISTS,
+          `${version} is already recorded (${pubDir}) with other bytes than its draft; published versions are never overwritten`,
+          { file: pubDir },
+        ),
+      ],
+    };
   }
   if (draft.diagnostics.length) return { diagnostics: draft.diagnostics };
   // A folder without an index entry is only accepted when it is this very draft (an interrupted run).
   if (published.exists && !(intact && published.contentSha256 === draft.contentSha256))
-    return { diagnostics: [diagnose(PUBLISHED_EXISTS, `${pubDir} exists with other bytes than the draft of ${version}; published versions are never overwritten`, { file: pubDir })] };
+    return {
+      diagnostics: [
+        diagnose(
+          PUBLISHED_EXISTS,
+          `${pubDir} exists with other bytes than the draft of ${version}; published versions are never overwritten`,
+          { file: pubDir },
+        ),
+      ],
+    };
   const frozen = readFreezeState(root);
   if (frozen.active?.version !== version)
-    return { diagnostics: [diagnose(NOT_FROZEN, `${version} is not under review freeze; run \`skillpilot freeze ${version}\` before it is submitted`, { file: contractsLayout.reviewFreeze })] };
+    return {
+      diagnostics: [
+        diagnose(
+          NOT_FROZEN,
+          `${version} is not under review freeze; run \`skillpilot freeze ${version}\` before it is submitted`,
+          { file: contractsLayout.reviewFreeze },
+        ),
+      ],
+    };
   if (frozen.active.contentSha256 !== draft.contentSha256)
-    return { diagnostics: [diagnose(FROZEN_DRAFT_MODIFIED, `${draft.dir} changed since it was frozen (${frozen.active.contentSha256.slice(0, 12)}… → ${draft.contentSha256!.slice(0, 12)}…)`, { file: draft.dir })] };
-  const newer = index.releases.filter((r) => semver.valid(r.version) && !semver.gt(version, r.version)).map((r) => r.version);
+    return {
+      diagnostics: [
+        diagnose(
+          FROZEN_DRAFT_MODIFIED,
+          `${draft.dir} changed since it was frozen (${frozen.active.contentSha256.slice(0, 12)}… → ${draft.contentSha256!.slice(0, 12)}…)`,
+          { file: draft.dir },
+        ),
+      ],
+    };
+  const newer = index.releases
+    .filter((r) => semver.valid(r.version) && !semver.gt(version, r.version))
+    .map((r) => r.version);
   if (newer.length)
-    return { diagnostics: [diagnose(VERSION_NOT_NEWER, `${version} is not above already published ${newer.join(", ")}`, { file: contractsLayout.releaseIndex })] };
+    return {
+      diagnostics: [
+        diagnose(
+          VERSION_NOT_NEWER,
+          `${version} is not above already published ${newer.join(", ")}`,
+          { file: contractsLayout.releaseIndex },
+        ),
+      ],
+    };
 
   const files = await collectTree(path.join(root, draft.dir));
-  const entry = await releaseEntry(root, draft.dir, version, draft.contentSha256!, options.publishedAt ?? (options.now ?? new Date()).toISOString().slice(0, 10));
+  const entry = await releaseEntry(
+    root,
+    draft.dir,
+    version,
+    draft.contentSha256!,
+    options.publishedAt ?? (options.now ?? new Date()).toISOString().slice(0, 10),
+  );
   for (const [name, uri] of Object.entries(entry.ui))
-    await retainUiArtifact(root, uri, await readFile(path.join(root, draft.dir, releaseFiles.packageDir, "ui", name, "index.html")));
+    await retainUiArtifact(
+      root,
+      uri,
+      await readFile(path.join(root, draft.dir, releaseFiles.packageDir, "ui", name, "index.html")),
+    );
   if (!published.exists) await writeReleaseDir(path.join(root, pubDir), files, { replace: false });
   await appendReleaseEntry(root, entry);
   await writeFreezeState(root, {
     active: null,
-    history: [...frozen.history, { action: "published", version, at: (options.now ?? new Date()).toISOString(), contentSha256: entry.contentSha256 }],
+    history: [
+      ...frozen.history,
+      {
+        action: "published",
+        version,
+        at: (options.now ?? new Date()).toISOString(),
+        contentSha256: entry.contentSha256,
+      },
+    ],
   });
-  return { diagnostics: [], outcome: "done", message: `recorded ${version} in ${pubDir} and ${contractsLayout.releaseIndex}` };
+  return {
+    diagnostics: [],
+    outcome: "done",
+    message: `recorded ${version} in ${pubDir} and ${contractsLayout.releaseIndex}`,
+  };
 }
 
 /** The index entry of a draft folder, read from the files themselves. */
-async function releaseEntry(root: string, dir: string, version: string, contentSha256: string, publishedAt: string): Promise<ReleaseEntry> {
+async function releaseEntry(
+  root: string,
+  dir: string,
+  version: string,
+  contentSha256: string,
+  publishedAt: string,
+): Promise<ReleaseEntry> {
   const read = (rel: string) => readFile(path.join(root, dir, rel));
-  const manifest = JSON.parse((await read(`${releaseFiles.packageDir}/plugin.json`)).toString("utf8")) as {
+  const manifest = JSON.parse(
+    (await read(`${releaseFiles.packageDir}/plugin.json`)).toString("utf8"),
+  ) as {
     name: string;
     displayName: string;
     contractMajor: number;
     ui: Record<string, { uri: string }>;
   };
-  const line = JSON.parse((await read(`${releaseFiles.packageDir}/contract-line.json`)).toString("utf8")) as { policyRevision: number };
+  const line = JSON.parse(
+    (await read(`${releaseFiles.packageDir}/contract-line.json`)).toString("utf8"),
+  ) as { policyRevision: number };
   const tarGz = await read(releaseFiles.installBundle);
   return {
     version,

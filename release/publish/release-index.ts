@@ -17,7 +17,11 @@ export interface ReleaseEntry {
   /** sha256 of the published folder's SHA256SUMS. */
   contentSha256: string;
   snapshotSha256: string;
-  archives: { "plugin-install-bundle.tar": string; "plugin-install-bundle.tar.gz": string; "directory-submission.zip": string };
+  archives: {
+    "plugin-install-bundle.tar": string;
+    "plugin-install-bundle.tar.gz": string;
+    "directory-submission.zip": string;
+  };
   /** Resource name → the UI URI this version bound; every one stays servable forever (L10). */
   ui: Record<string, string>;
   linePolicyRevision: number;
@@ -31,10 +35,15 @@ export interface ReleaseIndex {
 
 /** Read the index; a missing file is an empty index. Throws on unreadable JSON (verify reports it). */
 export async function readReleaseIndex(root: string): Promise<ReleaseIndex> {
-  const text = await readFile(path.join(root, contractsLayout.releaseIndex), "utf8").catch(() => undefined);
+  const text = await readFile(path.join(root, contractsLayout.releaseIndex), "utf8").catch(
+    () => undefined,
+  );
   if (text === undefined) return { indexFormat: releaseIndexFormat, releases: [] };
   const parsed = JSON.parse(text) as Partial<ReleaseIndex>;
-  return { indexFormat: parsed.indexFormat ?? "", releases: Array.isArray(parsed.releases) ? parsed.releases : [] };
+  return {
+    indexFormat: parsed.indexFormat ?? "",
+    releases: Array.isArray(parsed.releases) ? parsed.releases : [],
+  };
 }
 
 /** Append one entry; the earlier entries are written back exactly as read. */
@@ -42,5 +51,8 @@ export async function appendReleaseEntry(root: string, entry: ReleaseEntry): Pro
   const index = await readReleaseIndex(root);
   const abs = path.join(root, contractsLayout.releaseIndex);
   await mkdir(path.dirname(abs), { recursive: true });
-  await writeFile(abs, canonicalJson({ indexFormat: releaseIndexFormat, releases: [...index.releases, entry] }));
+  await writeFile(
+    abs,
+    canonicalJson({ indexFormat: releaseIndexFormat, releases: [...index.releases, entry] }),
+  );
 }

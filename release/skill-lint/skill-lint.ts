@@ -5,10 +5,27 @@ import type { ContractDoc } from "../diff/contract-doc.js";
 import { skillToolRefs } from "./skill-refs.js";
 import { readSkillTree, type SkillTree } from "./skill-tree.js";
 
-export const SKILL_UNKNOWN_TOOL = defineRule({ id: "SKILL_UNKNOWN_TOOL", severity: "error", summary: "A skill names a tool the contract does not have (L7)." });
-export const SKILL_TOOL_NOT_MODEL_VISIBLE = defineRule({ id: "SKILL_TOOL_NOT_MODEL_VISIBLE", severity: "error", summary: "A skill tells the model to use an app-only tool it cannot call (L7, L9)." });
-export const SKILL_TREE_INVALID = defineRule({ id: "SKILL_TREE_INVALID", severity: "error", summary: "The skills tree cannot be frozen reproducibly: missing, a symlink or special file, or no SKILL.md (L5, L7)." });
-export const SKILL_TREE_HASH_MISMATCH = defineRule({ id: "SKILL_TREE_HASH_MISMATCH", severity: "error", summary: "The skills tree hash differs from the expected (recorded) hash (L7)." });
+export const SKILL_UNKNOWN_TOOL = defineRule({
+  id: "SKILL_UNKNOWN_TOOL",
+  severity: "error",
+  summary: "A skill names a tool the contract does not have (L7).",
+});
+export const SKILL_TOOL_NOT_MODEL_VISIBLE = defineRule({
+  id: "SKILL_TOOL_NOT_MODEL_VISIBLE",
+  severity: "error",
+  summary: "A skill tells the model to use an app-only tool it cannot call (L7, L9).",
+});
+export const SKILL_TREE_INVALID = defineRule({
+  id: "SKILL_TREE_INVALID",
+  severity: "error",
+  summary:
+    "The skills tree cannot be frozen reproducibly: missing, a symlink or special file, or no SKILL.md (L5, L7).",
+});
+export const SKILL_TREE_HASH_MISMATCH = defineRule({
+  id: "SKILL_TREE_HASH_MISMATCH",
+  severity: "error",
+  summary: "The skills tree hash differs from the expected (recorded) hash (L7).",
+});
 
 /** Result of Skill-Contract-Lint: findings plus the reproducible tree identity. */
 export interface SkillLintResult {
@@ -21,16 +38,32 @@ export interface SkillLintResult {
  * model; the tree hashes reproducibly (and, when `expectHash` is given, to that hash).
  * `skillsDir` is absolute; `label` is how files are named in findings (repository-relative).
  */
-export async function skillLint(skillsDir: string, label: string, contract: ContractDoc, expectHash?: string): Promise<SkillLintResult> {
+export async function skillLint(
+  skillsDir: string,
+  label: string,
+  contract: ContractDoc,
+  expectHash?: string,
+): Promise<SkillLintResult> {
   let tree: SkillTree;
   try {
     tree = await readSkillTree(skillsDir);
   } catch (e) {
-    return { diagnostics: [diagnose(SKILL_TREE_INVALID, e instanceof Error ? e.message.replace(path.dirname(skillsDir) + path.sep, "") : String(e), { file: label })] };
+    return {
+      diagnostics: [
+        diagnose(
+          SKILL_TREE_INVALID,
+          e instanceof Error
+            ? e.message.replace(path.dirname(skillsDir) + path.sep, "")
+            : String(e),
+          { file: label },
+        ),
+      ],
+    };
   }
   const out: Diagnostic[] = [];
   const skills = tree.files.filter((f) => path.posix.basename(f.path) === "SKILL.md");
-  if (skills.length === 0) out.push(diagnose(SKILL_TREE_INVALID, `${label} holds no SKILL.md`, { file: label }));
+  if (skills.length === 0)
+    out.push(diagnose(SKILL_TREE_INVALID, `${label} holds no SKILL.md`, { file: label }));
   for (const skill of skills) {
     const file = `${label}/${skill.path}`;
     const { refs, diagnostics } = skillToolRefs(skill.data.toString("utf8"), file);
@@ -38,12 +71,31 @@ export async function skillLint(skillsDir: string, label: string, contract: Cont
     for (const ref of refs) {
       const where = { file, line: ref.line, column: ref.column };
       const tool = contract.tools.get(ref.name);
-      if (!tool) out.push(diagnose(SKILL_UNKNOWN_TOOL, `${ref.name} (${ref.from}) is not a tool of ${contract.file}`, where));
+      if (!tool)
+        out.push(
+          diagnose(
+            SKILL_UNKNOWN_TOOL,
+            `${ref.name} (${ref.from}) is not a tool of ${contract.file}`,
+            where,
+          ),
+        );
       else if (JSON.stringify(tool.visibility) === JSON.stringify(["app"]))
-        out.push(diagnose(SKILL_TOOL_NOT_MODEL_VISIBLE, `${ref.name} (${ref.from}) is app-only (visibility ["app"]); the model cannot call it`, where));
+        out.push(
+          diagnose(
+            SKILL_TOOL_NOT_MODEL_VISIBLE,
+            `${ref.name} (${ref.from}) is app-only (visibility ["app"]); the model cannot call it`,
+            where,
+          ),
+        );
     }
   }
   if (expectHash && expectHash.replace(/^sha256[:-]/, "") !== tree.sha256)
-    out.push(diagnose(SKILL_TREE_HASH_MISMATCH, `${label} hashes to sha256:${tree.sha256}, expected ${expectHash}`, { file: label }));
+    out.push(
+      diagnose(
+        SKILL_TREE_HASH_MISMATCH,
+        `${label} hashes to sha256:${tree.sha256}, expected ${expectHash}`,
+        { file: label },
+      ),
+    );
   return { diagnostics: sortDiagnostics(out), tree };
 }

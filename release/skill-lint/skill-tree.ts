@@ -15,6 +15,12 @@ export interface SkillTree {
  */
 export async function readSkillTree(dir: string): Promise<SkillTree> {
   const files = await collectTree(dir);
-  const manifest = renderSha256Manifest(files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) })));
-  return { files: files.map((f) => ({ path: f.path, data: f.data })), manifest, sha256: sha256Hex(manifest) };
+  const manifest = renderSha256Manifest(
+    files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) })),
+  );
+  return {
+    files: files.map((f) => ({ path: f.path, data: f.data })),
+    manifest,
+    sha256: sha256Hex(manifest),
+  };
 }

@@ -21,7 +21,10 @@ export interface ActivateResult {
  * new URIs (L10). Other fields keep their order and values. When the result does not generate
  * cleanly, line.json is restored and the diagnostics are returned.
  */
-export async function activateUi(root: string, artifacts: readonly UiArtifact[]): Promise<ActivateResult> {
+export async function activateUi(
+  root: string,
+  artifacts: readonly UiArtifact[],
+): Promise<ActivateResult> {
   const abs = path.join(root, lineFile);
   const original = await readFile(abs, "utf8");
   const line = JSON.parse(original) as Record<string, unknown>;
@@ -36,5 +39,9 @@ export async function activateUi(root: string, artifacts: readonly UiArtifact[])
     await writeFile(abs, original);
     return { diagnostics: result.diagnostics, changed: [], regenerated: [] };
   }
-  return { diagnostics: result.diagnostics, changed, regenerated: await writeGenerated(root, result.files) };
+  return {
+    diagnostics: result.diagnostics,
+    changed,
+    regenerated: await writeGenerated(root, result.files),
+  };
 }

@@ -12,15 +12,23 @@ export type RetainOutcome = "written" | "unchanged";
  * Keep the bytes of a UI URI under `contracts/ui/<uri path>` for good (L10). The path is derived from
  * the content hash, so the only legal content is the one that hashes to it: anything else is refused.
  */
-export async function retainUiArtifact(root: string, uri: string, html: Buffer): Promise<RetainOutcome> {
+export async function retainUiArtifact(
+  root: string,
+  uri: string,
+  html: Buffer,
+): Promise<RetainOutcome> {
   const parsed = parseUiUri(uri);
   const rel = retainedUiPath(uri);
   if (!parsed || !rel) throw new Error(`${uri} is not a content-addressed UI URI`);
-  if (sha256Hex(html) !== parsed.sha256) throw new Error(`refusing to retain ${uri}: the bytes hash to sha256-${sha256Hex(html)}`);
+  if (sha256Hex(html) !== parsed.sha256)
+    throw new Error(`refusing to retain ${uri}: the bytes hash to sha256-${sha256Hex(html)}`);
   const abs = path.join(root, rel);
   const existing = await readFile(abs).catch(() => undefined);
   if (existing?.equals(html)) return "unchanged";
-  if (existing) throw new Error(`${rel} exists with other bytes than its address says; restore it from git, never rewrite it`);
+  if (existing)
+    throw new Error(
+      `${rel} exists with other bytes than its address says; restore it from git, never rewrite it`,
+    );
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFile(abs, html, { flag: "wx" });
   return "written";
@@ -34,13 +42,19 @@ export type UiSource = "retained" | "source";
  * published), then the current `ui/<name>/` sources (the active, not yet published pages). The runtime
  * serves `resources/read` from this; undefined means the URI is unknown (or its bytes were altered).
  */
-export async function resolveUiResource(root: string, uri: string): Promise<{ html: Buffer; from: UiSource } | undefined> {
+export async function resolveUiResource(
+  root: string,
+  uri: string,
+): Promise<{ html: Buffer; from: UiSource } | undefined> {
   const parsed = parseUiUri(uri);
   const rel = retainedUiPath(uri);
   if (!parsed || !rel) return undefined;
   const retained = await readFile(path.join(root, rel)).catch(() => undefined);
-  if (retained && sha256Hex(retained) === parsed.sha256) return { html: retained, from: "retained" };
-  const built = (await buildAllUi(root, parsed.contractMajor).catch(() => [])).find((a) => a.sha256 === parsed.sha256);
+  if (retained && sha256Hex(retained) === parsed.sha256)
+    return { html: retained, from: "retained" };
+  const built = (await buildAllUi(root, parsed.contractMajor).catch(() => [])).find(
+    (a) => a.sha256 === parsed.sha256,
+  );
   return built ? { html: built.html, from: "source" } : undefined;
 }
 
@@ -57,9 +71,12 @@ export interface ServableUi {
  * Bytes come from `resolveUiResource`.
  */
 export async function listServableUi(root: string): Promise<ServableUi[]> {
-  const line = JSON.parse(await readFile(path.join(root, "release/line.json"), "utf8")) as { activeUi?: Record<string, string> };
+  const line = JSON.parse(await readFile(path.join(root, "release/line.json"), "utf8")) as {
+    activeUi?: Record<string, string>;
+  };
   const byUri = new Map<string, ServableUi>();
-  for (const [name, uri] of Object.entries(line.activeUi ?? {})) byUri.set(uri, { uri, activeAs: name });
+  for (const [name, uri] of Object.entries(line.activeUi ?? {}))
+    byUri.set(uri, { uri, activeAs: name });
   const store = path.join(root, contractsLayout.uiStore, "skillpilot", "coach");
   for (const major of await readdir(store).catch(() => [] as string[]))
     for (const entry of await readdir(path.join(store, major)).catch(() => [] as string[])) {

@@ -21,8 +21,19 @@ export async function checkFreeze(root: string, plugin: string): Promise<Diagnos
   const dir = draftDir(plugin, active.version);
   const state = await inspectReleaseDir(path.join(root, dir));
   if (!state.exists || state.problems.length || state.contentSha256 !== active.contentSha256)
-    out.push(diagnose(FROZEN_DRAFT_MODIFIED, `${dir} no longer holds the bytes frozen for review${state.problems.length ? `: ${state.problems.join("; ")}` : ""}`, { file: dir }));
+    out.push(
+      diagnose(
+        FROZEN_DRAFT_MODIFIED,
+        `${dir} no longer holds the bytes frozen for review${state.problems.length ? `: ${state.problems.join("; ")}` : ""}`,
+        { file: dir },
+      ),
+    );
   const contract = checkFrozenContract(root);
-  if (!contract.ok) out.push(diagnose(CONTRACT_DRIFTED_WHILE_FROZEN, contract.message, { file: contractsLayout.reviewFreeze }));
+  if (!contract.ok)
+    out.push(
+      diagnose(CONTRACT_DRIFTED_WHILE_FROZEN, contract.message, {
+        file: contractsLayout.reviewFreeze,
+      }),
+    );
   return out;
 }

@@ -10,40 +10,90 @@ import { contractsLayout, publishedDir, publishedRoot, releaseFiles } from "../l
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 
-export const PUBLISHED_TAMPERED = defineRule({ id: "PUBLISHED_TAMPERED", severity: "error", summary: "A published folder no longer matches its SHA256SUMS (L4)." });
-export const PUBLISHED_INDEX_MISMATCH = defineRule({ id: "PUBLISHED_INDEX_MISMATCH", severity: "error", summary: "A published folder and its release-index entry disagree (L4)." });
-export const PUBLISHED_MISSING = defineRule({ id: "PUBLISHED_MISSING", severity: "error", summary: "The release index names a version whose published folder is missing (L4)." });
-export const PUBLISHED_UNINDEXED = defineRule({ id: "PUBLISHED_UNINDEXED", severity: "error", summary: "A published folder has no release-index entry; only record-published writes there (L4)." });
-export const BUNDLE_NOT_REPRODUCIBLE = defineRule({ id: "BUNDLE_NOT_REPRODUCIBLE", severity: "error", summary: "Rebuilding a published package tree does not give its archives' bytes (L5, L12.3)." });
+export const PUBLISHED_TAMPERED = defineRule({
+  id: "PUBLISHED_TAMPERED",
+  severity: "error",
+  summary: "A published folder no longer matches its SHA256SUMS (L4).",
+});
+export const PUBLISHED_INDEX_MISMATCH = defineRule({
+  id: "PUBLISHED_INDEX_MISMATCH",
+  severity: "error",
+  summary: "A published folder and its release-index entry disagree (L4).",
+});
+export const PUBLISHED_MISSING = defineRule({
+  id: "PUBLISHED_MISSING",
+  severity: "error",
+  summary: "The release index names a version whose published folder is missing (L4).",
+});
+export const PUBLISHED_UNINDEXED = defineRule({
+  id: "PUBLISHED_UNINDEXED",
+  severity: "error",
+  summary:
+    "A published folder has no release-index entry; only record-published writes there (L4).",
+});
+export const BUNDLE_NOT_REPRODUCIBLE = defineRule({
+  id: "BUNDLE_NOT_REPRODUCIBLE",
+  severity: "error",
+  summary: "Rebuilding a published package tree does not give its archives' bytes (L5, L12.3).",
+});
 
 /**
  * Every published folder still matches the index (L4): its own SHA256SUMS, the index's content,
  * snapshot and archive hashes, and archives rebuilt from its package tree (L5: the bundle is
  * reproducible from what it contains). Folders without an entry and entries without a folder fail.
  */
-export async function checkPublished(root: string, plugin: string, index: ReleaseIndex): Promise<Diagnostic[]> {
+export async function checkPublished(
+  root: string,
+  plugin: string,
+  index: ReleaseIndex,
+): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const known = new Set(index.releases.map((r) => r.version));
   const onDisk = await readdir(path.join(root, publishedRoot(plugin))).catch(() => [] as string[]);
   for (const name of onDisk.sort())
-    if (!known.has(name) && !name.includes(".tmp-")) out.push(diagnose(PUBLISHED_UNINDEXED, `${publishedDir(plugin, name)} is not in ${contractsLayout.releaseIndex}`, { file: publishedDir(plugin, name) }));
+    if (!known.has(name) && !name.includes(".tmp-"))
+      out.push(
+        diagnose(
+          PUBLISHED_UNINDEXED,
+          `${publishedDir(plugin, name)} is not in ${contractsLayout.releaseIndex}`,
+          { file: publishedDir(plugin, name) },
+        ),
+      );
   for (const entry of index.releases) {
     const dir = publishedDir(plugin, entry.version);
     const abs = path.join(root, dir);
     const state = await inspectReleaseDir(abs);
     if (!state.exists) {
-      out.push(diagnose(PUBLISHED_MISSING, `${dir} is missing, but ${contractsLayout.releaseIndex} lists ${entry.version}`, { file: dir }));
+      out.push(
+        diagnose(
+          PUBLISHED_MISSING,
+          `${dir} is missing, but ${contractsLayout.releaseIndex} lists ${entry.version}`,
+          { file: dir },
+        ),
+      );
       continue;
     }
-    for (const p of state.problems) out.push(diagnose(PUBLISHED_TAMPERED, `${dir}: ${p}`, { file: dir }));
-    const mismatch = (what: string) => out.push(diagnose(PUBLISHED_INDEX_MISMATCH, `${dir}: ${what} differs from ${contractsLayout.releaseIndex}`, { file: dir }, { data: { version: entry.version } }));
+    for (const p of state.problems)
+      out.push(diagnose(PUBLISHED_TAMPERED, `${dir}: ${p}`, { file: dir }));
+    const mismatch = (what: string) =>
+      out.push(
+        diagnose(
+          PUBLISHED_INDEX_MISMATCH,
+          `${dir}: ${what} differs from ${contractsLayout.releaseIndex}`,
+          { file: dir },
+          { data: { version: entry.version } },
+        ),
+      );
     if (state.contentSha256 !== entry.contentSha256) mismatch(releaseFiles.manifest);
     const read = (rel: string) => readFile(path.join(abs, rel)).catch(() => Buffer.alloc(0));
-    if (sha256Hex(await read(releaseFiles.snapshot)) !== entry.snapshotSha256) mismatch(releaseFiles.snapshot);
+    if (sha256Hex(await read(releaseFiles.snapshot)) !== entry.snapshotSha256)
+      mismatch(releaseFiles.snapshot);
     const tarGz = await read(releaseFiles.installBundle);
     const zip = await read(releaseFiles.submissionZip);
-    if (sha256Hex(tarGz) !== entry.archives["plugin-install-bundle.tar.gz"]) mismatch(releaseFiles.installBundle);
-    if (sha256Hex(zip) !== entry.archives["directory-submission.zip"]) mismatch(releaseFiles.submissionZip);
+    if (sha256Hex(tarGz) !== entry.archives["plugin-install-bundle.tar.gz"])
+      mismatch(releaseFiles.installBundle);
+    if (sha256Hex(zip) !== entry.archives["directory-submission.zip"])
+      mismatch(releaseFiles.submissionZip);
     const tarHash = (() => {
       try {
         return sha256Hex(gunzipSync(tarGz));
@@ -52,9 +102,17 @@ export async function checkPublished(root: string, plugin: string, index: Releas
       }
     })();
     if (tarHash !== entry.archives["plugin-install-bundle.tar"]) mismatch("the uncompressed tar");
-    const rebuilt = await buildArchives(await collectTree(path.join(abs, releaseFiles.packageDir)).catch(() => []));
+    const rebuilt = await buildArchives(
+      await collectTree(path.join(abs, releaseFiles.packageDir)).catch(() => []),
+    );
     if (rebuilt.sha256.tar !== tarHash || rebuilt.sha256.zip !== sha256Hex(zip))
-      out.push(diagnose(BUNDLE_NOT_REPRODUCIBLE, `${dir}: archives rebuilt from ${releaseFiles.packageDir}/ differ from the published ones`, { file: dir }));
+      out.push(
+        diagnose(
+          BUNDLE_NOT_REPRODUCIBLE,
+          `${dir}: archives rebuilt from ${releaseFiles.packageDir}/ differ from the published ones`,
+          { file: dir },
+        ),
+      );
   }
   return out;
 }

@@ -3,13 +3,21 @@ import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { contractsLayout } from "../layout.js";
 import { checkLine } from "../line/check-line.js";
 import { readPluginName } from "../plugin-identity.js";
-import { readReleaseIndex, releaseIndexFormat, type ReleaseIndex } from "../publish/release-index.js";
+import {
+  readReleaseIndex,
+  releaseIndexFormat,
+  type ReleaseIndex,
+} from "../publish/release-index.js";
 import { checkFreeze } from "./freeze.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
-export const RELEASE_INDEX_INVALID = defineRule({ id: "RELEASE_INDEX_INVALID", severity: "error", summary: "contracts/release-index.json is unreadable or not a release index (L4)." });
+export const RELEASE_INDEX_INVALID = defineRule({
+  id: "RELEASE_INDEX_INVALID",
+  severity: "error",
+  summary: "contracts/release-index.json is unreadable or not a release index (L4).",
+});
 
 /**
  * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
@@ -21,11 +29,21 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
   try {
     index = await readReleaseIndex(root);
   } catch (e) {
-    return [diagnose(RELEASE_INDEX_INVALID, `${contractsLayout.releaseIndex}: ${(e as Error).message}`, { file: contractsLayout.releaseIndex })];
+    return [
+      diagnose(RELEASE_INDEX_INVALID, `${contractsLayout.releaseIndex}: ${(e as Error).message}`, {
+        file: contractsLayout.releaseIndex,
+      }),
+    ];
   }
   const out: Diagnostic[] = [];
   if (index.releases.length && index.indexFormat !== releaseIndexFormat)
-    out.push(diagnose(RELEASE_INDEX_INVALID, `${contractsLayout.releaseIndex} has format ${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`, { file: contractsLayout.releaseIndex }));
+    out.push(
+      diagnose(
+        RELEASE_INDEX_INVALID,
+        `${contractsLayout.releaseIndex} has format ${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`,
+        { file: contractsLayout.releaseIndex },
+      ),
+    );
   const line = await checkLine(root);
   out.push(...line.diagnostics);
   out.push(...(await checkManifestGate(root, index, line.line)));

@@ -48,6 +48,11 @@ export async function verifyCapability(
  * The write pipeline runs this inside its transaction (with the database store), so a spend
  * commits or rolls back with the effect it authorizes.
  */
-export async function spendCapability(store: ReplayStore, claims: Claims, use: string): Promise<void> {
-  if ((await store.spend(claims.jti, use, new Date(claims.exp))) === "replayed") throw new CapabilityError("CAPABILITY_REPLAYED", "replayed");
+export async function spendCapability(
+  store: ReplayStore,
+  claims: Claims,
+  use: string,
+): Promise<void> {
+  if ((await store.spend(claims.jti, use, new Date(claims.exp))) === "replayed")
+    throw new CapabilityError("CAPABILITY_REPLAYED", "replayed");
 }

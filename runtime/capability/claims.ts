@@ -61,7 +61,10 @@ function isId(value: unknown): value is string {
 function isClaimData(value: unknown): value is ClaimData {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   return Object.values(value).every(
-    (v) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)),
+    (v) =>
+      typeof v === "string" ||
+      typeof v === "boolean" ||
+      (typeof v === "number" && Number.isFinite(v)),
   );
 }
 
@@ -71,7 +74,8 @@ function isClaimData(value: unknown): value is ClaimData {
  * a format from another version — either way the token grants nothing.
  */
 export function assertComplete(value: unknown): Claims {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid("incomplete");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalid("incomplete");
   const c = value as Record<string, unknown>;
   if (Object.keys(c).some((key) => !ALLOWED_KEYS.has(key))) throw invalid("incomplete");
   const purpose = c.p as Purpose;

@@ -1,11 +1,26 @@
 // Public entry point of the capability module (C11): the write pipeline imports from here.
-export { CapabilityError, type CapabilityErrorCode, type CapabilityFailureReason } from "./capability-error.js";
+export {
+  CapabilityError,
+  type CapabilityErrorCode,
+  type CapabilityFailureReason,
+} from "./capability-error.js";
 export { purposes, purposeBinding, type Purpose, type Claims, type ClaimData } from "./claims.js";
-export { keyringFromConfig, generateKeyringConfig, type Keyring, type KeyringConfig } from "./keyring.js";
+export {
+  keyringFromConfig,
+  generateKeyringConfig,
+  type Keyring,
+  type KeyringConfig,
+} from "./keyring.js";
 export { MemoryReplayStore, type ReplayStore, type ReplayVerdict } from "./replay-store.js";
 export { sessionFingerprint } from "./session-fingerprint.js";
 export { assertBound, type Binding, type Expectation, type MintRequest } from "./sealed-claims.js";
-export { mintCapability, openCapability, spendCapability, verifyCapability, type SpendOptions } from "./capability.js";
+export {
+  mintCapability,
+  openCapability,
+  spendCapability,
+  verifyCapability,
+  type SpendOptions,
+} from "./capability.js";
 export {
   mintOptionPayload,
   openOptionPayload,

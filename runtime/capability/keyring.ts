@@ -37,14 +37,19 @@ export interface Keyring {
 export function keyringFromConfig(config: KeyringConfig): Keyring {
   const masters = new Map<string, Buffer>();
   for (const [kid, encoded] of Object.entries(config.keys)) {
-    if (!KID_PATTERN.test(kid)) throw new Error(`capability keyring: invalid key id ${JSON.stringify(kid)}`);
+    if (!KID_PATTERN.test(kid))
+      throw new Error(`capability keyring: invalid key id ${JSON.stringify(kid)}`);
     const key = Buffer.from(encoded, "base64url");
     if (key.length !== MASTER_KEY_BYTES || key.toString("base64url") !== encoded)
-      throw new Error(`capability keyring: key ${kid} must be ${MASTER_KEY_BYTES} bytes in base64url`);
+      throw new Error(
+        `capability keyring: key ${kid} must be ${MASTER_KEY_BYTES} bytes in base64url`,
+      );
     masters.set(kid, key);
   }
   if (!masters.has(config.activeKid))
-    throw new Error(`capability keyring: active key id ${JSON.stringify(config.activeKid)} has no key`);
+    throw new Error(
+      `capability keyring: active key id ${JSON.stringify(config.activeKid)} has no key`,
+    );
 
   const derived = new Map<string, Buffer>();
   return {
@@ -68,7 +73,14 @@ export function keyringFromConfig(config: KeyringConfig): Keyring {
  * A fresh configuration entry (e.g. written to the data directory on first start, or added
  * during rotation before it becomes active).
  */
-export function generateKeyringConfig(kid: string, keep: Record<string, string> = {}): KeyringConfig {
-  if (!KID_PATTERN.test(kid)) throw new Error(`capability keyring: invalid key id ${JSON.stringify(kid)}`);
-  return { activeKid: kid, keys: { ...keep, [kid]: randomBytes(MASTER_KEY_BYTES).toString("base64url") } };
+export function generateKeyringConfig(
+  kid: string,
+  keep: Record<string, string> = {},
+): KeyringConfig {
+  if (!KID_PATTERN.test(kid))
+    throw new Error(`capability keyring: invalid key id ${JSON.stringify(kid)}`);
+  return {
+    activeKid: kid,
+    keys: { ...keep, [kid]: randomBytes(MASTER_KEY_BYTES).toString("base64url") },
+  };
 }

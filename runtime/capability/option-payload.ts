@@ -31,6 +31,10 @@ export interface OptionExpectation {
  * Recover the choice from a payload copied verbatim by the model. Tampered, foreign or
  * outdated payloads fail like capabilities (CAPABILITY_INVALID / CAPABILITY_STALE).
  */
-export function openOptionPayload(keyring: Keyring, payload: string, expect: OptionExpectation): ClaimData {
+export function openOptionPayload(
+  keyring: Keyring,
+  payload: string,
+  expect: OptionExpectation,
+): ClaimData {
   return openToken(keyring, "opt1", payload, { ...expect, purpose: "option" }).d ?? {};
 }

@@ -1,6 +1,12 @@
 import { randomId } from "../random-pool.js";
 import { CapabilityError, invalid, stale } from "./capability-error.js";
-import { assertComplete, purposeBinding, type ClaimData, type Claims, type Purpose } from "./claims.js";
+import {
+  assertComplete,
+  purposeBinding,
+  type ClaimData,
+  type Claims,
+  type Purpose,
+} from "./claims.js";
 import type { Keyring } from "./keyring.js";
 import { sameFingerprint, sessionFingerprint } from "./session-fingerprint.js";
 import { open, seal, type TokenPrefix } from "./token-codec.js";
@@ -60,7 +66,9 @@ export function mintToken(keyring: Keyring, prefix: TokenPrefix, request: MintRe
   } catch (error) {
     // A mint that would not verify is a programming error in the caller, not a token problem.
     if (error instanceof CapabilityError)
-      throw new TypeError(`cannot mint ${request.purpose} token: claims incomplete or binding missing`);
+      throw new TypeError(
+        `cannot mint ${request.purpose} token: claims incomplete or binding missing`,
+      );
     throw error;
   }
   return seal(keyring, prefix, request.purpose, Buffer.from(JSON.stringify(claims), "utf8"));
@@ -70,7 +78,12 @@ export function mintToken(keyring: Keyring, prefix: TokenPrefix, request: MintRe
  * Decrypt → complete → same session → not stale. Throws CapabilityError; the replay check,
  * which needs storage, is layered on top by `verifyCapability`.
  */
-export function openToken(keyring: Keyring, prefix: TokenPrefix, token: string, expect: Expectation): Claims {
+export function openToken(
+  keyring: Keyring,
+  prefix: TokenPrefix,
+  token: string,
+  expect: Expectation,
+): Claims {
   const binding = purposeBinding[expect.purpose];
   if (!expect.deferBinding && expect[binding] === undefined)
     throw new TypeError(`verifying a ${expect.purpose} token needs the current ${binding}`);
@@ -96,6 +109,11 @@ export function openToken(keyring: Keyring, prefix: TokenPrefix, token: string, 
 /** The last staleness check: the token is bound to the current state version or batch. */
 export function assertBound(claims: Claims, current: Binding): void {
   const binding = purposeBinding[claims.p];
-  if (binding === "stateVersion" && claims.sv !== (current as { stateVersion?: number }).stateVersion) throw stale("state-version");
-  if (binding === "batchId" && claims.bid !== (current as { batchId?: string }).batchId) throw stale("batch");
+  if (
+    binding === "stateVersion" &&
+    claims.sv !== (current as { stateVersion?: number }).stateVersion
+  )
+    throw stale("state-version");
+  if (binding === "batchId" && claims.bid !== (current as { batchId?: string }).batchId)
+    throw stale("batch");
 }

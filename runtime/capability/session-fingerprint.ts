@@ -15,7 +15,11 @@ const memo = new WeakMap<Keyring, LRUCache<string, string>>();
  * session id, so even a leaked key-less token dump names no session; and because it is keyed
  * per kid, fingerprints from different keyrings cannot be correlated.
  */
-export function sessionFingerprint(keyring: Keyring, kid: string, learningSessionId: string): string {
+export function sessionFingerprint(
+  keyring: Keyring,
+  kid: string,
+  learningSessionId: string,
+): string {
   let fingerprints = memo.get(keyring);
   if (!fingerprints) memo.set(keyring, (fingerprints = new LRUCache({ max: MEMO_SESSIONS })));
   const key = `${kid}\u0000${learningSessionId}`;

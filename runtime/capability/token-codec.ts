@@ -26,7 +26,12 @@ function keyInfo(prefix: TokenPrefix, purpose: string): string {
  * Seal a plaintext as `<prefix>.<kid>.<base64url(iv | ciphertext | tag)>` with AES-256-GCM
  * under the active kid's key for `purpose`.
  */
-export function seal(keyring: Keyring, prefix: TokenPrefix, purpose: string, plaintext: Buffer): string {
+export function seal(
+  keyring: Keyring,
+  prefix: TokenPrefix,
+  purpose: string,
+  plaintext: Buffer,
+): string {
   const kid = keyring.activeKid;
   const iv = randomPoolBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", keyring.derive(kid, keyInfo(prefix, purpose)), iv, {
@@ -35,7 +40,8 @@ export function seal(keyring: Keyring, prefix: TokenPrefix, purpose: string, pla
   cipher.setAAD(associatedData(prefix, kid, purpose));
   const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
   const text = sealed.toString("base64url");
-  if (text.length > MAX_SEALED_CHARS) throw new RangeError("capability claims too large for the token format");
+  if (text.length > MAX_SEALED_CHARS)
+    throw new RangeError("capability claims too large for the token format");
   return `${prefix}.${kid}.${text}`;
 }
 
@@ -70,9 +76,14 @@ export function open(
   const body = sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES);
   try {
     // authTagLength pins the tag size: without it Node 20 accepts a truncated 4-byte tag.
-    const decipher = createDecipheriv("aes-256-gcm", keyring.derive(kid, keyInfo(prefix, purpose)), iv, {
-      authTagLength: TAG_BYTES,
-    });
+    const decipher = createDecipheriv(
+      "aes-256-gcm",
+      keyring.derive(kid, keyInfo(prefix, purpose)),
+      iv,
+      {
+        authTagLength: TAG_BYTES,
+      },
+    );
     decipher.setAAD(associatedData(prefix, kid, purpose));
     decipher.setAuthTag(tag);
     return { kid, plaintext: Buffer.concat([decipher.update(body), decipher.final()]) };

@@ -8,7 +8,12 @@ import type { LearnerSnapshot } from "./learner-state.js";
  * When the write activated a goal that has a visualization, the only continuation is to render it
  * — with a server-filled call bound to that goal and the new state version — and then teach it.
  */
-export function continuationAfter(curriculum: Curriculum, activeBefore: string | null, after: LearnerSnapshot, now: Date): Continuation {
+export function continuationAfter(
+  curriculum: Curriculum,
+  activeBefore: string | null,
+  after: LearnerSnapshot,
+  now: Date,
+): Continuation {
   const step = decideNextStep(curriculum, after, now);
   if (step.kind === "teach") {
     if (step.goal.goalId !== activeBefore && step.goal.visualization)

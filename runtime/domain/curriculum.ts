@@ -69,7 +69,8 @@ function graphProblems(doc: CurriculumDocument): string[] {
     }
   }
   for (const goal of goals.values())
-    for (const pre of goal.prerequisites) if (!goals.has(pre)) problems.push(`${goal.goalId}: unknown prerequisite ${pre}`);
+    for (const pre of goal.prerequisites)
+      if (!goals.has(pre)) problems.push(`${goal.goalId}: unknown prerequisite ${pre}`);
   const state = new Map<string, "visiting" | "done">();
   const visit = (id: string, trail: string[]): void => {
     if (state.get(id) === "done") return;
@@ -78,7 +79,8 @@ function graphProblems(doc: CurriculumDocument): string[] {
       return;
     }
     state.set(id, "visiting");
-    for (const pre of goals.get(id)?.prerequisites ?? []) if (goals.has(pre)) visit(pre, [...trail, id]);
+    for (const pre of goals.get(id)?.prerequisites ?? [])
+      if (goals.has(pre)) visit(pre, [...trail, id]);
     state.set(id, "done");
   };
   for (const id of goals.keys()) visit(id, []);
@@ -86,12 +88,19 @@ function graphProblems(doc: CurriculumDocument): string[] {
 }
 
 /** Check a parsed curriculum document and index it. Throws an Error listing every problem. */
-export function buildCurriculum(document: unknown, schema: object, source = "curriculum"): Curriculum {
+export function buildCurriculum(
+  document: unknown,
+  schema: object,
+  source = "curriculum",
+): Curriculum {
   const validate = createAjv().compile<CurriculumDocument>(schema);
-  if (!validate(document)) throw new Error(`${source}: ${(validate.errors ?? []).map(ajvErrorMessage).join("; ")}`);
+  if (!validate(document))
+    throw new Error(`${source}: ${(validate.errors ?? []).map(ajvErrorMessage).join("; ")}`);
   const problems = graphProblems(document);
   if (problems.length) throw new Error(`${source}: ${problems.join("; ")}`);
-  const goals: Goal[] = document.skills.flatMap((s) => s.goals.map((g) => ({ ...g, skillId: s.skillId })));
+  const goals: Goal[] = document.skills.flatMap((s) =>
+    s.goals.map((g) => ({ ...g, skillId: s.skillId })),
+  );
   const byGoal = new Map(goals.map((g) => [g.goalId, g]));
   const bySkill = new Map(document.skills.map((s) => [s.skillId, s]));
   return {
@@ -107,6 +116,9 @@ export function buildCurriculum(document: unknown, schema: object, source = "cur
 /** Load a curriculum file and validate it against `curriculum.schema.json` next to it. */
 export async function loadCurriculum(file: string): Promise<Curriculum> {
   const schemaFile = path.join(path.dirname(file), "curriculum.schema.json");
-  const [text, schemaText] = await Promise.all([readFile(file, "utf8"), readFile(schemaFile, "utf8")]);
+  const [text, schemaText] = await Promise.all([
+    readFile(file, "utf8"),
+    readFile(schemaFile, "utf8"),
+  ]);
   return buildCurriculum(JSON.parse(text), JSON.parse(schemaText) as object, path.basename(file));
 }

@@ -15,21 +15,28 @@ export const maxOptions = 4;
 const OPTION_LIFETIME_MS = 3600_000;
 
 /** The structured choice an option payload seals. */
-export type OptionChoice = { kind: "focusSkill"; skillId: string } | { kind: "nextGoal"; goalId: string };
+export type OptionChoice =
+  | { kind: "focusSkill"; skillId: string }
+  | { kind: "nextGoal"; goalId: string };
 
 /** The choices open in this state: next goals in the focus skill, else focus skills. */
 export function openChoices(curriculum: Curriculum, snapshot: LearnerSnapshot): OptionChoice[] {
   if (snapshot.state.activeGoalId) return [];
   const mastered = masteredGoals(snapshot);
-  const inFocus = frontier(curriculum, mastered).filter((g) => g.skillId === snapshot.state.focusSkillId);
-  if (inFocus.length > 0) return inFocus.slice(0, maxOptions).map((g) => ({ kind: "nextGoal", goalId: g.goalId }));
+  const inFocus = frontier(curriculum, mastered).filter(
+    (g) => g.skillId === snapshot.state.focusSkillId,
+  );
+  if (inFocus.length > 0)
+    return inFocus.slice(0, maxOptions).map((g) => ({ kind: "nextGoal", goalId: g.goalId }));
   return skillsWithFrontier(curriculum, mastered)
     .slice(0, maxOptions)
     .map((skillId) => ({ kind: "focusSkill", skillId }));
 }
 
 function optionLabel(curriculum: Curriculum, choice: OptionChoice, locale: "en" | "de"): string {
-  return choice.kind === "focusSkill" ? curriculum.skill(choice.skillId)!.title[locale] : curriculum.goal(choice.goalId)!.title[locale];
+  return choice.kind === "focusSkill"
+    ? curriculum.skill(choice.skillId)!.title[locale]
+    : curriculum.goal(choice.goalId)!.title[locale];
 }
 
 /** What the learner does next, decided by the backend alone (C1). */
@@ -44,8 +51,14 @@ export type NextStep =
  * The next step in precedence order: the active goal; then a checkpoint — an open or due
  * Verified Recall batch, then an unlocked exam; then a choice; else the curriculum is complete.
  */
-export function decideNextStep(curriculum: Curriculum, snapshot: LearnerSnapshot, now: Date): NextStep {
-  const active = snapshot.state.activeGoalId ? curriculum.goal(snapshot.state.activeGoalId) : undefined;
+export function decideNextStep(
+  curriculum: Curriculum,
+  snapshot: LearnerSnapshot,
+  now: Date,
+): NextStep {
+  const active = snapshot.state.activeGoalId
+    ? curriculum.goal(snapshot.state.activeGoalId)
+    : undefined;
   if (active) return { kind: "teach", goal: active };
   const batch = snapshot.state.recallBatch;
   const dueItems = batch ? batch.goalIds.length : dueRecallItems(snapshot, now).length;
@@ -63,7 +76,12 @@ export function decideNextStep(curriculum: Curriculum, snapshot: LearnerSnapshot
  * open, capabilities for the step, and the tools allowed now. Goal and skill ids are public
  * curriculum keys; nothing here names the learner (C15).
  */
-export function buildFullContext(services: RuntimeServices, session: OpenSession, snapshot: LearnerSnapshot, now: Date): FullContext {
+export function buildFullContext(
+  services: RuntimeServices,
+  session: OpenSession,
+  snapshot: LearnerSnapshot,
+  now: Date,
+): FullContext {
   const { curriculum, identity } = services;
   const locale = session.locale;
   const base = {
@@ -77,7 +95,8 @@ export function buildFullContext(services: RuntimeServices, session: OpenSession
     extensions: {},
   };
   // Memory practice is optional and read-only: open whenever there is something to practise.
-  const practice: CoachToolName[] = masteredGoals(snapshot).size > 0 ? ["start_skillpilot_memory_practice"] : [];
+  const practice: CoachToolName[] =
+    masteredGoals(snapshot).size > 0 ? ["start_skillpilot_memory_practice"] : [];
   const step = decideNextStep(curriculum, snapshot, now);
   switch (step.kind) {
     case "teach": {
@@ -86,7 +105,8 @@ export function buildFullContext(services: RuntimeServices, session: OpenSession
       const allowedActions: CoachToolName[] = ["complete_skillpilot_goal"];
       if (visual) allowedActions.push("render_skillpilot_goal_visualization");
       // Due recall never interrupts teaching, but the learner may ask for it.
-      if (snapshot.state.recallBatch || dueRecallItems(snapshot, now).length > 0) allowedActions.push("start_skillpilot_verified_recall");
+      if (snapshot.state.recallBatch || dueRecallItems(snapshot, now).length > 0)
+        allowedActions.push("start_skillpilot_verified_recall");
       return {
         ...base,
         requiredAction: "teachActiveGoal",
@@ -112,15 +132,26 @@ export function buildFullContext(services: RuntimeServices, session: OpenSession
       };
     case "exam": {
       const title = curriculum.skill(step.skillId)!.title[locale];
-      const assessmentCapability = issueCapability({ services, session, now }, "assessment", { stateVersion: snapshot.stateVersion }, {
-        skillId: step.skillId,
-        maxScore: examMaxScore,
-      });
+      const assessmentCapability = issueCapability(
+        { services, session, now },
+        "assessment",
+        { stateVersion: snapshot.stateVersion },
+        {
+          skillId: step.skillId,
+          maxScore: examMaxScore,
+        },
+      );
       return {
         ...base,
         requiredAction: "takeAssessment",
         instruction: instructionFor("takeAssessment", locale, title),
-        currentStep: { kind: "assessment", skillId: step.skillId, title, maxScore: examMaxScore, assessmentCapability },
+        currentStep: {
+          kind: "assessment",
+          skillId: step.skillId,
+          title,
+          maxScore: examMaxScore,
+          assessmentCapability,
+        },
         allowedActions: ["record_skillpilot_assessment_score", ...practice],
       };
     }

@@ -38,14 +38,24 @@ const palette: Readonly<Record<GoalStatus, { fill: string; stroke: string; badge
 
 const labels = {
   en: {
-    status: { locked: "Locked", available: "Available", active: "Active goal", mastered: "Mastered" },
+    status: {
+      locked: "Locked",
+      available: "Available",
+      active: "Active goal",
+      mastered: "Mastered",
+    },
     builds: "Builds on",
     none: "No prerequisites",
     more: (n: number) => `+ ${n} more`,
     position: (i: number, t: number) => `Goal ${i} of ${t}`,
   },
   de: {
-    status: { locked: "Gesperrt", available: "Verfügbar", active: "Aktives Ziel", mastered: "Gemeistert" },
+    status: {
+      locked: "Gesperrt",
+      available: "Verfügbar",
+      active: "Aktives Ziel",
+      mastered: "Gemeistert",
+    },
     builds: "Baut auf",
     none: "Keine Voraussetzungen",
     more: (n: number) => `+ ${n} weitere`,
@@ -55,7 +65,8 @@ const labels = {
 
 /** Characters XML 1.0 forbids, plus lone surrogates: dropped so the document always parses. */
 // eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escape text for element content and attribute values alike. */
 export function escapeXml(text: string): string {
@@ -78,7 +89,8 @@ function fit(text: string, max: number): string {
 function twoLines(text: string, width: number): string[] {
   const words = text.replace(/\s+/g, " ").trim().split(" ");
   let first = "";
-  while (words.length && [...`${first} ${words[0]}`.trim()].length <= width) first = `${first} ${words.shift()}`.trim();
+  while (words.length && [...`${first} ${words[0]}`.trim()].length <= width)
+    first = `${first} ${words.shift()}`.trim();
   if (!first) return [fit(text, width)];
   return words.length ? [first, fit(words.join(" "), width)] : [first];
 }
@@ -114,15 +126,28 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
       `<path d="M236 ${y + 20} C268 ${y + 20} 268 ${goalMid} 300 ${goalMid}" fill="none" stroke="#9ca3af" stroke-width="1.5"/>`,
     );
   });
-  if (hidden > 0) left.push(text(28, TOP + shown.length * ROW + 20, l.more(hidden), ` font-size="11" fill="#6b7280"`));
+  if (hidden > 0)
+    left.push(
+      text(28, TOP + shown.length * ROW + 20, l.more(hidden), ` font-size="11" fill="#6b7280"`),
+    );
 
   const titleLines = twoLines(input.title, 28);
   const goal = [
     `<rect x="300" y="${goalY}" width="244" height="72" rx="10" fill="${colors.fill}" stroke="${colors.stroke}" stroke-width="2"/>`,
     ...titleLines.map((line, i) =>
-      text(314, goalY + (titleLines.length === 1 ? 32 : 24) + i * 17, line, ` font-size="14" font-weight="600" fill="#111827"`),
+      text(
+        314,
+        goalY + (titleLines.length === 1 ? 32 : 24) + i * 17,
+        line,
+        ` font-size="14" font-weight="600" fill="#111827"`,
+      ),
     ),
-    text(314, goalY + 60, l.status[input.status], ` font-size="11" font-weight="600" fill="${colors.badge}"`),
+    text(
+      314,
+      goalY + 60,
+      l.status[input.status],
+      ` font-size="11" font-weight="600" fill="${colors.badge}"`,
+    ),
   ];
 
   const label = `${fit(input.title, 120)} — ${l.status[input.status]}`;

@@ -5,7 +5,7 @@ type Locale = "en" | "de";
 /** What the coach does next, per required action, in the session's locale (C3, C10). */
 const templates: { readonly [A in RequiredAction]: Record<Locale, string> } = {
   teachActiveGoal: {
-    en: "Teach the active goal \"{title}\": explain it, give a short exercise and discuss the learner's work. When the work shows the objective is met, record it with complete_skillpilot_goal before saying progress is saved.",
+    en: 'Teach the active goal "{title}": explain it, give a short exercise and discuss the learner\'s work. When the work shows the objective is met, record it with complete_skillpilot_goal before saying progress is saved.',
     de: "Unterrichte das aktive Ziel „{title}“: erkläre es, gib eine kurze Übung und besprich die Arbeit der lernenden Person. Wenn die Arbeit zeigt, dass das Ziel erreicht ist, speichere es mit complete_skillpilot_goal, bevor du sagst, dass der Fortschritt gespeichert ist.",
   },
   chooseOption: {
@@ -17,7 +17,7 @@ const templates: { readonly [A in RequiredAction]: Record<Locale, string> } = {
     de: "Biete eine kurze Verified-Recall-Wiederholung früherer Ziele an und starte sie nur mit Zustimmung der lernenden Person.",
   },
   takeAssessment: {
-    en: "Offer the assessment for \"{title}\"; grade it in chat and record only the integer score.",
+    en: 'Offer the assessment for "{title}"; grade it in chat and record only the integer score.',
     de: "Biete die Prüfung zu „{title}“ an; bewerte sie im Chat und speichere nur die ganzzahlige Punktzahl.",
   },
   celebrateCompletion: {

@@ -16,13 +16,24 @@ export interface LaunchRequest {
 
 /** The outcome of a launch. */
 export type LaunchResult =
-  | { kind: "minted"; learningSessionId: string; communicationLocale: "en" | "de"; expiresAt: string; newSessionPolicy: "ALLOW" | "WARN" }
+  | {
+      kind: "minted";
+      learningSessionId: string;
+      communicationLocale: "en" | "de";
+      expiresAt: string;
+      newSessionPolicy: "ALLOW" | "WARN";
+    }
   | { kind: "acknowledgementRequired"; successor: LineSuccessor }
   | { kind: "refused"; error: LocalizedError; successor?: LineSuccessor };
 
 /** Learner names are first-party identifiers: printable, bounded, no control characters. */
 export function isValidLearnerName(name: unknown): name is string {
-  return typeof name === "string" && name.trim().length > 0 && name.length <= 200 && !/\p{Cc}/u.test(name);
+  return (
+    typeof name === "string" &&
+    name.trim().length > 0 &&
+    name.length <= 200 &&
+    !/\p{Cc}/u.test(name)
+  );
 }
 
 function newSessionId(): string {
@@ -34,14 +45,24 @@ function newSessionId(): string {
  * the next launch), pinned to the served contract major, workflow version, curriculum revision
  * and the line's policyRevision. A refused launch writes nothing.
  */
-export async function launchSession(services: RuntimeServices, request: LaunchRequest): Promise<LaunchResult> {
+export async function launchSession(
+  services: RuntimeServices,
+  request: LaunchRequest,
+): Promise<LaunchResult> {
   const { config, identity, curriculum, store } = services;
-  const [line, allowlist] = await Promise.all([readLine(config.lineFile), readAllowlist(config.allowlistFile)]);
+  const [line, allowlist] = await Promise.all([
+    readLine(config.lineFile),
+    readAllowlist(config.allowlistFile),
+  ]);
   const decision = decideLaunch(line, allowlist, request.acknowledgeSuccessor === true);
-  if (decision.kind === "acknowledge") return { kind: "acknowledgementRequired", successor: decision.successor };
+  if (decision.kind === "acknowledge")
+    return { kind: "acknowledgementRequired", successor: decision.successor };
   if (decision.kind === "refuse") {
     const successor = decision.code === "MAJOR_UPGRADE_REQUIRED" ? decision.successor : undefined;
-    const error = localizeError(decision.code, request.locale, { launchUrl: config.launchUrl, successorUrl: successor?.launchUrl });
+    const error = localizeError(decision.code, request.locale, {
+      launchUrl: config.launchUrl,
+      successorUrl: successor?.launchUrl,
+    });
     return { kind: "refused", error, ...(successor && { successor }) };
   }
   const now = services.now();

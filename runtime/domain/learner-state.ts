@@ -69,5 +69,7 @@ export const initialLearnerState: LearnerState = { activeGoalId: null, focusSkil
 
 /** Goal ids the learner has mastered. */
 export function masteredGoals(snapshot: Pick<LearnerSnapshot, "progress">): Set<string> {
-  return new Set([...snapshot.progress.values()].filter((p) => p.status === "mastered").map((p) => p.goalId));
+  return new Set(
+    [...snapshot.progress.values()].filter((p) => p.status === "mastered").map((p) => p.goalId),
+  );
 }

@@ -23,18 +23,27 @@ export async function readLine(file: string): Promise<ContractLine | undefined> 
 export async function readAllowlist(file: string): Promise<LaunchAllowlist> {
   try {
     const parsed = JSON.parse(await readFile(file, "utf8")) as Partial<LaunchAllowlist>;
-    return { launchOrigins: Array.isArray(parsed.launchOrigins) ? parsed.launchOrigins.filter((o) => typeof o === "string") : [] };
+    return {
+      launchOrigins: Array.isArray(parsed.launchOrigins)
+        ? parsed.launchOrigins.filter((o) => typeof o === "string")
+        : [],
+    };
   } catch {
     return { launchOrigins: [] };
   }
 }
 
 /** A successor counts only when its launch URL is https on an exact allowlisted origin. */
-export function verifiedSuccessor(successor: LineSuccessor | null, allowlist: LaunchAllowlist): LineSuccessor | undefined {
+export function verifiedSuccessor(
+  successor: LineSuccessor | null,
+  allowlist: LaunchAllowlist,
+): LineSuccessor | undefined {
   if (!successor) return undefined;
   try {
     const url = new URL(successor.launchUrl);
-    return url.protocol === "https:" && allowlist.launchOrigins.includes(url.origin) ? successor : undefined;
+    return url.protocol === "https:" && allowlist.launchOrigins.includes(url.origin)
+      ? successor
+      : undefined;
   } catch {
     return undefined;
   }
@@ -46,7 +55,11 @@ export function verifiedSuccessor(successor: LineSuccessor | null, allowlist: La
  * names the successor when one is verified (MAJOR_UPGRADE_REQUIRED), otherwise answers
  * TEMPORARILY_UNAVAILABLE. A missing or invalid line fails closed.
  */
-export function decideLaunch(line: ContractLine | undefined, allowlist: LaunchAllowlist, acknowledged: boolean): LaunchDecision {
+export function decideLaunch(
+  line: ContractLine | undefined,
+  allowlist: LaunchAllowlist,
+  acknowledged: boolean,
+): LaunchDecision {
   if (!line) return { kind: "refuse", code: "TEMPORARILY_UNAVAILABLE" };
   const successor = verifiedSuccessor(line.successor, allowlist);
   switch (line.newSessionPolicy) {
@@ -54,8 +67,12 @@ export function decideLaunch(line: ContractLine | undefined, allowlist: LaunchAl
       return { kind: "mint", policyRevision: line.policyRevision, warned: false };
     case "WARN":
       if (!successor) return { kind: "refuse", code: "TEMPORARILY_UNAVAILABLE" };
-      return acknowledged ? { kind: "mint", policyRevision: line.policyRevision, warned: true } : { kind: "acknowledge", policyRevision: line.policyRevision, successor };
+      return acknowledged
+        ? { kind: "mint", policyRevision: line.policyRevision, warned: true }
+        : { kind: "acknowledge", policyRevision: line.policyRevision, successor };
     case "BLOCK":
-      return successor ? { kind: "refuse", code: "MAJOR_UPGRADE_REQUIRED", successor } : { kind: "refuse", code: "TEMPORARILY_UNAVAILABLE" };
+      return successor
+        ? { kind: "refuse", code: "MAJOR_UPGRADE_REQUIRED", successor }
+        : { kind: "refuse", code: "TEMPORARILY_UNAVAILABLE" };
   }
 }

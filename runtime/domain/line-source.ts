@@ -19,7 +19,13 @@ interface CachedLine {
 
 /** Compared field by field: this runs on every call, and formatting four bigints as text cost more than the stat. */
 function sameSignature(a: CachedLine["signature"], b: BigIntStats): boolean {
-  return a !== undefined && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.size === b.size && a.ino === b.ino;
+  return (
+    a !== undefined &&
+    a.mtimeNs === b.mtimeNs &&
+    a.ctimeNs === b.ctimeNs &&
+    a.size === b.size &&
+    a.ino === b.ino
+  );
 }
 
 /** Parse and validate the text of a line file; anything invalid is undefined (fail closed). */
@@ -51,7 +57,8 @@ export class LineSource {
       this.cached = { signature: undefined, line: undefined, racy: false };
       return undefined;
     }
-    if (this.cached && !this.cached.racy && sameSignature(this.cached.signature, st)) return this.cached.line;
+    if (this.cached && !this.cached.racy && sameSignature(this.cached.signature, st))
+      return this.cached.line;
     const mtimeMs = Number(st.mtimeMs);
     const signature = { mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, size: st.size, ino: st.ino };
     const readAt = Date.now();

@@ -31,21 +31,35 @@ export function selectDeck(snapshot: LearnerSnapshot): PracticeDeck {
   const inBatch = new Set(snapshot.state.recallBatch?.goalIds ?? []);
   const goalIds = recallItems(snapshot)
     .filter((item) => !inBatch.has(item.id))
-    .sort((a, b) => Date.parse(a.schedule.dueAt) - Date.parse(b.schedule.dueAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort(
+      (a, b) =>
+        Date.parse(a.schedule.dueAt) - Date.parse(b.schedule.dueAt) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
     .slice(0, maxDeckCards)
     .map((item) => item.id);
   return { deckId: deckIdAt(snapshot.stateVersion), goalIds };
 }
 
 /** One flashcard: the recall prompt in front, the reference answer on the back. */
-export function practiceCard(curriculum: Curriculum, goalId: string, position: number, locale: "en" | "de"): PracticeCard {
+export function practiceCard(
+  curriculum: Curriculum,
+  goalId: string,
+  position: number,
+  locale: "en" | "de",
+): PracticeCard {
   const goal = curriculum.goal(goalId)!;
   return { position, front: goal.recall.prompt[locale], back: goal.recall.answer[locale] };
 }
 
 /** The practice capability of a deck: the deck travels inside it, sealed. */
 export function issuePracticeCapability(scope: CapabilityScope, deck: PracticeDeck): string {
-  return issueCapability(scope, "practice", { batchId: deck.deckId }, { goals: deck.goalIds.join(" ") });
+  return issueCapability(
+    scope,
+    "practice",
+    { batchId: deck.deckId },
+    { goals: deck.goalIds.join(" ") },
+  );
 }
 
 /**
@@ -63,6 +77,9 @@ export function openPracticeDeck(scope: CapabilityScope, token: string): Practic
  * started at the current state version. Anything else is stale.
  */
 export function bindPracticeDeck(deck: PracticeDeck, snapshot: LearnerSnapshot): void {
-  if (deck.deckId !== snapshot.state.practice?.deckId && deck.deckId !== deckIdAt(snapshot.stateVersion))
+  if (
+    deck.deckId !== snapshot.state.practice?.deckId &&
+    deck.deckId !== deckIdAt(snapshot.stateVersion)
+  )
     throw new CapabilityError("CAPABILITY_STALE", "batch");
 }

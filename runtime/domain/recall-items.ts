@@ -20,12 +20,18 @@ export function recallItems(snapshot: Pick<LearnerSnapshot, "state" | "progress"
   const items: RecallItem[] = [];
   for (const p of snapshot.progress.values()) {
     if (p.status !== "mastered" || !p.masteredAt) continue;
-    items.push({ id: p.goalId, schedule: stored[p.goalId] ?? initialSchedule(new Date(p.masteredAt)) });
+    items.push({
+      id: p.goalId,
+      schedule: stored[p.goalId] ?? initialSchedule(new Date(p.masteredAt)),
+    });
   }
   return items;
 }
 
 /** The due recall items in server order (most overdue first), at most one batch. */
-export function dueRecallItems(snapshot: Pick<LearnerSnapshot, "state" | "progress">, now: Date): RecallItem[] {
+export function dueRecallItems(
+  snapshot: Pick<LearnerSnapshot, "state" | "progress">,
+  now: Date,
+): RecallItem[] {
   return selectDue(recallItems(snapshot), now, maxBatchItems);
 }

@@ -16,7 +16,10 @@ export interface OpenSession extends SessionRecord {
  * workflow version and curriculum revision are still served, and no higher line `policyRevision`
  * has been published since its launch (L11); otherwise fail closed (L8).
  */
-export async function openSession(learningSessionId: string, ctx: CallContext): Promise<OpenSession> {
+export async function openSession(
+  learningSessionId: string,
+  ctx: CallContext,
+): Promise<OpenSession> {
   const { store, identity, curriculum, line } = ctx.services;
   const session = await store.findSession(learningSessionId);
   if (!session) throw new CoachError("SESSION_NOT_FOUND");
@@ -31,6 +34,7 @@ export async function openSession(learningSessionId: string, ctx: CallContext): 
   // A line bump retires every session launched under an older policy; a new launch is the way on.
   const inForce = line.current();
   if (!inForce) throw new CoachError("TEMPORARILY_UNAVAILABLE");
-  if (inForce.policyRevision > session.policyRevision) throw new CoachError("SESSION_VERSION_UNAVAILABLE");
+  if (inForce.policyRevision > session.policyRevision)
+    throw new CoachError("SESSION_VERSION_UNAVAILABLE");
   return (ctx.session = { ...session, policyRevisionInForce: inForce.policyRevision });
 }

@@ -37,7 +37,12 @@ export const EASY_BONUS = 1.3;
 export const HARD_FACTOR = 1.2;
 
 /** Ease change per grade. "good" leaves it as is, as SM-2 does for quality 4. */
-const EASE_DELTA: Readonly<Record<RecallGrade, number>> = { again: -0.2, hard: -0.15, good: 0, easy: 0.15 };
+const EASE_DELTA: Readonly<Record<RecallGrade, number>> = {
+  again: -0.2,
+  hard: -0.15,
+  good: 0,
+  easy: 0.15,
+};
 const DAY_MS = 86_400_000;
 
 function checkedTime(at: Date): number {
@@ -55,7 +60,10 @@ function roundEase(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function scheduleAt(base: Omit<RecallSchedule, "dueAt" | "reviewedAt">, at: number): RecallSchedule {
+function scheduleAt(
+  base: Omit<RecallSchedule, "dueAt" | "reviewedAt">,
+  at: number,
+): RecallSchedule {
   return {
     ...base,
     dueAt: new Date(at + base.intervalDays * DAY_MS).toISOString(),
@@ -77,11 +85,19 @@ export function gradeOfRecall(passed: boolean): RecallGrade {
 }
 
 /** The next interval in days for a successful review, before rounding and clamping. */
-function passInterval(schedule: RecallSchedule, grade: Exclude<RecallGrade, "again">, ease: number): number {
+function passInterval(
+  schedule: RecallSchedule,
+  grade: Exclude<RecallGrade, "again">,
+  ease: number,
+): number {
   if (grade === "hard") return schedule.intervalDays * HARD_FACTOR;
   const repetitions = schedule.repetitions + 1;
   const stepped =
-    repetitions === 1 ? FIRST_INTERVAL_DAYS : repetitions === 2 ? SECOND_INTERVAL_DAYS : schedule.intervalDays * ease;
+    repetitions === 1
+      ? FIRST_INTERVAL_DAYS
+      : repetitions === 2
+        ? SECOND_INTERVAL_DAYS
+        : schedule.intervalDays * ease;
   // At least one day more than "good", so "easy" always makes a difference on the short steps.
   if (grade === "easy") return Math.max(stepped + 1, stepped * EASY_BONUS);
   return stepped;
@@ -91,7 +107,11 @@ function passInterval(schedule: RecallSchedule, grade: Exclude<RecallGrade, "aga
  * Apply one review. A pass ("hard", "good", "easy") never shortens the interval; "again"
  * resets the streak, counts a lapse and brings the item back after MIN_INTERVAL_DAYS.
  */
-export function reviewItem(schedule: RecallSchedule, grade: RecallGrade, reviewedAt: Date): RecallSchedule {
+export function reviewItem(
+  schedule: RecallSchedule,
+  grade: RecallGrade,
+  reviewedAt: Date,
+): RecallSchedule {
   const at = checkedTime(reviewedAt);
   const easeFactor = roundEase(clamp(schedule.easeFactor + EASE_DELTA[grade], MIN_EASE, MAX_EASE));
   if (grade === "again")
@@ -100,12 +120,23 @@ export function reviewItem(schedule: RecallSchedule, grade: RecallGrade, reviewe
       at,
     );
   const grown = Math.round(passInterval(schedule, grade, easeFactor));
-  const intervalDays = clamp(Math.max(grown, schedule.intervalDays), MIN_INTERVAL_DAYS, MAX_INTERVAL_DAYS);
-  return scheduleAt({ easeFactor, intervalDays, repetitions: schedule.repetitions + 1, lapses: schedule.lapses }, at);
+  const intervalDays = clamp(
+    Math.max(grown, schedule.intervalDays),
+    MIN_INTERVAL_DAYS,
+    MAX_INTERVAL_DAYS,
+  );
+  return scheduleAt(
+    { easeFactor, intervalDays, repetitions: schedule.repetitions + 1, lapses: schedule.lapses },
+    at,
+  );
 }
 
 /** Apply a Verified Recall result (`passed` only, C7). */
-export function recordRecall(schedule: RecallSchedule, passed: boolean, reviewedAt: Date): RecallSchedule {
+export function recordRecall(
+  schedule: RecallSchedule,
+  passed: boolean,
+  reviewedAt: Date,
+): RecallSchedule {
   return reviewItem(schedule, gradeOfRecall(passed), reviewedAt);
 }
 
@@ -127,7 +158,8 @@ export function selectDue<T extends { id: string; schedule: RecallSchedule }>(
     .filter((item) => isDue(item.schedule, now))
     .sort(
       (a, b) =>
-        Date.parse(a.schedule.dueAt) - Date.parse(b.schedule.dueAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        Date.parse(a.schedule.dueAt) - Date.parse(b.schedule.dueAt) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     )
     .slice(0, Math.max(0, limit));
 }

@@ -21,13 +21,33 @@ export function newBatchId(): string {
 }
 
 /** The prompts of a batch in server order, 1-based (C12). */
-export function batchPrompts(curriculum: Curriculum, batch: RecallBatchState, locale: Locale): NonEmpty<RecallPrompt> {
-  return <NonEmpty<RecallPrompt>>batch.goalIds.map((goalId, i) => ({ position: i + 1, goalId, prompt: curriculum.goal(goalId)!.recall.prompt[locale] }));
+export function batchPrompts(
+  curriculum: Curriculum,
+  batch: RecallBatchState,
+  locale: Locale,
+): NonEmpty<RecallPrompt> {
+  return <NonEmpty<RecallPrompt>>(
+    batch.goalIds.map((goalId, i) => ({
+      position: i + 1,
+      goalId,
+      prompt: curriculum.goal(goalId)!.recall.prompt[locale],
+    }))
+  );
 }
 
 /** The reference answers of a batch in the same order: only ever shown by the answers step (C15). */
-export function batchAnswers(curriculum: Curriculum, batch: RecallBatchState, locale: Locale): NonEmpty<RecallReferenceAnswer> {
-  return <NonEmpty<RecallReferenceAnswer>>batch.goalIds.map((goalId, i) => ({ position: i + 1, goalId, referenceAnswer: curriculum.goal(goalId)!.recall.answer[locale] }));
+export function batchAnswers(
+  curriculum: Curriculum,
+  batch: RecallBatchState,
+  locale: Locale,
+): NonEmpty<RecallReferenceAnswer> {
+  return <NonEmpty<RecallReferenceAnswer>>(
+    batch.goalIds.map((goalId, i) => ({
+      position: i + 1,
+      goalId,
+      referenceAnswer: curriculum.goal(goalId)!.recall.answer[locale],
+    }))
+  );
 }
 
 /**
@@ -50,7 +70,12 @@ export interface RecordedRecall {
  * counts as "good", a miss as "again"), and close the batch. The caller has checked that there
  * is exactly one decision per item.
  */
-export function recordBatch(snapshot: LearnerSnapshot, batch: RecallBatchState, passed: readonly boolean[], now: Date): RecordedRecall {
+export function recordBatch(
+  snapshot: LearnerSnapshot,
+  batch: RecallBatchState,
+  passed: readonly boolean[],
+  now: Date,
+): RecordedRecall {
   const current = new Map(recallItems(snapshot).map((item) => [item.id, item.schedule]));
   const schedules: Record<string, RecallSchedule> = { ...(snapshot.state.recallSchedules ?? {}) };
   batch.goalIds.forEach((goalId, i) => {
@@ -60,7 +85,12 @@ export function recordBatch(snapshot: LearnerSnapshot, batch: RecallBatchState, 
   });
   const hits = passed.filter(Boolean).length;
   return {
-    state: { ...snapshot.state, recallSchedules: schedules, recallBatch: null, lastRecallBatchId: batch.batchId },
+    state: {
+      ...snapshot.state,
+      recallSchedules: schedules,
+      recallBatch: null,
+      lastRecallBatchId: batch.batchId,
+    },
     passed: hits,
     failed: passed.length - hits,
   };

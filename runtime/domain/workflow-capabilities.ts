@@ -1,4 +1,11 @@
-import { mintCapability, openCapability, type Binding, type ClaimData, type Claims, type Purpose } from "../capability/index.js";
+import {
+  mintCapability,
+  openCapability,
+  type Binding,
+  type ClaimData,
+  type Claims,
+  type Purpose,
+} from "../capability/index.js";
 import type { RuntimeServices } from "../services.js";
 import type { OpenSession } from "./session-gate.js";
 
@@ -25,7 +32,12 @@ export interface CapabilityScope {
 export type CapabilityBinding = Binding;
 
 /** Issue a capability for this session under the line's current policyRevision (C11, L11). */
-export function issueCapability(scope: CapabilityScope, purpose: WorkflowPurpose, binding: CapabilityBinding, data?: ClaimData): string {
+export function issueCapability(
+  scope: CapabilityScope,
+  purpose: WorkflowPurpose,
+  binding: CapabilityBinding,
+  data?: ClaimData,
+): string {
   return mintCapability(scope.services.keyring, {
     purpose,
     learningSessionId: scope.session.sessionId,
@@ -43,7 +55,12 @@ export function issueCapability(scope: CapabilityScope, purpose: WorkflowPurpose
  * With `"deferred"`, the binding is left to the write rule's `bind` step (`assertBound` against
  * the state locked in the transaction), so a write reads its learner once.
  */
-export function checkCapability(scope: CapabilityScope, purpose: WorkflowPurpose, token: string, binding: CapabilityBinding | "deferred"): Claims {
+export function checkCapability(
+  scope: CapabilityScope,
+  purpose: WorkflowPurpose,
+  token: string,
+  binding: CapabilityBinding | "deferred",
+): Claims {
   return openCapability(scope.services.keyring, token, {
     purpose,
     learningSessionId: scope.session.sessionId,

@@ -1,5 +1,9 @@
 import type { Middleware } from "koa";
-import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import {
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+} from "@modelcontextprotocol/server";
 
 /**
  * DNS-rebinding and cross-site guard, on by default for every route: a Host or Origin outside the
@@ -21,6 +25,9 @@ export function hostGuard(allowedHostnames: string[]): Middleware {
 
 /** The hostnames a config allows besides loopback: the bound host (unless a wildcard) and extras. */
 export function configuredHostnames(host: string, extra: string[]): string[] {
-  const bound = host === "0.0.0.0" || host === "::" ? [] : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
+  const bound =
+    host === "0.0.0.0" || host === "::"
+      ? []
+      : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
   return [...bound, ...extra];
 }

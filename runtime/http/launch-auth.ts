@@ -27,7 +27,10 @@ export function launchAuth(secret: string | undefined): Middleware {
       if (!match || !sameSecret(match[1], secret)) {
         ctx.status = 401;
         ctx.set("WWW-Authenticate", 'Bearer realm="skillpilot-launch"');
-        ctx.body = { error: "unauthorized", reason: "the launch API needs the first-party launch secret as a bearer token" };
+        ctx.body = {
+          error: "unauthorized",
+          reason: "the launch API needs the first-party launch secret as a bearer token",
+        };
         return;
       }
     }
@@ -40,7 +43,12 @@ export function launchAuth(secret: string | undefined): Middleware {
  * which a proxy or client chooses): the configured public base URL, else the bound loopback origin,
  * else the plugin identity's public `mcpUrl`.
  */
-export function launchMcpUrl(publicUrl: string | undefined, host: string, boundOrigin: string, identityMcpUrl: string): string {
+export function launchMcpUrl(
+  publicUrl: string | undefined,
+  host: string,
+  boundOrigin: string,
+  identityMcpUrl: string,
+): string {
   if (publicUrl) return `${publicUrl.replace(/\/+$/, "")}/mcp`;
   return isLoopbackHost(host) ? `${boundOrigin}/mcp` : identityMcpUrl;
 }

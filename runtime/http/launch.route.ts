@@ -11,7 +11,9 @@ import type { RuntimeServices } from "../services.js";
  */
 export function launchRoute(services: RuntimeServices, mcpUrl: () => string): Middleware {
   return async (ctx) => {
-    const body = (ctx.request as unknown as { body?: unknown }).body as Record<string, unknown> | undefined;
+    const body = (ctx.request as unknown as { body?: unknown }).body as
+      | Record<string, unknown>
+      | undefined;
     const locale = body?.locale ?? "en";
     const keys = body && typeof body === "object" ? Object.keys(body) : [];
     const known = new Set(["learner", "locale", "acknowledgeSuccessor"]);

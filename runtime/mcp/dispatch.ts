@@ -23,7 +23,13 @@ function localeOf(facts: CallFacts): MessageLocale {
   return facts.session?.locale ?? "en";
 }
 
-function record(services: RuntimeServices, tool: string, code: ErrorCode | "OK", facts: CallFacts, started: bigint): void {
+function record(
+  services: RuntimeServices,
+  tool: string,
+  code: ErrorCode | "OK",
+  facts: CallFacts,
+  started: bigint,
+): void {
   const { identity, metrics, logger, logHmacKey } = services;
   const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
   const status = code === "OK" ? "ok" : "error";
@@ -45,7 +51,13 @@ function record(services: RuntimeServices, tool: string, code: ErrorCode | "OK",
   if (facts.stateVersion !== undefined) fields.stateVersion = facts.stateVersion;
   if (facts.clientRequestId !== undefined) fields.clientRequestId = facts.clientRequestId;
   logCall(logger, fields);
-  const labels = { contractMajor: String(identity.contractMajor), pluginLine: identity.pluginLine, toolName: tool, status, resultCode: code };
+  const labels = {
+    contractMajor: String(identity.contractMajor),
+    pluginLine: identity.pluginLine,
+    toolName: tool,
+    status,
+    resultCode: code,
+  };
   metrics.calls.inc(labels);
   metrics.latency.observe(labels, latencyMs / 1000);
 }
@@ -55,7 +67,12 @@ function record(services: RuntimeServices, tool: string, code: ErrorCode | "OK",
  * is hashed, stored or logged) and then the tool's handler; every outcome becomes a tool result
  * and one log line (step 8).
  */
-export async function callTool(services: RuntimeServices, handlers: CoachHandlers<CallContext>, name: string, args: unknown): Promise<CallToolResult> {
+export async function callTool(
+  services: RuntimeServices,
+  handlers: CoachHandlers<CallContext>,
+  name: string,
+  args: unknown,
+): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
   const ctx: CallContext = { services, now: services.now(), facts: {} };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
@@ -70,9 +87,19 @@ export async function callTool(services: RuntimeServices, handlers: CoachHandler
     return successResult(tool as ToolName, output as never, ctx.widgetMeta);
   } catch (error) {
     const code = errorCodeOf(error);
-    if (code === "INTERNAL_ERROR") services.logger.error({ toolName: tool, err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" }, "internal error");
+    if (code === "INTERNAL_ERROR")
+      services.logger.error(
+        {
+          toolName: tool,
+          err: error instanceof Error ? `${error.name}: ${error.message}` : "unknown",
+        },
+        "internal error",
+      );
     record(services, tool, code, ctx.facts, started);
-    const locale = code === "INVALID_INPUT" && !ctx.facts.session ? await refusedInputLocale(services, args) : localeOf(ctx.facts);
+    const locale =
+      code === "INVALID_INPUT" && !ctx.facts.session
+        ? await refusedInputLocale(services, args)
+        : localeOf(ctx.facts);
     return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
   }
 }

@@ -1,4 +1,10 @@
-import { createMcpHandler, ResourceNotFoundError, Server, type McpHttpHandler, type Tool } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  ResourceNotFoundError,
+  Server,
+  type McpHttpHandler,
+  type Tool,
+} from "@modelcontextprotocol/server";
 import type { CoachHandlers } from "../../generated/handlers.gen.js";
 import { toolDescriptors } from "../../generated/tools.gen.js";
 import type { CallContext, RuntimeServices } from "../services.js";
@@ -15,7 +21,10 @@ const outputSchemas = new Map(toolDescriptors.map((d) => [d.name, d.outputSchema
  * server is used (not `McpServer.registerTool`) so that input is validated once, by the generated
  * validator in `callTool`, and refusals come back as the contract's own stable errors.
  */
-export function createCoachMcpHandler(services: RuntimeServices, handlers: CoachHandlers<CallContext>): McpHttpHandler {
+export function createCoachMcpHandler(
+  services: RuntimeServices,
+  handlers: CoachHandlers<CallContext>,
+): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   const ui = createUiResources(services.config.root, services.identity.widgetOrigin);
   return createMcpHandler(
@@ -35,6 +44,9 @@ export function createCoachMcpHandler(services: RuntimeServices, handlers: Coach
       });
       return server;
     },
-    { responseMode: "json", onerror: (error) => services.logger.warn({ err: error.name }, "mcp transport error") },
+    {
+      responseMode: "json",
+      onerror: (error) => services.logger.warn({ err: error.name }, "mcp transport error"),
+    },
   );
 }

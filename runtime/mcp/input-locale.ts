@@ -10,8 +10,14 @@ const SESSION_ID = /^sps_[A-Za-z0-9_-]{22,64}$/;
  * `learningSessionId` of a known session, one lookup (on this error path only) recovers it (C3).
  * Anything else — no id, a malformed one, an unknown session, a failing store — answers in English.
  */
-export async function refusedInputLocale(services: RuntimeServices, args: unknown): Promise<MessageLocale> {
-  const sid = typeof args === "object" && args !== null ? (args as { learningSessionId?: unknown }).learningSessionId : undefined;
+export async function refusedInputLocale(
+  services: RuntimeServices,
+  args: unknown,
+): Promise<MessageLocale> {
+  const sid =
+    typeof args === "object" && args !== null
+      ? (args as { learningSessionId?: unknown }).learningSessionId
+      : undefined;
   if (typeof sid !== "string" || !SESSION_ID.test(sid)) return "en";
   try {
     return (await services.store.findSession(sid))?.locale ?? "en";

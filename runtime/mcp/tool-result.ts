@@ -19,14 +19,18 @@ const saved = (receipt: unknown) => {
 export function summarize(tool: ToolName, output: ToolOutput<ToolName>): string {
   const o = output as unknown as Record<string, unknown>;
   if (typeof o.requiredAction === "string") return contextSummary(output as FullContext);
-  if (o.receipt && o.successor) return `${saved(o.receipt)} Next: ${(o.successor as FullContext).requiredAction}.`;
+  if (o.receipt && o.successor)
+    return `${saved(o.receipt)} Next: ${(o.successor as FullContext).requiredAction}.`;
   if (o.receipt && o.continuation) {
     const tally = o.recalled as { passed: number; failed: number };
     return `${saved(o.receipt)} Recalled ${tally.passed}, not yet ${tally.failed}. Next: ${(o.continuation as { action: string }).action}.`;
   }
-  if (o.receipt && typeof o.remaining === "number") return `${saved(o.receipt)} ${o.remaining} practice cards left.`;
-  if (o.batch) return `Verified Recall batch with ${(o.batch as { items: unknown[] }).items.length} prompts is open.`;
-  if (Array.isArray(o.answers)) return `${o.answers.length} reference answers are ready for grading.`;
+  if (o.receipt && typeof o.remaining === "number")
+    return `${saved(o.receipt)} ${o.remaining} practice cards left.`;
+  if (o.batch)
+    return `Verified Recall batch with ${(o.batch as { items: unknown[] }).items.length} prompts is open.`;
+  if (Array.isArray(o.answers))
+    return `${o.answers.length} reference answers are ready for grading.`;
   if (o.rendered === true) return `The image of goal ${String(o.goalId)} is shown.`;
   if (typeof o.cardCount === "number") return `Memory practice is open with ${o.cardCount} cards.`;
   return `${tool} completed.`;
@@ -36,7 +40,11 @@ export function summarize(tool: ToolName, output: ToolOutput<ToolName>): string 
  * A successful tool result: the output as structuredContent plus a concise text, and the
  * widget-private data of a UI-bound tool as `_meta`.
  */
-export function successResult(tool: ToolName, output: ToolOutput<ToolName>, widgetMeta?: Record<string, unknown>): CallToolResult {
+export function successResult(
+  tool: ToolName,
+  output: ToolOutput<ToolName>,
+  widgetMeta?: Record<string, unknown>,
+): CallToolResult {
   return {
     content: [{ type: "text", text: summarize(tool, output) }],
     structuredContent: output as unknown as Record<string, unknown>,
@@ -49,5 +57,8 @@ export function successResult(tool: ToolName, output: ToolOutput<ToolName>, widg
  * outputSchema even on errors, and an error envelope is not a full context.
  */
 export function errorResult(error: LocalizedError): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: `${error.code}: ${error.message} ${error.recovery}` }] };
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${error.code}: ${error.message} ${error.recovery}` }],
+  };
 }

@@ -30,7 +30,13 @@ function activeUiResources(): Resource[] {
   const byUri = new Map<string, Resource>();
   for (const tool of toolDescriptors) {
     const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-    if (uri && !byUri.has(uri)) byUri.set(uri, { uri, name: tool.name.replace(/^(render|start)_skillpilot_/, ""), title: tool.title ?? tool.name, mimeType: uiMimeType });
+    if (uri && !byUri.has(uri))
+      byUri.set(uri, {
+        uri,
+        name: tool.name.replace(/^(render|start)_skillpilot_/, ""),
+        title: tool.title ?? tool.name,
+        mimeType: uiMimeType,
+      });
   }
   return [...byUri.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));
 }
@@ -53,7 +59,12 @@ interface ServablePages {
 /** A retained page that is no longer bound by a descriptor: named by its address, since its bytes are all that is kept. */
 function retainedResource(uri: string): Resource {
   const short = parseUiUri(uri)?.sha256.slice(0, 12) ?? "unknown";
-  return { uri, name: `published-${short}`, title: `Published SkillPilot Coach page sha256-${short}`, mimeType: uiMimeType };
+  return {
+    uri,
+    name: `published-${short}`,
+    title: `Published SkillPilot Coach page sha256-${short}`,
+    mimeType: uiMimeType,
+  };
 }
 
 /**
@@ -73,7 +84,9 @@ async function loadServablePages(root: string): Promise<ServablePages> {
       if (found) pages.set(uri, found.html.toString("utf8"));
     }),
   );
-  const resources = [...byUri.values()].filter((r) => pages.has(r.uri)).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  const resources = [...byUri.values()]
+    .filter((r) => pages.has(r.uri))
+    .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   return { resources, pages };
 }
 
@@ -90,7 +103,9 @@ export function createUiResources(root: string, widgetOrigin: string): UiResourc
     list: async () => (await loaded).resources,
     async read(uri) {
       const text = (await loaded).pages.get(uri);
-      return text === undefined ? undefined : { contents: [{ uri, mimeType: uiMimeType, text, _meta: meta }] };
+      return text === undefined
+        ? undefined
+        : { contents: [{ uri, mimeType: uiMimeType, text, _meta: meta }] };
     },
   };
 }

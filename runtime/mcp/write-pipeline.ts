@@ -70,7 +70,10 @@ export interface WriteRule<N extends ToolName, Auth = undefined, Value = undefin
   /** The version the caller based the write on; default `input.expectedStateVersion`. Undefined: no lock. */
   expectedVersion?(input: ToolInput<N>, auth: Auth): number | undefined;
   /** Step 6: the domain rule. Throw a CoachError to refuse; nothing is persisted then. */
-  apply(input: ToolInput<N>, ctx: ApplyContext<Auth>): WriteEffect<Value> | Promise<WriteEffect<Value>>;
+  apply(
+    input: ToolInput<N>,
+    ctx: ApplyContext<Auth>,
+  ): WriteEffect<Value> | Promise<WriteEffect<Value>>;
   /** Step 7: the tool's output, built from the committed state. */
   respond(committed: CommittedWrite<Value>): ToolOutput<N>;
 }
@@ -99,12 +102,22 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
     const { services, now } = ctx;
     const sessionId = String(field(input, "learningSessionId"));
     const session = await openSession(sessionId, ctx);
-    const auth = rule.authorize ? await rule.authorize(input, { services, session, now }) : (undefined as Auth);
-    const requestKey = rule.requestKey ? rule.requestKey(input, auth) : (field(input, "clientRequestId") as string | undefined);
-    const expected = rule.expectedVersion ? rule.expectedVersion(input, auth) : (field(input, "expectedStateVersion") as number | undefined);
-    if (typeof field(input, "clientRequestId") === "string") ctx.facts.clientRequestId = field(input, "clientRequestId") as string;
+    const auth = rule.authorize
+      ? await rule.authorize(input, { services, session, now })
+      : (undefined as Auth);
+    const requestKey = rule.requestKey
+      ? rule.requestKey(input, auth)
+      : (field(input, "clientRequestId") as string | undefined);
+    const expected = rule.expectedVersion
+      ? rule.expectedVersion(input, auth)
+      : (field(input, "expectedStateVersion") as number | undefined);
+    if (typeof field(input, "clientRequestId") === "string")
+      ctx.facts.clientRequestId = field(input, "clientRequestId") as string;
 
-    const key: IdempotencyKey | undefined = requestKey === undefined ? undefined : { sessionId, toolName: rule.tool, clientRequestId: requestKey };
+    const key: IdempotencyKey | undefined =
+      requestKey === undefined
+        ? undefined
+        : { sessionId, toolName: rule.tool, clientRequestId: requestKey };
     const flightKey = key && JSON.stringify([key.sessionId, key.toolName, key.clientRequestId]);
     if (flightKey && inFlight.has(flightKey)) throw new CoachError("REQUEST_IN_PROGRESS");
     const spent = rule.spends?.(auth);
@@ -125,25 +138,48 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
             return stored.response;
           }
         }
-        if (expected !== undefined && expected !== snapshot.stateVersion) throw new CoachError("STATE_CONFLICT");
+        if (expected !== undefined && expected !== snapshot.stateVersion)
+          throw new CoachError("STATE_CONFLICT");
 
         const effect = await rule.apply(input, { services, session, now, snapshot, auth, tx });
         const at = now.toISOString();
         let nextVersion: number;
         try {
-          nextVersion = await tx.saveState(session.learnerId, effect.state, snapshot.stateVersion, at);
+          nextVersion = await tx.saveState(
+            session.learnerId,
+            effect.state,
+            snapshot.stateVersion,
+            at,
+          );
         } catch (error) {
           if (error instanceof StateVersionMismatch) throw new CoachError("STATE_CONFLICT");
           throw error;
         }
         for (const p of effect.progress ?? []) await tx.saveProgress(session.learnerId, p, at);
-        const receipt: Receipt = { receiptId: newReceiptId(), operation: rule.tool, stateVersion: nextVersion, recordedAt: at };
+        const receipt: Receipt = {
+          receiptId: newReceiptId(),
+          operation: rule.tool,
+          stateVersion: nextVersion,
+          recordedAt: at,
+        };
         await tx.insertReceipt({ ...receipt, learnerId: session.learnerId, sessionId });
         // The committed view, derived instead of re-read: the state and progress just written.
         const progress = new Map(snapshot.progress);
         for (const p of effect.progress ?? []) progress.set(p.goalId, p);
-        const after: LearnerSnapshot = { learnerId: session.learnerId, stateVersion: nextVersion, state: effect.state, progress };
-        const output = rule.respond({ services, session, now, value: effect.value, snapshot: after, receipt });
+        const after: LearnerSnapshot = {
+          learnerId: session.learnerId,
+          stateVersion: nextVersion,
+          state: effect.state,
+          progress,
+        };
+        const output = rule.respond({
+          services,
+          session,
+          now,
+          value: effect.value,
+          snapshot: after,
+          receipt,
+        });
         ctx.facts.stateVersion = nextVersion;
         if (!key) return output;
         const serialized = JSON.stringify(output);

@@ -29,7 +29,10 @@ const FLUSH_MS = 250;
 const openFiles = new Set<{ flushSync(): void }>();
 let exitHookInstalled = false;
 
-function flushOnExit(dest: { flushSync(): void; once(event: "close", listener: () => void): unknown }): void {
+function flushOnExit(dest: {
+  flushSync(): void;
+  once(event: "close", listener: () => void): unknown;
+}): void {
   openFiles.add(dest);
   dest.once("close", () => openFiles.delete(dest));
   if (exitHookInstalled) return;
@@ -52,8 +55,15 @@ function flushOnExit(dest: { flushSync(): void; once(event: "close", listener: (
  * at process exit; only a hard kill can lose the last quarter second of lines.
  */
 export function createLogger(destination: string, level: string): Logger {
-  if (destination === "stdout") return pino({ level, base: undefined, messageKey: "msg" }, pino.destination(1));
-  const dest = pino.destination({ dest: destination, mkdir: true, sync: true, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS });
+  if (destination === "stdout")
+    return pino({ level, base: undefined, messageKey: "msg" }, pino.destination(1));
+  const dest = pino.destination({
+    dest: destination,
+    mkdir: true,
+    sync: true,
+    minLength: BUFFER_BYTES,
+    periodicFlush: FLUSH_MS,
+  });
   flushOnExit(dest);
   // No redaction list on purpose: call lines are built from an allowlist of fields (CallLogFields).
   return pino({ level, base: undefined, messageKey: "msg" }, dest);
@@ -70,8 +80,12 @@ const INFO = pino.levels.values.info;
  */
 export function logCall(logger: Logger, fields: CallLogFields): void {
   if (!logger.isLevelEnabled("info")) return;
-  const stream = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
-  stream.write(`${JSON.stringify({ level: INFO, time: Date.now(), ...fields, msg: "tool call" })}\n`);
+  const stream = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[
+    pino.symbols.streamSym
+  ];
+  stream.write(
+    `${JSON.stringify({ level: INFO, time: Date.now(), ...fields, msg: "tool call" })}\n`,
+  );
 }
 
 /** The parts of pino's sonic-boom destination that closing needs. */
@@ -90,7 +104,9 @@ interface Destination {
  * only then emits 'close'. stdout/stderr stay open (they are flushed only): other code still writes there.
  */
 export function closeLogger(logger: Logger): Promise<void> {
-  const dest = (logger as unknown as Record<symbol, Destination | undefined>)[pino.symbols.streamSym];
+  const dest = (logger as unknown as Record<symbol, Destination | undefined>)[
+    pino.symbols.streamSym
+  ];
   if (!dest || dest.destroyed) return Promise.resolve();
   return new Promise<void>((resolve) => {
     if (dest.fd === 1 || dest.fd === 2) return dest.flush(() => resolve());

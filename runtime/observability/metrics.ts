@@ -1,7 +1,13 @@
 import { Counter, Histogram, Registry } from "prom-client";
 
 /** Metric labels, bounded to the L13 set: never a session, learner, request or revision. */
-export const metricLabels = ["contractMajor", "pluginLine", "toolName", "status", "resultCode"] as const;
+export const metricLabels = [
+  "contractMajor",
+  "pluginLine",
+  "toolName",
+  "status",
+  "resultCode",
+] as const;
 type Label = (typeof metricLabels)[number];
 
 /** The runtime's Prometheus metrics, in their own registry (one per server instance). */
@@ -14,7 +20,12 @@ export interface RuntimeMetrics {
 /** Create the registry with the tool-call counter and latency histogram. */
 export function createMetrics(): RuntimeMetrics {
   const registry = new Registry();
-  const calls = new Counter({ name: "skillpilot_tool_calls_total", help: "MCP tool calls by outcome.", labelNames: metricLabels, registers: [registry] });
+  const calls = new Counter({
+    name: "skillpilot_tool_calls_total",
+    help: "MCP tool calls by outcome.",
+    labelNames: metricLabels,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: "skillpilot_tool_call_duration_seconds",
     help: "MCP tool call latency.",

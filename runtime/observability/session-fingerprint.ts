@@ -10,7 +10,9 @@ const MEMO_SESSIONS = 4096;
  * Per log key (base64url text): the decoded key and the memoized fingerprints (deterministic, so a
  * hit is the same value). A server uses one key; a few slots cover tests that start several.
  */
-const memo = new LRUCache<string, { key: Buffer; fingerprints: LRUCache<string, string> }>({ max: 8 });
+const memo = new LRUCache<string, { key: Buffer; fingerprints: LRUCache<string, string> }>({
+  max: 8,
+});
 
 /**
  * The only form in which a learning session id may appear in logs (L13): a truncated
@@ -19,11 +21,20 @@ const memo = new LRUCache<string, { key: Buffer; fingerprints: LRUCache<string, 
 export function logFingerprint(key: string, learningSessionId: string): string {
   let entry = memo.get(key);
   if (!entry) {
-    memo.set(key, (entry = { key: Buffer.from(key, "base64url"), fingerprints: new LRUCache({ max: MEMO_SESSIONS }) }));
+    memo.set(
+      key,
+      (entry = {
+        key: Buffer.from(key, "base64url"),
+        fingerprints: new LRUCache({ max: MEMO_SESSIONS }),
+      }),
+    );
   }
   let fingerprint = entry.fingerprints.get(learningSessionId);
   if (fingerprint === undefined) {
-    fingerprint = createHmac("sha256", entry.key).update(learningSessionId, "utf8").digest("hex").slice(0, FINGERPRINT_HEX_CHARS);
+    fingerprint = createHmac("sha256", entry.key)
+      .update(learningSessionId, "utf8")
+      .digest("hex")
+      .slice(0, FINGERPRINT_HEX_CHARS);
     entry.fingerprints.set(learningSessionId, fingerprint);
   }
   return fingerprint;

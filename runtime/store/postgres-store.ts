@@ -2,7 +2,13 @@ import knexFactory, { type Knex } from "knex";
 import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
 import { toSession, type SessionRow } from "./session-row.js";
-import { StateVersionMismatch, type CoachStore, type IdempotencyRecord, type SessionRecord, type WriteTx } from "./store.js";
+import {
+  StateVersionMismatch,
+  type CoachStore,
+  type IdempotencyRecord,
+  type SessionRecord,
+  type WriteTx,
+} from "./store.js";
 
 /** SQLSTATEs after which a SERIALIZABLE transaction is simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
@@ -11,57 +17,128 @@ const MAX_ATTEMPTS = 25;
 /** Upper bound of the random back-off between attempts. */
 const MAX_BACKOFF_MS = 50;
 
-
-
-async function readLearner(db: Knex | Knex.Transaction, learnerId: number): Promise<LearnerSnapshot> {
-  const state = await db("learner_state").where({ learner_id: learnerId }).first<{ state_version: number; state_json: string } | undefined>();
+async function readLearner(
+  db: Knex | Knex.Transaction,
+  learnerId: number,
+): Promise<LearnerSnapshot> {
+  const state = await db("learner_state")
+    .where({ learner_id: learnerId })
+    .first<{ state_version: number; state_json: string } | undefined>();
   if (!state) throw new Error("learner state missing");
-  const rows = await db("progress").where({ learner_id: learnerId }).select<{ goal_id: string; status: GoalProgress["status"]; attempts: number; mastered_at: string | null }[]>();
-  const progress = new Map(rows.map((r) => [r.goal_id, { goalId: r.goal_id, status: r.status, attempts: r.attempts, masteredAt: r.mastered_at }]));
-  return { learnerId, stateVersion: state.state_version, state: JSON.parse(state.state_json), progress };
+  const rows = await db("progress")
+    .where({ learner_id: learnerId })
+    .select<
+      {
+        goal_id: string;
+        status: GoalProgress["status"];
+        attempts: number;
+        mastered_at: string | null;
+      }[]
+    >();
+  const progress = new Map(
+    rows.map((r) => [
+      r.goal_id,
+      { goalId: r.goal_id, status: r.status, attempts: r.attempts, masteredAt: r.mastered_at },
+    ]),
+  );
+  return {
+    learnerId,
+    stateVersion: state.state_version,
+    state: JSON.parse(state.state_json),
+    progress,
+  };
 }
 
 function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
   return {
-    findSession: async (id) => toSession(await trx("sessions").where({ session_id: id }).first<SessionRow | undefined>()),
+    findSession: async (id) =>
+      toSession(await trx("sessions").where({ session_id: id }).first<SessionRow | undefined>()),
     loadLearner: (learnerId) => readLearner(trx, learnerId),
     async findIdempotency(key, now): Promise<IdempotencyRecord | undefined> {
       const row = await trx("idempotency_records")
-        .where({ session_id: key.sessionId, tool_name: key.toolName, client_request_id: key.clientRequestId })
+        .where({
+          session_id: key.sessionId,
+          tool_name: key.toolName,
+          client_request_id: key.clientRequestId,
+        })
         .andWhere("expires_at", ">", now)
         .first();
-      return row && { ...key, fingerprint: row.fingerprint, response: row.response, createdAt: row.created_at, expiresAt: Number(row.expires_at) };
+      return (
+        row && {
+          ...key,
+          fingerprint: row.fingerprint,
+          response: row.response,
+          createdAt: row.created_at,
+          expiresAt: Number(row.expires_at),
+        }
+      );
     },
     async saveIdempotency(r) {
       await trx("idempotency_records")
-        .insert({ session_id: r.sessionId, tool_name: r.toolName, client_request_id: r.clientRequestId, fingerprint: r.fingerprint, response: r.response, created_at: r.createdAt, expires_at: r.expiresAt })
+        .insert({
+          session_id: r.sessionId,
+          tool_name: r.toolName,
+          client_request_id: r.clientRequestId,
+          fingerprint: r.fingerprint,
+          response: r.response,
+          created_at: r.createdAt,
+          expires_at: r.expiresAt,
+        })
         .onConflict(["session_id", "tool_name", "client_request_id"])
         .merge();
     },
     async saveState(learnerId, state, fromVersion, now) {
       const next = fromVersion + 1;
-      const changed = await trx("learner_state").where({ learner_id: learnerId, state_version: fromVersion }).update({ state_version: next, state_json: JSON.stringify(state), updated_at: now });
+      const changed = await trx("learner_state")
+        .where({ learner_id: learnerId, state_version: fromVersion })
+        .update({ state_version: next, state_json: JSON.stringify(state), updated_at: now });
       if (changed !== 1) throw new StateVersionMismatch();
       return next;
     },
     async saveProgress(learnerId, p, now) {
       await trx("progress")
-        .insert({ learner_id: learnerId, goal_id: p.goalId, status: p.status, attempts: p.attempts, mastered_at: p.masteredAt, updated_at: now })
+        .insert({
+          learner_id: learnerId,
+          goal_id: p.goalId,
+          status: p.status,
+          attempts: p.attempts,
+          mastered_at: p.masteredAt,
+          updated_at: now,
+        })
         .onConflict(["learner_id", "goal_id"])
         .merge();
     },
     async insertReceipt(r) {
-      await trx("receipts").insert({ receipt_id: r.receiptId, learner_id: r.learnerId, session_id: r.sessionId, operation: r.operation, state_version: r.stateVersion, recorded_at: r.recordedAt });
+      await trx("receipts").insert({
+        receipt_id: r.receiptId,
+        learner_id: r.learnerId,
+        session_id: r.sessionId,
+        operation: r.operation,
+        state_version: r.stateVersion,
+        recorded_at: r.recordedAt,
+      });
     },
     async ensureLearner(name, initialState, now) {
-      const existing = await trx("learners").where({ external_name: name }).first<{ id: number } | undefined>();
+      const existing = await trx("learners")
+        .where({ external_name: name })
+        .first<{ id: number } | undefined>();
       if (existing) return existing.id;
-      const [{ id }] = await trx("learners").insert({ external_name: name, created_at: now }).returning<{ id: number }[]>("id");
-      await trx("learner_state").insert({ learner_id: id, state_version: 1, state_schema_version: stateSchemaVersion, state_json: JSON.stringify(initialState), updated_at: now });
+      const [{ id }] = await trx("learners")
+        .insert({ external_name: name, created_at: now })
+        .returning<{ id: number }[]>("id");
+      await trx("learner_state").insert({
+        learner_id: id,
+        state_version: 1,
+        state_schema_version: stateSchemaVersion,
+        state_json: JSON.stringify(initialState),
+        updated_at: now,
+      });
       return id;
     },
     async spendCapability(jti, use, expiresAt) {
-      const seen = await trx("spent_capabilities").where({ jti }).first<{ use_key: string } | undefined>();
+      const seen = await trx("spent_capabilities")
+        .where({ jti })
+        .first<{ use_key: string } | undefined>();
       if (seen) return seen.use_key === use ? "repeat" : "replayed";
       await trx("spent_capabilities").insert({ jti, use_key: use, expires_at: expiresAt });
       return "fresh";
@@ -109,21 +186,30 @@ export class PostgresStore implements CoachStore {
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
-    return toSession(await this.knex("sessions").where({ session_id: sessionId }).first<SessionRow | undefined>());
+    return toSession(
+      await this.knex("sessions").where({ session_id: sessionId }).first<SessionRow | undefined>(),
+    );
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
     // One REPEATABLE READ snapshot, so state and progress agree.
-    return this.knex.transaction((trx) => readLearner(trx, learnerId), { isolationLevel: "repeatable read", readOnly: true });
+    return this.knex.transaction((trx) => readLearner(trx, learnerId), {
+      isolationLevel: "repeatable read",
+      readOnly: true,
+    });
   }
 
   async write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.knex.transaction((trx) => work(writeTx(trx, this.stateSchemaVersion)), { isolationLevel: "serializable" });
+        return await this.knex.transaction((trx) => work(writeTx(trx, this.stateSchemaVersion)), {
+          isolationLevel: "serializable",
+        });
       } catch (error) {
         if (!retryable(error) || attempt >= MAX_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)),
+        );
       }
     }
   }

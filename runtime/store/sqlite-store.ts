@@ -25,7 +25,11 @@ const MAX_GROUP = 64;
 /** Run the knex migrations against a SQLite file (creating it), then let knex go. */
 export async function migrateSqlite(file: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const knex = knexFactory({ client: "better-sqlite3", connection: { filename: file }, useNullAsDefault: true });
+  const knex = knexFactory({
+    client: "better-sqlite3",
+    connection: { filename: file },
+    useNullAsDefault: true,
+  });
   try {
     await knex.migrate.latest({ migrationSource });
   } finally {
@@ -49,7 +53,12 @@ interface LearnerRow {
   state_json: string;
   progress_json: string;
 }
-type ProgressTuple = [goalId: string, status: GoalProgress["status"], attempts: number, masteredAt: string | null];
+type ProgressTuple = [
+  goalId: string,
+  status: GoalProgress["status"],
+  attempts: number,
+  masteredAt: string | null,
+];
 interface IdempotencyRow {
   fingerprint: string;
   response: string;
@@ -76,22 +85,34 @@ function statements(db: Database.Database) {
     saveIdempotency: db.prepare(
       "INSERT OR REPLACE INTO idempotency_records (session_id, tool_name, client_request_id, fingerprint, response, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
-    saveState: db.prepare("UPDATE learner_state SET state_version = ?, state_json = ?, updated_at = ? WHERE learner_id = ? AND state_version = ?"),
+    saveState: db.prepare(
+      "UPDATE learner_state SET state_version = ?, state_json = ?, updated_at = ? WHERE learner_id = ? AND state_version = ?",
+    ),
     saveProgress: db.prepare(
       `INSERT INTO progress (learner_id, goal_id, status, attempts, mastered_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (learner_id, goal_id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts, mastered_at = excluded.mastered_at, updated_at = excluded.updated_at`,
     ),
-    receipt: db.prepare("INSERT INTO receipts (receipt_id, learner_id, session_id, operation, state_version, recorded_at) VALUES (?, ?, ?, ?, ?, ?)"),
-    learnerByName: db.prepare<[string], { id: number }>("SELECT id FROM learners WHERE external_name = ?"),
+    receipt: db.prepare(
+      "INSERT INTO receipts (receipt_id, learner_id, session_id, operation, state_version, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    learnerByName: db.prepare<[string], { id: number }>(
+      "SELECT id FROM learners WHERE external_name = ?",
+    ),
     insertLearner: db.prepare("INSERT INTO learners (external_name, created_at) VALUES (?, ?)"),
-    insertState: db.prepare("INSERT INTO learner_state (learner_id, state_version, state_schema_version, state_json, updated_at) VALUES (?, 1, ?, ?, ?)"),
+    insertState: db.prepare(
+      "INSERT INTO learner_state (learner_id, state_version, state_schema_version, state_json, updated_at) VALUES (?, 1, ?, ?, ?)",
+    ),
     insertSession: db.prepare(
       "INSERT INTO sessions (session_id, learner_id, locale, contract_major, workflow_version, curriculum_revision, policy_revision, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     purge: db.prepare("DELETE FROM idempotency_records WHERE expires_at <= ?"),
-    spentBy: db.prepare<[string], { use_key: string }>("SELECT use_key FROM spent_capabilities WHERE jti = ?"),
+    spentBy: db.prepare<[string], { use_key: string }>(
+      "SELECT use_key FROM spent_capabilities WHERE jti = ?",
+    ),
     // A fresh token (the common case) costs this one statement; only a token seen before is looked up.
-    spend: db.prepare("INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING"),
+    spend: db.prepare(
+      "INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING",
+    ),
     purgeSpent: db.prepare("DELETE FROM spent_capabilities WHERE expires_at <= ?"),
   };
 }
@@ -113,37 +134,70 @@ function transactionControl(db: Database.Database) {
   };
 }
 
-
 function readLearner(s: Statements, learnerId: number): LearnerSnapshot {
   const row = s.learner.get(learnerId, learnerId);
   if (!row) throw new Error("learner state missing");
   const progress = new Map<string, GoalProgress>();
-  for (const [goalId, status, attempts, masteredAt] of JSON.parse(row.progress_json) as ProgressTuple[])
+  for (const [goalId, status, attempts, masteredAt] of JSON.parse(
+    row.progress_json,
+  ) as ProgressTuple[])
     progress.set(goalId, { goalId, status, attempts, masteredAt });
-  return { learnerId, stateVersion: row.state_version, state: JSON.parse(row.state_json) as LearnerState, progress };
+  return {
+    learnerId,
+    stateVersion: row.state_version,
+    state: JSON.parse(row.state_json) as LearnerState,
+    progress,
+  };
 }
 
 function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
   return {
     findSession: async (id) => toSession(s.session.get(id)),
     loadLearner: async (learnerId) => readLearner(s, learnerId),
-    async findIdempotency(key: IdempotencyKey, now: number): Promise<IdempotencyRecord | undefined> {
+    async findIdempotency(
+      key: IdempotencyKey,
+      now: number,
+    ): Promise<IdempotencyRecord | undefined> {
       const row = s.idempotency.get(key.sessionId, key.toolName, key.clientRequestId, now);
-      return row && { ...key, fingerprint: row.fingerprint, response: row.response, createdAt: row.created_at, expiresAt: Number(row.expires_at) };
+      return (
+        row && {
+          ...key,
+          fingerprint: row.fingerprint,
+          response: row.response,
+          createdAt: row.created_at,
+          expiresAt: Number(row.expires_at),
+        }
+      );
     },
     async saveIdempotency(r) {
-      s.saveIdempotency.run(r.sessionId, r.toolName, r.clientRequestId, r.fingerprint, r.response, r.createdAt, r.expiresAt);
+      s.saveIdempotency.run(
+        r.sessionId,
+        r.toolName,
+        r.clientRequestId,
+        r.fingerprint,
+        r.response,
+        r.createdAt,
+        r.expiresAt,
+      );
     },
     async saveState(learnerId, state, fromVersion, now) {
       const next = fromVersion + 1;
-      if (s.saveState.run(next, JSON.stringify(state), now, learnerId, fromVersion).changes !== 1) throw new StateVersionMismatch();
+      if (s.saveState.run(next, JSON.stringify(state), now, learnerId, fromVersion).changes !== 1)
+        throw new StateVersionMismatch();
       return next;
     },
     async saveProgress(learnerId, p, now) {
       s.saveProgress.run(learnerId, p.goalId, p.status, p.attempts, p.masteredAt, now);
     },
     async insertReceipt(r: ReceiptRecord) {
-      s.receipt.run(r.receiptId, r.learnerId, r.sessionId, r.operation, r.stateVersion, r.recordedAt);
+      s.receipt.run(
+        r.receiptId,
+        r.learnerId,
+        r.sessionId,
+        r.operation,
+        r.stateVersion,
+        r.recordedAt,
+      );
     },
     async ensureLearner(name, initialState, now) {
       const existing = s.learnerByName.get(name);
@@ -157,7 +211,17 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
       return s.spentBy.get(jti)!.use_key === use ? "repeat" : "replayed";
     },
     async insertSession(r) {
-      s.insertSession.run(r.sessionId, r.learnerId, r.locale, r.contractMajor, r.workflowVersion, r.curriculumRevision, r.policyRevision, r.createdAt, r.expiresAt);
+      s.insertSession.run(
+        r.sessionId,
+        r.learnerId,
+        r.locale,
+        r.contractMajor,
+        r.workflowVersion,
+        r.curriculumRevision,
+        r.policyRevision,
+        r.createdAt,
+        r.expiresAt,
+      );
     },
   };
 }
@@ -190,7 +254,10 @@ export class SqliteStore implements CoachStore {
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
 
-  private constructor(readonly file: string, stateSchemaVersion: number) {
+  private constructor(
+    readonly file: string,
+    stateSchemaVersion: number,
+  ) {
     this.writer = openConnection(file);
     this.reader = openConnection(file);
     this.read = statements(this.reader);
@@ -234,7 +301,10 @@ export class SqliteStore implements CoachStore {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
-        const group: { item: QueuedWrite; outcome: { ok: true; value: unknown } | { ok: false; error: unknown } }[] = [];
+        const group: {
+          item: QueuedWrite;
+          outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+        }[] = [];
         try {
           txc.begin();
           while (this.queue.length > 0 && group.length < MAX_GROUP) {
@@ -269,7 +339,9 @@ export class SqliteStore implements CoachStore {
   }
 
   async purgeExpired(now: number): Promise<number> {
-    return this.write(async () => this.writes.purge.run(now).changes + this.writes.purgeSpent.run(now).changes);
+    return this.write(
+      async () => this.writes.purge.run(now).changes + this.writes.purgeSpent.run(now).changes,
+    );
   }
 
   async close(): Promise<void> {

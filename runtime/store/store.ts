@@ -57,7 +57,12 @@ export interface WriteTx extends StoreReader {
   findIdempotency(key: IdempotencyKey, now: number): Promise<IdempotencyRecord | undefined>;
   saveIdempotency(record: IdempotencyRecord): Promise<void>;
   /** Store the new state as `fromVersion + 1` and return that version; fails if the row moved. */
-  saveState(learnerId: number, state: LearnerState, fromVersion: number, now: string): Promise<number>;
+  saveState(
+    learnerId: number,
+    state: LearnerState,
+    fromVersion: number,
+    now: string,
+  ): Promise<number>;
   saveProgress(learnerId: number, progress: GoalProgress, now: string): Promise<void>;
   insertReceipt(receipt: ReceiptRecord): Promise<void>;
   /** The learner with this first-party name, created (with initial state) if new. */

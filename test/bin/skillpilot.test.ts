@@ -11,7 +11,10 @@ const run = promisify(execFile);
 const cli = path.join(repoRoot, "bin/skillpilot.js");
 
 /** Run the real CLI; resolves with exit code and output instead of throwing. */
-async function skillpilot(args: string[], cwd = repoRoot): Promise<{ code: number; stdout: string; stderr: string }> {
+async function skillpilot(
+  args: string[],
+  cwd = repoRoot,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd });
     return { code: 0, stdout, stderr };
@@ -32,14 +35,18 @@ describe("skillpilot CLI", function () {
   it("--help lists the subcommands", async () => {
     const { code, stdout } = await skillpilot(["--help"]);
     assert.equal(code, 0);
-    for (const sub of ["generate", "contract", "handlers"]) assert.match(stdout, new RegExp(`^\\s+${sub}\\b`, "m"));
+    for (const sub of ["generate", "contract", "handlers"])
+      assert.match(stdout, new RegExp(`^\\s+${sub}\\b`, "m"));
   });
 
   it("every subcommand answers --help and ends with its exit codes (L12)", async () => {
     // Walk the real command tree, so a newly registered command cannot skip this; render each help in
     // process (commander's own outputHelp, after-help text included), and spawn the CLI for a sample.
     const walk = (command: Command, prefix: string[]): [string[], Command][] =>
-      command.commands.flatMap((sub) => [[[...prefix, sub.name()], sub] as [string[], Command], ...walk(sub, [...prefix, sub.name()])]);
+      command.commands.flatMap((sub) => [
+        [[...prefix, sub.name()], sub] as [string[], Command],
+        ...walk(sub, [...prefix, sub.name()]),
+      ]);
     const program = buildProgram();
     const all: [string[], Command][] = [[[], program], ...walk(program, [])];
     assert.ok(all.length >= 17, `found only ${all.length} commands`);
@@ -47,7 +54,10 @@ describe("skillpilot CLI", function () {
     for (const [path, command] of all) {
       const name = ["skillpilot", ...path].join(" ");
       let help = "";
-      command.configureOutput({ writeOut: (text) => void (help += text), writeErr: (text) => void (help += text) });
+      command.configureOutput({
+        writeOut: (text) => void (help += text),
+        writeErr: (text) => void (help += text),
+      });
       command.outputHelp();
       assert.ok(help.startsWith(`Usage: ${name}`), `${name}: ${help.slice(0, 60)}`);
       assert.match(help, endsWithExitCodes, `${name} --help ends with its exit codes`);
@@ -71,7 +81,10 @@ describe("skillpilot CLI", function () {
 
   it("generate --check exits 1 naming a hand-edited generated file (L12 drift gate)", async () => {
     const file = path.join(project.root, "generated/tools.gen.ts");
-    await writeFile(file, (await readFile(file, "utf8")).replace("Load the complete", "Load the whole"));
+    await writeFile(
+      file,
+      (await readFile(file, "utf8")).replace("Load the complete", "Load the whole"),
+    );
     const { code, stderr } = await skillpilot(["-C", project.root, "generate", "--check"]);
     assert.equal(code, 1);
     assert.match(stderr, /generated\/tools\.gen\.ts/);
@@ -96,10 +109,19 @@ describe("skillpilot CLI", function () {
     const tool = JSON.parse(await readFile(file, "utf8"));
     tool.input.properties.comment = { type: "string" };
     await writeFile(file, JSON.stringify(tool, null, 2) + "\n");
-    const { code, stdout, stderr } = await skillpilot(["-C", project.root, "generate", "--format", "github"]);
+    const { code, stdout, stderr } = await skillpilot([
+      "-C",
+      project.root,
+      "generate",
+      "--format",
+      "github",
+    ]);
     assert.equal(code, 1);
     // Machine formats are the command's output: annotations on stdout, where a CI step reads them.
-    assert.match(stdout, /^::error file=schemas\/tools\/complete_skillpilot_goal\.json,line=\d+,col=\d+,title=FREE_TEXT_INPUT::/m);
+    assert.match(
+      stdout,
+      /^::error file=schemas\/tools\/complete_skillpilot_goal\.json,line=\d+,col=\d+,title=FREE_TEXT_INPUT::/m,
+    );
     assert.match(stdout, /\/input\/properties\/comment/);
     assert.doesNotMatch(stdout + stderr, /\n\s+at /);
   });
@@ -116,12 +138,20 @@ describe("skillpilot CLI", function () {
     const second = await skillpilot(["-C", project.root, "handlers", "scaffold", dir]);
     assert.match(second.stdout, /kept .*complete-skillpilot-goal\.handler\.ts/);
     assert.equal(await readFile(mine, "utf8"), "// my implementation\n");
-    const { getSkillpilotLearningContext } = await import(path.join(dir, "get-skillpilot-learning-context.handler.ts"));
-    await assert.rejects(getSkillpilotLearningContext({}, {}), { name: "NotImplementedError", message: /get_skillpilot_learning_context is not implemented/ });
+    const { getSkillpilotLearningContext } = await import(
+      path.join(dir, "get-skillpilot-learning-context.handler.ts")
+    );
+    await assert.rejects(getSkillpilotLearningContext({}, {}), {
+      name: "NotImplementedError",
+      message: /get_skillpilot_learning_context is not implemented/,
+    });
   });
 
   it("handlers scaffold resolves a relative DIR against -C/--root, like every path argument (L12)", async () => {
-    const { code, stdout } = await skillpilot(["-C", project.root, "handlers", "scaffold", "backend/relative"], repoRoot);
+    const { code, stdout } = await skillpilot(
+      ["-C", project.root, "handlers", "scaffold", "backend/relative"],
+      repoRoot,
+    );
     assert.equal(code, 0);
     assert.match(stdout, /^created backend\/relative\/complete-skillpilot-goal\.handler\.ts$/m);
     assert.ok((await readdir(path.join(project.root, "backend/relative"))).includes("index.ts"));

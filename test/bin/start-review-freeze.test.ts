@@ -5,16 +5,40 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { freeze } from "../../release/freeze/freeze.js";
 import { prepare } from "../../release/prepare/prepare.js";
-import { copyProject, editJson, makeTemplateProject, regenerate, removeProject } from "../release/support/temp-project.js";
+import {
+  copyProject,
+  editJson,
+  makeTemplateProject,
+  regenerate,
+  removeProject,
+} from "../release/support/temp-project.js";
 import { repoRoot } from "../support/temp-project.js";
 
 /** Run `skillpilot start` until it prints its MCP URL (then SIGTERM) or exits by itself. */
-function start(root: string, dataDir: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; served: boolean }> {
+function start(
+  root: string,
+  dataDir: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; served: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "bin/skillpilot.js"), "-C", root, "start", "--port", "0", "--data-dir", dataDir, ...extra], {
-      env: { ...process.env, SKILLPILOT_LOG: path.join(dataDir, "calls.log") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repoRoot, "bin/skillpilot.js"),
+        "-C",
+        root,
+        "start",
+        "--port",
+        "0",
+        "--data-dir",
+        dataDir,
+        ...extra,
+      ],
+      {
+        env: { ...process.env, SKILLPILOT_LOG: path.join(dataDir, "calls.log") },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     let served = false;
@@ -37,7 +61,9 @@ describe("skillpilot start under a review freeze (L3)", function () {
   let dataDir: string;
   before(async () => {
     template = await makeTemplateProject();
-    await cp(path.join(repoRoot, "curricula"), path.join(template, "curricula"), { recursive: true });
+    await cp(path.join(repoRoot, "curricula"), path.join(template, "curricula"), {
+      recursive: true,
+    });
   });
   after(() => removeProject(template));
   beforeEach(async () => {
@@ -65,8 +91,14 @@ describe("skillpilot start under a review freeze (L3)", function () {
     const run = await start(root, dataDir);
     assert.equal(run.served, false);
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /differs from the contract frozen for review in 1\.1\.3.*refusing to start/);
-    await assert.rejects(access(path.join(dataDir, "secrets.json")), "nothing was created in the data dir");
+    assert.match(
+      run.stderr,
+      /differs from the contract frozen for review in 1\.1\.3.*refusing to start/,
+    );
+    await assert.rejects(
+      access(path.join(dataDir, "secrets.json")),
+      "nothing was created in the data dir",
+    );
   });
 
   it("starts on a drifted contract only when told so explicitly (--allow-contract-drift)", async () => {

@@ -31,7 +31,10 @@ for (const era of eras) {
 
       const { ctx } = await d.sessionWithMastered(`exam-open-${era}`, GIT_BASICS_GOALS);
       assert.equal(ctx.requiredAction, "takeAssessment");
-      assert.deepEqual(ctx.allowedActions, ["record_skillpilot_assessment_score", "start_skillpilot_memory_practice"]);
+      assert.deepEqual(ctx.allowedActions, [
+        "record_skillpilot_assessment_score",
+        "start_skillpilot_memory_practice",
+      ]);
       assert.equal(ctx.currentStep.kind, "assessment");
       assert.equal(ctx.currentStep.skillId, "git-basics");
       assert.equal(ctx.currentStep.maxScore, 100);
@@ -58,14 +61,23 @@ for (const era of eras) {
       assert.equal(out.receipt.operation, "record_skillpilot_assessment_score");
       assert.equal(out.receipt.stateVersion, ctx.stateVersion + 1);
       assert.equal(out.successor.requiredAction, "chooseOption");
-      assert.deepEqual(out.successor.options.map((o: Out) => o.kind), ["focusSkill", "focusSkill"]);
+      assert.deepEqual(
+        out.successor.options.map((o: Out) => o.kind),
+        ["focusSkill", "focusSkill"],
+      );
       const exams = JSON.parse((await d.rows(sid)).state.state_json).exams;
-      assert.deepEqual({ ...exams["git-basics"], recordedAt: undefined }, { score: 80, maxScore: 100, passed: true, recordedAt: undefined });
+      assert.deepEqual(
+        { ...exams["git-basics"], recordedAt: undefined },
+        { score: 80, maxScore: 100, passed: true, recordedAt: undefined },
+      );
 
       assert.equal(JSON.stringify(await score(ctx, 80, key)), JSON.stringify(first));
       const rows = await d.rows(sid);
       assert.equal(errorCode(await score(ctx, 80)), "CAPABILITY_REPLAYED");
-      assert.equal(errorCode(await score({ ...ctx, stateVersion: out.receipt.stateVersion }, 80)), "CAPABILITY_STALE");
+      assert.equal(
+        errorCode(await score({ ...ctx, stateVersion: out.receipt.stateVersion }, 80)),
+        "CAPABILITY_STALE",
+      );
       assert.deepEqual(await d.rows(sid), rows);
     });
 
@@ -86,7 +98,12 @@ for (const era of eras) {
       assert.equal(chosen.requiredAction, "teachActiveGoal");
       // A payload sent for this session at its current state version.
       const chooseNow = (option: string) =>
-        d.call("choose_skillpilot_option", { learningSessionId: offered.learningSessionId, expectedStateVersion: chosen.stateVersion, clientRequestId: randomUUID(), option });
+        d.call("choose_skillpilot_option", {
+          learningSessionId: offered.learningSessionId,
+          expectedStateVersion: chosen.stateVersion,
+          clientRequestId: randomUUID(),
+          option,
+        });
       const stale = await chooseNow(offered.options[1].payload);
       assert.equal(errorCode(stale), "OPTION_STALE");
 

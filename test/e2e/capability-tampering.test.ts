@@ -19,7 +19,11 @@ function flipSealedBit(token: string, bit: number): string {
 
 /** Flip bit `bit` (0–6) of character `index` of the token text. */
 function flipTextBit(token: string, index: number, bit: number): string {
-  return token.slice(0, index) + String.fromCharCode(token.charCodeAt(index) ^ (1 << bit)) + token.slice(index + 1);
+  return (
+    token.slice(0, index) +
+    String.fromCharCode(token.charCodeAt(index) ^ (1 << bit)) +
+    token.slice(index + 1)
+  );
 }
 
 /**
@@ -36,9 +40,14 @@ function flips(token: string, count: number): string[] {
   return [...out];
 }
 
-async function inChunks<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+async function inChunks<T, R>(
+  items: T[],
+  size: number,
+  run: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(run))));
+  for (let i = 0; i < items.length; i += size)
+    results.push(...(await Promise.all(items.slice(i, i + size).map(run))));
   return results;
 }
 
@@ -56,11 +65,22 @@ for (const era of eras) {
       d.advanceDays(2);
       await d.master(ctx);
       const started = await d.ok("start_skillpilot_verified_recall", { learningSessionId: sid });
-      const revealed = await d.ok("get_skillpilot_verified_recall_answers", { learningSessionId: sid, batchCapability: started.batchCapability });
-      return { sid, batchCapability: started.batchCapability as string, gradingCapability: revealed.gradingCapability as string };
+      const revealed = await d.ok("get_skillpilot_verified_recall_answers", {
+        learningSessionId: sid,
+        batchCapability: started.batchCapability,
+      });
+      return {
+        sid,
+        batchCapability: started.batchCapability as string,
+        gradingCapability: revealed.gradingCapability as string,
+      };
     };
     const record = (sid: string, gradingCapability: string): Promise<ToolResult> =>
-      d.call("record_skillpilot_verified_recall_results", { learningSessionId: sid, gradingCapability, assessments: [{ passed: true }, { passed: true }] });
+      d.call("record_skillpilot_verified_recall_results", {
+        learningSessionId: sid,
+        gradingCapability,
+        assessments: [{ passed: true }, { passed: true }],
+      });
 
     it(`rejects ${FLIPS} single-bit flips of a grading capability and records nothing; the genuine one still works (C11, G5)`, async function () {
       this.timeout(120_000);
@@ -73,8 +93,16 @@ for (const era of eras) {
         const fresh = await connectClient(served.fx.server.mcpUrl, era);
         try {
           const call = (token: string) =>
-            fresh.callTool("record_skillpilot_verified_recall_results", { learningSessionId: sid, gradingCapability: token, assessments: [{ passed: true }, { passed: true }] });
-          codes.push(...(await inChunks(tampered.slice(i, i + 400), PARALLEL, async (token) => errorCode(await call(token)))));
+            fresh.callTool("record_skillpilot_verified_recall_results", {
+              learningSessionId: sid,
+              gradingCapability: token,
+              assessments: [{ passed: true }, { passed: true }],
+            });
+          codes.push(
+            ...(await inChunks(tampered.slice(i, i + 400), PARALLEL, async (token) =>
+              errorCode(await call(token)),
+            )),
+          );
         } finally {
           await fresh.close();
         }
@@ -82,7 +110,11 @@ for (const era of eras) {
       const tally: Record<string, number> = {};
       for (const code of codes) tally[String(code)] = (tally[String(code)] ?? 0) + 1;
       // A flip inside the sealed bytes fails authentication; a flip in the text may already fail the schema.
-      assert.deepEqual(Object.keys(tally).sort(), ["CAPABILITY_INVALID", "INVALID_INPUT"].filter((k) => tally[k]).sort(), JSON.stringify(tally));
+      assert.deepEqual(
+        Object.keys(tally).sort(),
+        ["CAPABILITY_INVALID", "INVALID_INPUT"].filter((k) => tally[k]).sort(),
+        JSON.stringify(tally),
+      );
       assert.ok(tally.CAPABILITY_INVALID >= 1000, JSON.stringify(tally));
       assert.deepEqual(await d.rows(sid), before, "zero mutation");
       assert.equal((await record(sid, gradingCapability)).isError, undefined);
@@ -93,11 +125,23 @@ for (const era of eras) {
       const b = await openBatch(`foreign-b-${era}`);
       const before = await d.rows(a.sid);
       assert.equal(errorCode(await record(a.sid, b.gradingCapability)), "CAPABILITY_INVALID");
-      assert.equal(errorCode(await record(a.sid, a.batchCapability)), "CAPABILITY_INVALID", "a batch capability does not grade");
-      const answers = (batchCapability: string) => d.call("get_skillpilot_verified_recall_answers", { learningSessionId: a.sid, batchCapability });
+      assert.equal(
+        errorCode(await record(a.sid, a.batchCapability)),
+        "CAPABILITY_INVALID",
+        "a batch capability does not grade",
+      );
+      const answers = (batchCapability: string) =>
+        d.call("get_skillpilot_verified_recall_answers", {
+          learningSessionId: a.sid,
+          batchCapability,
+        });
       assert.equal(errorCode(await answers(b.batchCapability)), "CAPABILITY_INVALID");
       assert.equal(errorCode(await answers(a.gradingCapability)), "CAPABILITY_INVALID");
-      for (const bit of [0, 100, 200, 300]) assert.equal(errorCode(await answers(flipSealedBit(a.batchCapability, bit))), "CAPABILITY_INVALID");
+      for (const bit of [0, 100, 200, 300])
+        assert.equal(
+          errorCode(await answers(flipSealedBit(a.batchCapability, bit))),
+          "CAPABILITY_INVALID",
+        );
       assert.deepEqual(await d.rows(a.sid), before);
     });
 

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import knexFactory from "knex";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import { clientEras, connectClient, errorCode, type ToolResult } from "../runtime/support/mcp-clients.js";
+import {
+  clientEras,
+  connectClient,
+  errorCode,
+  type ToolResult,
+} from "../runtime/support/mcp-clients.js";
 import { useServedClient } from "../runtime/support/runtime-fixture.js";
 
 type Context = Record<string, any>;
@@ -12,12 +17,20 @@ for (const era of clientEras) {
     const served = useServedClient(era);
 
     const context = async (learningSessionId: string): Promise<Context> => {
-      const result = await served.client.callTool("get_skillpilot_learning_context", { learningSessionId });
+      const result = await served.client.callTool("get_skillpilot_learning_context", {
+        learningSessionId,
+      });
       assert.equal(result.isError, undefined, JSON.stringify(result));
       return result.structuredContent as Context;
     };
-    const learnerIdOf = async (sessionId: string) => (await served.fx.db("sessions").where({ session_id: sessionId }).first()).learner_id as number;
-    const stateRow = async (sessionId: string) => served.fx.db("learner_state").where({ learner_id: await learnerIdOf(sessionId) }).first();
+    const learnerIdOf = async (sessionId: string) =>
+      (await served.fx.db("sessions").where({ session_id: sessionId }).first())
+        .learner_id as number;
+    const stateRow = async (sessionId: string) =>
+      served.fx
+        .db("learner_state")
+        .where({ learner_id: await learnerIdOf(sessionId) })
+        .first();
 
     /** Launch, then choose the first option so a goal is active; returns the session and context. */
     const activeGoalSession = async (learner: string) => {
@@ -75,8 +88,16 @@ for (const era of clientEras) {
       const out = done.structuredContent as Context;
       assert.equal(out.receipt.stateVersion, teach.stateVersion + 1);
       assert.equal(out.receipt.operation, "complete_skillpilot_goal");
-      assert.ok(!JSON.stringify(out.receipt).includes(sid), "the receipt does not echo the session id");
-      assert.deepEqual(out.goal, { goalId: "git-basics.repository", skillId: "git-basics", title: "Ein Repository anlegen", status: "mastered" });
+      assert.ok(
+        !JSON.stringify(out.receipt).includes(sid),
+        "the receipt does not echo the session id",
+      );
+      assert.deepEqual(out.goal, {
+        goalId: "git-basics.repository",
+        skillId: "git-basics",
+        title: "Ein Repository anlegen",
+        status: "mastered",
+      });
       assert.deepEqual(out.mastery, { masteredGoals: 1, totalGoals: 5, skillMastered: false });
       assert.equal(out.successor.requiredAction, "teachActiveGoal");
       assert.equal(out.successor.currentStep.goalId, "git-basics.staging");
@@ -85,27 +106,52 @@ for (const era of clientEras) {
       assert.equal(next.stateVersion, out.receipt.stateVersion);
       assert.deepEqual({ ...next.currentStep }, out.successor.currentStep);
       const progress = await served.fx.db("progress").where({ learner_id: await learnerIdOf(sid) });
-      assert.deepEqual(progress.map((p) => [p.goal_id, p.status]), [["git-basics.repository", "mastered"]]);
+      assert.deepEqual(
+        progress.map((p) => [p.goal_id, p.status]),
+        [["git-basics.repository", "mastered"]],
+      );
     });
 
     it("replays an exact retry byte for byte and applies it once (G6)", async () => {
       const { sid, ctx } = await activeGoalSession(`replay-${era}`);
-      const args = { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved" };
+      const args = {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+      };
       const first = await served.client.callTool("complete_skillpilot_goal", args);
       const again = await served.client.callTool("complete_skillpilot_goal", args);
       assert.equal(first.isError, undefined);
       assert.equal(JSON.stringify(again), JSON.stringify(first));
       const learnerId = await learnerIdOf(sid);
-      assert.equal((await served.fx.db("receipts").where({ learner_id: learnerId, operation: "complete_skillpilot_goal" })).length, 1);
+      assert.equal(
+        (
+          await served.fx
+            .db("receipts")
+            .where({ learner_id: learnerId, operation: "complete_skillpilot_goal" })
+        ).length,
+        1,
+      );
       assert.equal((await stateRow(sid)).state_version, ctx.stateVersion + 1);
     });
 
     it("answers IDEMPOTENCY_KEY_REUSED for the same key with other input (G6)", async () => {
       const { sid, ctx } = await activeGoalSession(`reuse-${era}`);
       const key = randomUUID();
-      await served.client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: key, decision: "needsMorePractice" });
+      await served.client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion,
+        clientRequestId: key,
+        decision: "needsMorePractice",
+      });
       const before = await stateRow(sid);
-      const other = await served.client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: key, decision: "achieved" });
+      const other = await served.client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion,
+        clientRequestId: key,
+        decision: "achieved",
+      });
       assert.equal(errorCode(other), "IDEMPOTENCY_KEY_REUSED");
       assert.equal(other.structuredContent, undefined);
       assert.deepEqual(await stateRow(sid), before);
@@ -135,7 +181,16 @@ for (const era of clientEras) {
       const { sid, ctx } = await activeGoalSession(`unknown-${era}`);
       const counts = async () =>
         Object.fromEntries(
-          await Promise.all(["learners", "sessions", "learner_state", "progress", "idempotency_records", "receipts"].map(async (t) => [t, (await served.fx.db(t).count({ n: "*" }))[0].n])),
+          await Promise.all(
+            [
+              "learners",
+              "sessions",
+              "learner_state",
+              "progress",
+              "idempotency_records",
+              "receipts",
+            ].map(async (t) => [t, (await served.fx.db(t).count({ n: "*" }))[0].n]),
+          ),
         );
       const before = { counts: await counts(), state: await stateRow(sid) };
       const result = await served.client.callTool("complete_skillpilot_goal", {
@@ -151,17 +206,34 @@ for (const era of clientEras) {
 
     it("lets exactly 1 of 8 concurrent writers with the same expectedStateVersion win; 7 get STATE_CONFLICT (G5)", async () => {
       const { sid, ctx } = await activeGoalSession(`race-${era}`);
-      const clients = await Promise.all(Array.from({ length: 8 }, () => connectClient(served.fx.server.mcpUrl, era)));
+      const clients = await Promise.all(
+        Array.from({ length: 8 }, () => connectClient(served.fx.server.mcpUrl, era)),
+      );
       try {
         const results: ToolResult[] = await Promise.all(
           clients.map((c) =>
-            c.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved" }),
+            c.callTool("complete_skillpilot_goal", {
+              learningSessionId: sid,
+              expectedStateVersion: ctx.stateVersion,
+              clientRequestId: randomUUID(),
+              decision: "achieved",
+            }),
           ),
         );
         assert.equal(results.filter((r) => !r.isError).length, 1);
-        assert.deepEqual(results.filter((r) => r.isError).map(errorCode), Array(7).fill("STATE_CONFLICT"));
+        assert.deepEqual(
+          results.filter((r) => r.isError).map(errorCode),
+          Array(7).fill("STATE_CONFLICT"),
+        );
         assert.equal((await stateRow(sid)).state_version, ctx.stateVersion + 1);
-        assert.equal((await served.fx.db("receipts").where({ session_id: sid, operation: "complete_skillpilot_goal" })).length, 1);
+        assert.equal(
+          (
+            await served.fx
+              .db("receipts")
+              .where({ session_id: sid, operation: "complete_skillpilot_goal" })
+          ).length,
+          1,
+        );
       } finally {
         await Promise.all(clients.map((c) => c.close()));
       }
@@ -170,14 +242,24 @@ for (const era of clientEras) {
     it("refuses completing when no goal is active with NOT_ELIGIBLE (C6)", async () => {
       const sid = await served.fx.newSession(`eligible-${era}`);
       const ctx = await context(sid);
-      const result = await served.client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved" });
+      const result = await served.client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: ctx.stateVersion,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+      });
       assert.equal(errorCode(result), "NOT_ELIGIBLE");
     });
 
     it("refuses an option payload from an older state version with OPTION_STALE (C14)", async () => {
       const sid = await served.fx.newSession(`option-${era}`);
       const first = await context(sid);
-      const chosen = await served.client.callTool("choose_skillpilot_option", { learningSessionId: sid, expectedStateVersion: first.stateVersion, clientRequestId: randomUUID(), option: first.options[0].payload });
+      const chosen = await served.client.callTool("choose_skillpilot_option", {
+        learningSessionId: sid,
+        expectedStateVersion: first.stateVersion,
+        clientRequestId: randomUUID(),
+        option: first.options[0].payload,
+      });
       const done = await served.client.callTool("complete_skillpilot_goal", {
         learningSessionId: sid,
         expectedStateVersion: (chosen.structuredContent as Context).stateVersion,
@@ -185,20 +267,34 @@ for (const era of clientEras) {
         decision: "achieved",
       });
       const now = (done.structuredContent as Context).receipt.stateVersion;
-      const again = await served.client.callTool("choose_skillpilot_option", { learningSessionId: sid, expectedStateVersion: now, clientRequestId: randomUUID(), option: first.options[1].payload });
+      const again = await served.client.callTool("choose_skillpilot_option", {
+        learningSessionId: sid,
+        expectedStateVersion: now,
+        clientRequestId: randomUUID(),
+        option: first.options[1].payload,
+      });
       assert.equal(errorCode(again), "OPTION_STALE");
     });
 
     it("answers an unknown session with SESSION_NOT_FOUND ending in the first-party start instruction, accepted by the client's output validation (C14)", async () => {
-      const result = await served.client.callTool("get_skillpilot_learning_context", { learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" });
+      const result = await served.client.callTool("get_skillpilot_learning_context", {
+        learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      });
       assert.equal(errorCode(result), "SESSION_NOT_FOUND");
-      assert.ok(result.content[0].text!.trimEnd().endsWith(`${served.fx.services.config.launchUrl}.`), result.content[0].text);
+      assert.ok(
+        result.content[0].text!.trimEnd().endsWith(`${served.fx.services.config.launchUrl}.`),
+        result.content[0].text,
+      );
       assert.equal(result.structuredContent, undefined);
     });
 
     /** Change a session row behind the server's back (what an operator or time would do). */
     const updateSession = async (sid: string, patch: Record<string, unknown>) => {
-      const writable = knexFactory({ client: "better-sqlite3", connection: { filename: served.fx.dbFile }, useNullAsDefault: true });
+      const writable = knexFactory({
+        client: "better-sqlite3",
+        connection: { filename: served.fx.dbFile },
+        useNullAsDefault: true,
+      });
       try {
         await writable("sessions").where({ session_id: sid }).update(patch);
       } finally {
@@ -207,12 +303,22 @@ for (const era of clientEras) {
     };
 
     it("fails closed with SESSION_VERSION_UNAVAILABLE when the pinned curriculum or workflow is gone (L8)", async () => {
-      for (const patch of [{ curriculum_revision: `curricula-sha256@${"0".repeat(64)}` }, { workflow_version: "coach@1.0" }]) {
+      for (const patch of [
+        { curriculum_revision: `curricula-sha256@${"0".repeat(64)}` },
+        { workflow_version: "coach@1.0" },
+      ]) {
         const sid = await served.fx.newSession(`pinned-${era}-${Object.keys(patch)[0]}`);
         await updateSession(sid, patch);
-        const result = await served.client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
+        const result = await served.client.callTool("get_skillpilot_learning_context", {
+          learningSessionId: sid,
+        });
         assert.equal(errorCode(result), "SESSION_VERSION_UNAVAILABLE");
-        const write = await served.client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: 1, clientRequestId: randomUUID(), decision: "achieved" });
+        const write = await served.client.callTool("complete_skillpilot_goal", {
+          learningSessionId: sid,
+          expectedStateVersion: 1,
+          clientRequestId: randomUUID(),
+          decision: "achieved",
+        });
         assert.equal(errorCode(write), "SESSION_VERSION_UNAVAILABLE");
       }
     });
@@ -220,7 +326,9 @@ for (const era of clientEras) {
     it("answers an expired session with SESSION_EXPIRED in the session's locale (C3, C14)", async () => {
       const sid = await served.fx.newSession(`expired-${era}`, "de");
       await updateSession(sid, { expires_at: Date.now() - 1000 });
-      const result = await served.client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
+      const result = await served.client.callTool("get_skillpilot_learning_context", {
+        learningSessionId: sid,
+      });
       assert.equal(errorCode(result), "SESSION_EXPIRED");
       assert.match(result.content[0].text!, /Diese Lernsitzung ist abgelaufen\./);
       assert.ok(result.content[0].text!.includes(served.fx.services.config.launchUrl));
@@ -228,7 +336,9 @@ for (const era of clientEras) {
 
     it("answers a workflow tool that does not apply yet with a clean NOT_ELIGIBLE: no recall is due in a new session (C12, C14)", async () => {
       const sid = await served.fx.newSession(`later-${era}`);
-      const result = await served.client.callTool("start_skillpilot_verified_recall", { learningSessionId: sid });
+      const result = await served.client.callTool("start_skillpilot_verified_recall", {
+        learningSessionId: sid,
+      });
       assert.equal(errorCode(result), "NOT_ELIGIBLE");
     });
   });

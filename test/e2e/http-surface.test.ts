@@ -5,7 +5,12 @@ import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
 import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
 
 /** A raw request, so Host and Origin can be set to anything. */
-function rawRequest(url: string, headers: Record<string, string>, method = "GET", body?: string): Promise<{ status: number; text: string }> {
+function rawRequest(
+  url: string,
+  headers: Record<string, string>,
+  method = "GET",
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers }, (res) => {
       let text = "";
@@ -24,21 +29,57 @@ describe("HTTP surface", () => {
   });
   after(async () => fx?.close());
 
-  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
 
   it("refuses a foreign Host with 403 on /mcp and /api/sessions (DNS-rebinding guard)", async () => {
     const port = fx.server.port;
-    const mcp = await rawRequest(`${fx.server.mcpUrl}`, { host: `evil.example:${port}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, "POST", initialize);
+    const mcp = await rawRequest(
+      `${fx.server.mcpUrl}`,
+      {
+        host: `evil.example:${port}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      "POST",
+      initialize,
+    );
     assert.equal(mcp.status, 403);
-    const api = await rawRequest(`${fx.server.origin}/api/sessions`, { host: "evil.example", "content-type": "application/json" }, "POST", JSON.stringify({ learner: "x" }));
+    const api = await rawRequest(
+      `${fx.server.origin}/api/sessions`,
+      { host: "evil.example", "content-type": "application/json" },
+      "POST",
+      JSON.stringify({ learner: "x" }),
+    );
     assert.equal(api.status, 403);
   });
 
   it("refuses a foreign Origin with 403 and accepts a loopback one", async () => {
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const foreign = await rawRequest(fx.server.mcpUrl, { ...headers, origin: "https://evil.example" }, "POST", initialize);
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const foreign = await rawRequest(
+      fx.server.mcpUrl,
+      { ...headers, origin: "https://evil.example" },
+      "POST",
+      initialize,
+    );
     assert.equal(foreign.status, 403);
-    const local = await rawRequest(fx.server.mcpUrl, { ...headers, origin: `http://localhost:${fx.server.port}` }, "POST", initialize);
+    const local = await rawRequest(
+      fx.server.mcpUrl,
+      { ...headers, origin: `http://localhost:${fx.server.port}` },
+      "POST",
+      initialize,
+    );
     assert.equal(local.status, 200);
   });
 
@@ -47,8 +88,13 @@ describe("HTTP surface", () => {
     assert.equal(fx.services.config.launchUrl, `${fx.server.origin}/start`);
     const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
     try {
-      const unknown = await client.callTool("get_skillpilot_learning_context", { learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" });
-      assert.ok(unknown.content[0].text!.trimEnd().endsWith(`${fx.server.origin}/start.`), unknown.content[0].text);
+      const unknown = await client.callTool("get_skillpilot_learning_context", {
+        learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      });
+      assert.ok(
+        unknown.content[0].text!.trimEnd().endsWith(`${fx.server.origin}/start.`),
+        unknown.content[0].text,
+      );
     } finally {
       await client.close();
     }
@@ -71,17 +117,38 @@ describe("HTTP surface", () => {
     const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
     try {
       await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
-      const stale = await client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: 99, clientRequestId: randomUUID(), decision: "achieved" });
+      const stale = await client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: 99,
+        clientRequestId: randomUUID(),
+        decision: "achieved",
+      });
       assert.equal(errorCode(stale), "STATE_CONFLICT");
     } finally {
       await client.close();
     }
     const text = await (await fetch(`${fx.server.origin}/metrics`)).text();
-    assert.match(text, /skillpilot_tool_calls_total\{[^}]*toolName="get_skillpilot_learning_context",status="ok",resultCode="OK"\} 1/);
-    assert.match(text, /skillpilot_tool_calls_total\{[^}]*toolName="complete_skillpilot_goal",status="error",resultCode="STATE_CONFLICT"\} 1/);
-    const labelNames = new Set([...text.matchAll(/\{([^}]*)\}/g)].flatMap((m) => [...m[1].matchAll(/(\w+)="/g)].map((l) => l[1])));
+    assert.match(
+      text,
+      /skillpilot_tool_calls_total\{[^}]*toolName="get_skillpilot_learning_context",status="ok",resultCode="OK"\} 1/,
+    );
+    assert.match(
+      text,
+      /skillpilot_tool_calls_total\{[^}]*toolName="complete_skillpilot_goal",status="error",resultCode="STATE_CONFLICT"\} 1/,
+    );
+    const labelNames = new Set(
+      [...text.matchAll(/\{([^}]*)\}/g)].flatMap((m) =>
+        [...m[1].matchAll(/(\w+)="/g)].map((l) => l[1]),
+      ),
+    );
     labelNames.delete("le");
-    assert.deepEqual([...labelNames].sort(), ["contractMajor", "pluginLine", "resultCode", "status", "toolName"]);
+    assert.deepEqual([...labelNames].sort(), [
+      "contractMajor",
+      "pluginLine",
+      "resultCode",
+      "status",
+      "toolName",
+    ]);
     assert.ok(!text.includes(sid));
   });
 });

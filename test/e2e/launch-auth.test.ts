@@ -9,12 +9,25 @@ import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fi
 const REACHABLE_HOST = "127.0.0.2";
 const PLUGIN_MCP_URL = "https://mcp-openai.skillpilot.com/mcp";
 
-async function post(fx: RuntimeFixture, headers: Record<string, string> = {}, body: unknown = { learner: "auth-learner", locale: "en" }) {
-  const res = await fetch(`${fx.server.origin}/api/sessions`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+async function post(
+  fx: RuntimeFixture,
+  headers: Record<string, string> = {},
+  body: unknown = { learner: "auth-learner", locale: "en" },
+) {
+  const res = await fetch(`${fx.server.origin}/api/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
-const sessionCount = async (fx: RuntimeFixture) => Number((await fx.db("sessions").count({ n: "*" }))[0].n);
+const sessionCount = async (fx: RuntimeFixture) =>
+  Number((await fx.db("sessions").count({ n: "*" }))[0].n);
 
 describe("first-party launch API authentication and the launch answer's mcpUrl (L11, C15)", () => {
   describe("bound to loopback (npm start)", () => {
@@ -38,7 +51,12 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
 
     it("refuses a launch without the bearer secret or with a wrong one (401) and writes nothing", async () => {
       const before = await sessionCount(fx);
-      const wrong: Record<string, string>[] = [{}, { authorization: `Bearer ${launchSecret}x` }, { authorization: launchSecret }, { authorization: `Basic ${launchSecret}` }];
+      const wrong: Record<string, string>[] = [
+        {},
+        { authorization: `Bearer ${launchSecret}x` },
+        { authorization: launchSecret },
+        { authorization: `Basic ${launchSecret}` },
+      ];
       for (const headers of wrong) {
         const res = await post(fx, headers);
         assert.equal(res.status, 401, JSON.stringify(headers));
@@ -49,7 +67,10 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
     });
 
     it("mints with the secret and names the plugin's public MCP URL, not the request Host", async () => {
-      const res = await post(fx, { authorization: `Bearer ${launchSecret}`, host: `localhost:${fx.server.port}` });
+      const res = await post(fx, {
+        authorization: `Bearer ${launchSecret}`,
+        host: `localhost:${fx.server.port}`,
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.match(String(res.body.learningSessionId), /^sps_/);
       assert.equal(res.body.mcpUrl, PLUGIN_MCP_URL);
@@ -57,13 +78,22 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
 
     it("checks the secret before the body: a malformed body without it is 401, not 400", async () => {
       assert.equal((await post(fx, {}, { learner: "" })).status, 401);
-      assert.equal((await post(fx, { authorization: `Bearer ${launchSecret}` }, { learner: "" })).status, 400);
+      assert.equal(
+        (await post(fx, { authorization: `Bearer ${launchSecret}` }, { learner: "" })).status,
+        400,
+      );
     });
   });
 
   describe("bound beyond loopback without a configured secret", () => {
     let fx: RuntimeFixture;
-    before(async () => (fx = await startFixture({ host: REACHABLE_HOST, publicUrl: "https://coach.example.test/" })));
+    before(
+      async () =>
+        (fx = await startFixture({
+          host: REACHABLE_HOST,
+          publicUrl: "https://coach.example.test/",
+        })),
+    );
     after(() => fx?.close());
 
     it("generates the secret into secrets.json (0600) on first start and accepts it; mcpUrl follows publicUrl", async () => {

@@ -14,7 +14,8 @@ describe("first-party session launch under the contract line (L11)", () => {
   let lineFile: string;
   let baseLine: Record<string, unknown>;
 
-  const setLine = (patch: Record<string, unknown>) => writeFile(lineFile, JSON.stringify({ ...baseLine, ...patch }));
+  const setLine = (patch: Record<string, unknown>) =>
+    writeFile(lineFile, JSON.stringify({ ...baseLine, ...patch }));
   const counts = async () => ({
     sessions: Number((await fx.db("sessions").count({ n: "*" }))[0].n),
     learners: Number((await fx.db("learners").count({ n: "*" }))[0].n),
@@ -24,7 +25,9 @@ describe("first-party session launch under the contract line (L11)", () => {
   let allowlistFile: string;
 
   before(async () => {
-    baseLine = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")) as Record<string, unknown>;
+    baseLine = JSON.parse(
+      await readFile(path.join(repoRoot, "release/line.json"), "utf8"),
+    ) as Record<string, unknown>;
     policyDir = await mkdtemp(path.join(tmpdir(), "skillpilot-line-"));
     lineFile = path.join(policyDir, "line.json");
     allowlistFile = path.join(policyDir, "allowlist.json");
@@ -43,7 +46,10 @@ describe("first-party session launch under the contract line (L11)", () => {
     assert.equal(res.status, 201);
     assert.match(String(res.body.learningSessionId), /^sps_[A-Za-z0-9_-]{22,64}$/);
     assert.equal(res.body.communicationLocale, "de");
-    assert.ok(!JSON.stringify(res.body).includes("allow-learner"), "the learner name stays in the backend (C15)");
+    assert.ok(
+      !JSON.stringify(res.body).includes("allow-learner"),
+      "the learner name stays in the backend (C15)",
+    );
     const row = await fx.db("sessions").where({ session_id: res.body.learningSessionId }).first();
     assert.equal(row.policy_revision, 7);
     assert.equal(row.workflow_version, "coach@2.3");
@@ -64,7 +70,10 @@ describe("first-party session launch under the contract line (L11)", () => {
   });
 
   it("WARN with a successor off the first-party allowlist mints nothing (TEMPORARILY_UNAVAILABLE)", async () => {
-    await setLine({ newSessionPolicy: "WARN", successor: { contractMajor: 2, launchUrl: "https://elsewhere.example/start" } });
+    await setLine({
+      newSessionPolicy: "WARN",
+      successor: { contractMajor: 2, launchUrl: "https://elsewhere.example/start" },
+    });
     const before = await counts();
     const res = await fx.launch({ learner: "warn-offlist", acknowledgeSuccessor: true });
     assert.equal(res.status, 503);
@@ -101,13 +110,22 @@ describe("first-party session launch under the contract line (L11)", () => {
 
   it("rejects a malformed launch request with INVALID_INPUT", async () => {
     await setLine({});
-    for (const body of [{}, { learner: "" }, { learner: "x", locale: "fr" }, { learner: "x", extra: true }]) {
+    for (const body of [
+      {},
+      { learner: "" },
+      { learner: "x", locale: "fr" },
+      { learner: "x", extra: true },
+    ]) {
       const res = await fx.launch(body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, "INVALID_INPUT");
     }
     for (const raw of ['{"learner": "x"', "x".repeat(20_000)]) {
-      const res = await fetch(`${fx.server.origin}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: raw });
+      const res = await fetch(`${fx.server.origin}/api/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: raw,
+      });
       assert.equal(res.status, 400);
       assert.equal(((await res.json()) as { code: string }).code, "INVALID_INPUT");
     }
@@ -116,9 +134,16 @@ describe("first-party session launch under the contract line (L11)", () => {
   it("`skillpilot session start` prints an sps_ id on ALLOW and exits 1 on BLOCK", async function () {
     this.timeout(60_000);
     const config = path.join(fx.dir, "cli.config.json");
-    await writeFile(config, JSON.stringify({ dataDir: path.join(fx.dir, "data"), lineFile, allowlistFile }));
+    await writeFile(
+      config,
+      JSON.stringify({ dataDir: path.join(fx.dir, "data"), lineFile, allowlistFile }),
+    );
     const cli = (args: string[]) =>
-      run(process.execPath, [path.join(repoRoot, "bin/skillpilot.js"), "session", "start", "--config", config, ...args], { cwd: repoRoot }).then(
+      run(
+        process.execPath,
+        [path.join(repoRoot, "bin/skillpilot.js"), "session", "start", "--config", config, ...args],
+        { cwd: repoRoot },
+      ).then(
         (r) => ({ code: 0, ...r }),
         (e: { code: number; stdout: string; stderr: string }) => e,
       );

@@ -14,10 +14,18 @@ for (const era of eras) {
 
     it("answers in German when the refused arguments name a known de session", async () => {
       const sid = await served.fx.newSession(`de-invalid-${era}`, "de");
-      const unknownField = await served.client.callTool("get_skillpilot_learning_context", { learningSessionId: sid, note: "extra" });
+      const unknownField = await served.client.callTool("get_skillpilot_learning_context", {
+        learningSessionId: sid,
+        note: "extra",
+      });
       assert.equal(errorCode(unknownField), "INVALID_INPUT");
       assert.ok(text(unknownField).startsWith(german), text(unknownField));
-      const badDecision = await served.client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: 0, clientRequestId: randomUUID(), decision: "perhaps" });
+      const badDecision = await served.client.callTool("complete_skillpilot_goal", {
+        learningSessionId: sid,
+        expectedStateVersion: 0,
+        clientRequestId: randomUUID(),
+        decision: "perhaps",
+      });
       assert.ok(text(badDecision).startsWith(german), text(badDecision));
     });
 

@@ -14,10 +14,13 @@ for (const era of eras) {
     let lineFile: string;
     let baseLine: Record<string, unknown>;
 
-    const setRevision = (policyRevision: number) => writeFile(lineFile, JSON.stringify({ ...baseLine, policyRevision }));
+    const setRevision = (policyRevision: number) =>
+      writeFile(lineFile, JSON.stringify({ ...baseLine, policyRevision }));
 
     const served = useServedClient(era, async () => {
-      baseLine = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")) as Record<string, unknown>;
+      baseLine = JSON.parse(
+        await readFile(path.join(repoRoot, "release/line.json"), "utf8"),
+      ) as Record<string, unknown>;
       lineDir = await mkdtemp(path.join(tmpdir(), "skillpilot-revision-"));
       lineFile = path.join(lineDir, "line.json");
       await setRevision(10);
@@ -32,7 +35,11 @@ for (const era of eras) {
     });
 
     const record = (sid: string, gradingCapability: string): Promise<ToolResult> =>
-      d.call("record_skillpilot_verified_recall_results", { learningSessionId: sid, gradingCapability, assessments: [{ passed: true }, { passed: true }] });
+      d.call("record_skillpilot_verified_recall_results", {
+        learningSessionId: sid,
+        gradingCapability,
+        assessments: [{ passed: true }, { passed: true }],
+      });
 
     it("retires the old session and its capabilities, keeps the learner's progress, and a new launch works", async () => {
       const learner = `bump-${era}`;
@@ -42,7 +49,10 @@ for (const era of eras) {
       d.advanceDays(2);
       await d.master(ctx);
       const started = await d.ok("start_skillpilot_verified_recall", { learningSessionId: sid });
-      const revealed = await d.ok("get_skillpilot_verified_recall_answers", { learningSessionId: sid, batchCapability: started.batchCapability });
+      const revealed = await d.ok("get_skillpilot_verified_recall_answers", {
+        learningSessionId: sid,
+        batchCapability: started.batchCapability,
+      });
       const optionSid = await served.fx.newSession(`bump-options-${era}`);
       const offered = await d.context(optionSid);
       assert.ok(offered.options.length > 0);
@@ -53,7 +63,10 @@ for (const era of eras) {
       // The session gate runs first: every call on a pre-bump session fails closed with the session error.
       const refusals: ToolResult[] = [
         await record(sid, revealed.gradingCapability),
-        await d.call("get_skillpilot_verified_recall_answers", { learningSessionId: sid, batchCapability: started.batchCapability }),
+        await d.call("get_skillpilot_verified_recall_answers", {
+          learningSessionId: sid,
+          batchCapability: started.batchCapability,
+        }),
         await d.call("get_skillpilot_learning_context", { learningSessionId: sid }),
         await d.call("choose_skillpilot_option", {
           learningSessionId: optionSid,
@@ -64,7 +77,10 @@ for (const era of eras) {
       ];
       for (const result of refusals) {
         assert.equal(errorCode(result), "SESSION_VERSION_UNAVAILABLE", JSON.stringify(result));
-        assert.ok(String(result.content[0].text).includes(served.fx.services.config.launchUrl), "ends with the first-party start instruction");
+        assert.ok(
+          String(result.content[0].text).includes(served.fx.services.config.launchUrl),
+          "ends with the first-party start instruction",
+        );
       }
       assert.deepEqual(await d.rows(sid), before, "nothing written on the retired session");
 
@@ -72,7 +88,10 @@ for (const era of eras) {
       const fresh = await served.fx.launch({ learner, locale: "en" });
       assert.equal(fresh.status, 201);
       const sid2 = String(fresh.body.learningSessionId);
-      assert.equal((await served.fx.db("sessions").where({ session_id: sid2 }).first()).policy_revision, 11);
+      assert.equal(
+        (await served.fx.db("sessions").where({ session_id: sid2 }).first()).policy_revision,
+        11,
+      );
       const restarted = await d.ok("start_skillpilot_verified_recall", { learningSessionId: sid2 });
       assert.deepEqual(restarted.batch, started.batch, "learner state survives the new session");
       // Capabilities of the old session do not carry over; one minted under the old revision is stale.
@@ -88,7 +107,10 @@ for (const era of eras) {
       assert.equal(errorCode(await record(sid2, underOldRevision)), "CAPABILITY_STALE");
       assert.deepEqual((await d.rows(sid2)).receipts, before.receipts);
 
-      const answers = await d.ok("get_skillpilot_verified_recall_answers", { learningSessionId: sid2, batchCapability: restarted.batchCapability });
+      const answers = await d.ok("get_skillpilot_verified_recall_answers", {
+        learningSessionId: sid2,
+        batchCapability: restarted.batchCapability,
+      });
       const recorded = await record(sid2, answers.gradingCapability);
       assert.equal(recorded.isError, undefined, JSON.stringify(recorded));
     });
@@ -97,9 +119,15 @@ for (const era of eras) {
       await setRevision(20);
       const sid = await served.fx.newSession(`invalid-line-${era}`);
       await writeFile(lineFile, "{ not json");
-      assert.equal(errorCode(await d.call("get_skillpilot_learning_context", { learningSessionId: sid })), "TEMPORARILY_UNAVAILABLE");
+      assert.equal(
+        errorCode(await d.call("get_skillpilot_learning_context", { learningSessionId: sid })),
+        "TEMPORARILY_UNAVAILABLE",
+      );
       await setRevision(20);
-      assert.equal((await d.call("get_skillpilot_learning_context", { learningSessionId: sid })).isError, undefined);
+      assert.equal(
+        (await d.call("get_skillpilot_learning_context", { learningSessionId: sid })).isError,
+        undefined,
+      );
     });
   });
 }

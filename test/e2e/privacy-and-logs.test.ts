@@ -19,17 +19,48 @@ describe("privacy of storage and logs", () => {
       for (const era of eras) {
         const client = await connectClient(fx.server.mcpUrl, era);
         try {
-          const ctx = (await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid })).structuredContent as Record<string, any>;
+          const ctx = (
+            await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid })
+          ).structuredContent as Record<string, any>;
           const attempts: [string, Record<string, unknown>][] = [
             ["get_skillpilot_learning_context", { learningSessionId: sid, note: CANARY }],
-            ["choose_skillpilot_option", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), option: ctx.options[0].payload, why: CANARY }],
-            ["complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), decision: "achieved", feedback: { text: CANARY } }],
-            ["complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: CANARY, decision: "achieved" }],
+            [
+              "choose_skillpilot_option",
+              {
+                learningSessionId: sid,
+                expectedStateVersion: ctx.stateVersion,
+                clientRequestId: randomUUID(),
+                option: ctx.options[0].payload,
+                why: CANARY,
+              },
+            ],
+            [
+              "complete_skillpilot_goal",
+              {
+                learningSessionId: sid,
+                expectedStateVersion: ctx.stateVersion,
+                clientRequestId: randomUUID(),
+                decision: "achieved",
+                feedback: { text: CANARY },
+              },
+            ],
+            [
+              "complete_skillpilot_goal",
+              {
+                learningSessionId: sid,
+                expectedStateVersion: ctx.stateVersion,
+                clientRequestId: CANARY,
+                decision: "achieved",
+              },
+            ],
             [CANARY, { learningSessionId: sid }],
           ];
           for (const [tool, args] of attempts) {
             const result = await client.callTool(tool, args);
-            assert.ok(errorCode(result) === "INVALID_INPUT" || errorCode(result) === "UNKNOWN_TOOL", `${tool}: ${JSON.stringify(result)}`);
+            assert.ok(
+              errorCode(result) === "INVALID_INPUT" || errorCode(result) === "UNKNOWN_TOOL",
+              `${tool}: ${JSON.stringify(result)}`,
+            );
           }
         } finally {
           await client.close();
@@ -38,7 +69,10 @@ describe("privacy of storage and logs", () => {
       const log = await fx.stopAndReadLog();
       assert.ok(log.length > 0);
       assert.ok(!log.includes(CANARY), "canary in the log");
-      const bytes = Buffer.concat([await readIfExists(fx.dbFile), await readIfExists(`${fx.dbFile}-wal`)]);
+      const bytes = Buffer.concat([
+        await readIfExists(fx.dbFile),
+        await readIfExists(`${fx.dbFile}-wal`),
+      ]);
       assert.ok(bytes.length > 0);
       assert.equal(bytes.indexOf(CANARY), -1, "canary in the database");
     } finally {
@@ -54,18 +88,36 @@ describe("privacy of storage and logs", () => {
       for (const era of eras) {
         const client = await connectClient(fx.server.mcpUrl, era);
         try {
-          for (const sid of [await fx.newSession(`log-a-${era}`), await fx.newSession(`log-b-${era}`, "de")]) {
+          for (const sid of [
+            await fx.newSession(`log-a-${era}`),
+            await fx.newSession(`log-b-${era}`, "de"),
+          ]) {
             sessions.push(sid);
-            const ctx = (await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid })).structuredContent as Record<string, any>;
-            await client.callTool("choose_skillpilot_option", { learningSessionId: sid, expectedStateVersion: ctx.stateVersion, clientRequestId: randomUUID(), option: ctx.options[0].payload });
-            await client.callTool("complete_skillpilot_goal", { learningSessionId: sid, expectedStateVersion: 0, clientRequestId: randomUUID(), decision: "achieved" });
+            const ctx = (
+              await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid })
+            ).structuredContent as Record<string, any>;
+            await client.callTool("choose_skillpilot_option", {
+              learningSessionId: sid,
+              expectedStateVersion: ctx.stateVersion,
+              clientRequestId: randomUUID(),
+              option: ctx.options[0].payload,
+            });
+            await client.callTool("complete_skillpilot_goal", {
+              learningSessionId: sid,
+              expectedStateVersion: 0,
+              clientRequestId: randomUUID(),
+              decision: "achieved",
+            });
             calls += 3;
           }
         } finally {
           await client.close();
         }
       }
-      const lines = (await fx.stopAndReadLog()).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = (await fx.stopAndReadLog())
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const callLines = lines.filter((l) => l.msg === "tool call");
       assert.equal(callLines.length, calls);
       const text = lines.map((l) => JSON.stringify(l)).join("\n");
@@ -73,15 +125,34 @@ describe("privacy of storage and logs", () => {
         assert.ok(!text.includes(sid), "plaintext session id in the log");
         assert.ok(!text.includes(sid.slice(4)), "session id body in the log");
       }
-      const expectedFingerprints = new Set(sessions.map((sid) => logFingerprint(fx.services.logHmacKey, sid)));
+      const expectedFingerprints = new Set(
+        sessions.map((sid) => logFingerprint(fx.services.logHmacKey, sid)),
+      );
       for (const line of callLines) {
-        for (const field of ["contractMajor", "pluginLine", "serverBuild", "toolName", "status", "resultCode", "latencyMs"]) assert.ok(field in line, `${field} missing`);
+        for (const field of [
+          "contractMajor",
+          "pluginLine",
+          "serverBuild",
+          "toolName",
+          "status",
+          "resultCode",
+          "latencyMs",
+        ])
+          assert.ok(field in line, `${field} missing`);
         assert.match(String(line.sessionFingerprint), /^[0-9a-f]{16}$/);
         assert.ok(expectedFingerprints.has(String(line.sessionFingerprint)));
-        if (line.toolName !== "get_skillpilot_learning_context") assert.match(String(line.clientRequestId), /^[0-9a-f-]{36}$/);
+        if (line.toolName !== "get_skillpilot_learning_context")
+          assert.match(String(line.clientRequestId), /^[0-9a-f-]{36}$/);
       }
       assert.ok(callLines.some((l) => l.resultCode === "STATE_CONFLICT" && l.status === "error"));
-      assert.ok(callLines.every((l) => typeof l.workflowVersion === "string" && typeof l.curriculumRevision === "string" && typeof l.stateVersion === "number"));
+      assert.ok(
+        callLines.every(
+          (l) =>
+            typeof l.workflowVersion === "string" &&
+            typeof l.curriculumRevision === "string" &&
+            typeof l.stateVersion === "number",
+        ),
+      );
     } finally {
       await fx.close();
     }

@@ -38,9 +38,15 @@ describe("graceful shutdown", () => {
       release();
       const result = await call;
       assert.equal(result.isError, undefined);
-      assert.equal((result.structuredContent as { learningSessionId: string }).learningSessionId, sid);
+      assert.equal(
+        (result.structuredContent as { learningSessionId: string }).learningSessionId,
+        sid,
+      );
       await closing;
-      await assert.rejects(fx.services.store.write(async () => 1), /store is closed|not open/);
+      await assert.rejects(
+        fx.services.store.write(async () => 1),
+        /store is closed|not open/,
+      );
       await client.close().catch(() => undefined);
     } finally {
       await fx.close();
@@ -50,7 +56,11 @@ describe("graceful shutdown", () => {
   it("`start`, its alias `serve` and `session start` answer --help with exit 0", async function () {
     this.timeout(60_000);
     for (const args of [["start"], ["serve"], ["session", "start"]]) {
-      const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, "bin/skillpilot.js"), ...args, "--help"], { cwd: repoRoot });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [path.join(repoRoot, "bin/skillpilot.js"), ...args, "--help"],
+        { cwd: repoRoot },
+      );
       assert.match(stdout, /Usage: skillpilot/, args.join(" "));
       assert.match(stdout, /--data-dir/);
     }
@@ -60,12 +70,18 @@ describe("graceful shutdown", () => {
     this.timeout(60_000);
     const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-start-"));
     try {
-      const child = spawn(process.execPath, [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir], {
-        cwd: repoRoot,
-        env: { ...process.env, SKILLPILOT_LOG: path.join(dir, "calls.log") },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const child = spawn(
+        process.execPath,
+        [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, SKILLPILOT_LOG: path.join(dir, "calls.log") },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      const exited = new Promise<number | null>((resolve) =>
+        child.once("exit", (code) => resolve(code)),
+      );
       let out = "";
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on("data", (chunk: Buffer) => {
@@ -81,7 +97,10 @@ describe("graceful shutdown", () => {
       await access(path.join(dir, "secrets.json"));
       child.kill("SIGTERM");
       assert.equal(await exited, 0);
-      await assert.rejects(access(path.join(dir, `${databaseFileName}-wal`)), "the WAL is checkpointed and removed on a clean close");
+      await assert.rejects(
+        access(path.join(dir, `${databaseFileName}-wal`)),
+        "the WAL is checkpointed and removed on a clean close",
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -10,7 +10,8 @@ import { repoRoot, startFixture, useServedClient } from "../runtime/support/runt
 const sha256 = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /** A published page of an earlier release: kept under contracts/ui/, no longer bound by any descriptor. */
-const OLD_PAGE = "<!doctype html>\n<html><body><p>goal visualization, release 1.0</p></body></html>\n";
+const OLD_PAGE =
+  "<!doctype html>\n<html><body><p>goal visualization, release 1.0</p></body></html>\n";
 
 for (const era of eras) {
   describe(`UI resources served from the map built at boot, ${era} (L10)`, () => {
@@ -21,7 +22,8 @@ for (const era of eras) {
       // A project root with the repository's contract, curriculum and line, its own UI sources and
       // a retained store holding one published page.
       root = await mkdtemp(path.join(tmpdir(), "skillpilot-ui-root-"));
-      for (const dir of ["schemas", "curricula", "release"]) await symlink(path.join(repoRoot, dir), path.join(root, dir));
+      for (const dir of ["schemas", "curricula", "release"])
+        await symlink(path.join(repoRoot, dir), path.join(root, dir));
       await cp(path.join(repoRoot, "ui"), path.join(root, "ui"), { recursive: true });
       const retained = path.join(root, retainedUiPath(oldUri)!);
       await mkdir(path.dirname(retained), { recursive: true });
@@ -33,9 +35,13 @@ for (const era of eras) {
     });
 
     it("lists the retained published URI next to the active ones and serves it byte for byte", async () => {
-      const activeUi = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")).activeUi as Record<string, string>;
+      const activeUi = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8"))
+        .activeUi as Record<string, string>;
       const { resources } = await served.client.listResources();
-      assert.deepEqual(resources.map((r) => r.uri).sort(), [...Object.values(activeUi), oldUri].sort());
+      assert.deepEqual(
+        resources.map((r) => r.uri).sort(),
+        [...Object.values(activeUi), oldUri].sort(),
+      );
       const listed = resources.find((r) => r.uri === oldUri)!;
       assert.equal(listed.mimeType, "text/html;profile=mcp-app");
       const { contents } = await served.client.readResource(oldUri);

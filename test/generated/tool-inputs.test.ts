@@ -23,7 +23,9 @@ const samples: Record<string, unknown> = {
 };
 
 const validatorFor = (name: ToolName) =>
-  (validators as unknown as Record<string, ((d: unknown) => boolean) & { errors?: unknown }>)[`validate${pascalCase(name)}Input`]!;
+  (validators as unknown as Record<string, ((d: unknown) => boolean) & { errors?: unknown }>)[
+    `validate${pascalCase(name)}Input`
+  ]!;
 
 function validCall(name: ToolName): Record<string, unknown> {
   const descriptor = toolDescriptors.find((d) => d.name === name)!;
@@ -45,7 +47,10 @@ describe("tool input validators (C5, G9)", () => {
       });
 
       it("rejects an unknown property before anything else (C5)", () => {
-        assert.equal(validatorFor(name)({ ...validCall(name), note: "the learner said the answer is 42" }), false);
+        assert.equal(
+          validatorFor(name)({ ...validCall(name), note: "the learner said the answer is 42" }),
+          false,
+        );
       });
 
       it("rejects a missing required property and a wrong type", () => {
@@ -58,7 +63,13 @@ describe("tool input validators (C5, G9)", () => {
 
       it("rejects adversarial session handles (injection, wrong prefix, oversize)", () => {
         const v = validatorFor(name);
-        for (const bad of ["sps_' OR 1=1 --xxxxxxxxxxxxxx", "usr_" + "a".repeat(26), "sps_" + "a".repeat(65), "sps_" + "a".repeat(21), ""])
+        for (const bad of [
+          "sps_' OR 1=1 --xxxxxxxxxxxxxx",
+          "usr_" + "a".repeat(26),
+          "sps_" + "a".repeat(65),
+          "sps_" + "a".repeat(21),
+          "",
+        ])
           assert.equal(v({ ...validCall(name), learningSessionId: bad }), false, bad);
       });
     });
@@ -66,13 +77,40 @@ describe("tool input validators (C5, G9)", () => {
 
   it("has one descriptor, validator pair and sample for each of the ten V1 tools", () => {
     assert.equal(toolNames.length, 10);
-    assert.deepEqual(toolDescriptors.map((d) => d.name), [...toolNames]);
+    assert.deepEqual(
+      toolDescriptors.map((d) => d.name),
+      [...toolNames],
+    );
   });
 
   it("rejects free text smuggled into structured write fields (G11)", () => {
-    assert.equal(validatorFor("complete_skillpilot_goal")({ ...validCall("complete_skillpilot_goal"), decision: "achieved because the learner explained it well" }), false);
-    assert.equal(validatorFor("record_skillpilot_verified_recall_results")({ ...validCall("record_skillpilot_verified_recall_results"), assessments: [{ passed: true, answer: "photosynthesis" }] }), false);
-    assert.equal(validatorFor("record_skillpilot_assessment_score")({ ...validCall("record_skillpilot_assessment_score"), score: 79.5 }), false);
-    assert.equal(validatorFor("choose_skillpilot_option")({ ...validCall("choose_skillpilot_option"), option: "the second one please" }), false);
+    assert.equal(
+      validatorFor("complete_skillpilot_goal")({
+        ...validCall("complete_skillpilot_goal"),
+        decision: "achieved because the learner explained it well",
+      }),
+      false,
+    );
+    assert.equal(
+      validatorFor("record_skillpilot_verified_recall_results")({
+        ...validCall("record_skillpilot_verified_recall_results"),
+        assessments: [{ passed: true, answer: "photosynthesis" }],
+      }),
+      false,
+    );
+    assert.equal(
+      validatorFor("record_skillpilot_assessment_score")({
+        ...validCall("record_skillpilot_assessment_score"),
+        score: 79.5,
+      }),
+      false,
+    );
+    assert.equal(
+      validatorFor("choose_skillpilot_option")({
+        ...validCall("choose_skillpilot_option"),
+        option: "the second one please",
+      }),
+      false,
+    );
   });
 });

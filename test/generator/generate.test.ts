@@ -16,7 +16,12 @@ describe("generator pipeline (deterministic, drift-checkable output for L12 gate
   it("produces identical bytes whatever order the files are listed in", async () => {
     const sources = await readContractSources(defaultPaths(repoRoot));
     const reversed = { ...sources, files: [...sources.files].reverse() };
-    const shuffled = { ...sources, files: [...sources.files].sort((x, y) => (x.text.length % 7) - (y.text.length % 7) || (x.file < y.file ? 1 : -1)) };
+    const shuffled = {
+      ...sources,
+      files: [...sources.files].sort(
+        (x, y) => (x.text.length % 7) - (y.text.length % 7) || (x.file < y.file ? 1 : -1),
+      ),
+    };
     const base = await generateFromSources(sources);
     assert.deepEqual((await generateFromSources(reversed)).files, base.files);
     assert.deepEqual((await generateFromSources(shuffled)).files, base.files);

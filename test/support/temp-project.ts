@@ -10,7 +10,10 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const miniContract = path.join(repoRoot, "test/fixtures/mini-contract");
 
 /** Copy the given folders/files of `from` into a fresh temp dir; returns the dir and a cleanup. */
-export async function tempProject(from: string, entries: string[]): Promise<{ root: string; cleanup: () => Promise<void> }> {
+export async function tempProject(
+  from: string,
+  entries: string[],
+): Promise<{ root: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(path.join(tmpdir(), "skillpilot-test-"));
   for (const e of entries) await cp(path.join(from, e), path.join(root, e), { recursive: true });
   return { root, cleanup: () => rm(root, { recursive: true, force: true }) };

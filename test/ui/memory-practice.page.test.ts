@@ -7,8 +7,14 @@ const cards = [
   { position: 1, front: "7 × 8", back: "56" },
   { position: 2, front: "Capital of France", back: "Paris" },
 ];
-const deckMeta = (deck = cards) => ({ "skillpilot/memoryPractice": { cards: deck, practiceCapability: capability, learningSessionId } });
-const openResult = (deck = cards) => ({ content: [{ type: "text", text: `${deck.length} cards` }], structuredContent: { cardCount: deck.length }, _meta: deckMeta(deck) });
+const deckMeta = (deck = cards) => ({
+  "skillpilot/memoryPractice": { cards: deck, practiceCapability: capability, learningSessionId },
+});
+const openResult = (deck = cards) => ({
+  content: [{ type: "text", text: `${deck.length} cards` }],
+  structuredContent: { cardCount: deck.length },
+  _meta: deckMeta(deck),
+});
 const reviewed = (nextCard: unknown, remaining: number) => ({
   content: [{ type: "text", text: "Saved." }],
   structuredContent: { receipt: { receiptId: "r" }, remaining, nextCard },
@@ -28,7 +34,11 @@ const toolCalls = (page: HostedPage) => page.sent.filter((m) => m.method === "to
 async function framedWithDeck(deck = cards): Promise<HostedPage> {
   const page = loadPage("memory-practice", { framed: true });
   await handshake(page);
-  page.fromHost({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: openResult(deck) });
+  page.fromHost({
+    jsonrpc: "2.0",
+    method: "ui/notifications/tool-result",
+    params: openResult(deck),
+  });
   return page;
 }
 
@@ -51,7 +61,12 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
     click(page, "Good");
     const first = await nextCall(page, 1);
     assert.equal(first.params.name, "review_skillpilot_memory_practice_card");
-    assert.deepEqual(Object.keys(first.params.arguments).sort(), ["clientRequestId", "grade", "learningSessionId", "practiceCapability"]);
+    assert.deepEqual(Object.keys(first.params.arguments).sort(), [
+      "clientRequestId",
+      "grade",
+      "learningSessionId",
+      "practiceCapability",
+    ]);
     assert.equal(first.params.arguments.grade, "good");
     assert.equal(first.params.arguments.practiceCapability, capability);
     assert.equal(first.params.arguments.learningSessionId, learningSessionId);
@@ -65,7 +80,10 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
     click(page, "Again");
     const second = await nextCall(page, 2);
     assert.equal(second.params.arguments.grade, "again");
-    assert.notEqual(second.params.arguments.clientRequestId, first.params.arguments.clientRequestId);
+    assert.notEqual(
+      second.params.arguments.clientRequestId,
+      first.params.arguments.clientRequestId,
+    );
     page.fromHost({ jsonrpc: "2.0", id: second.id, result: reviewed(null, 0) });
     await page.until(() => state(page!) === "done", "done");
     assert.match(text(page), /Practice complete: 2 cards reviewed/);
@@ -91,16 +109,27 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
     click(page, "Show answer");
     click(page, "Easy");
     const call = await nextCall(page, 1);
-    page.fromHost({ jsonrpc: "2.0", id: call.id, result: { isError: true, content: [{ type: "text", text: "STATE_CONFLICT" }] } });
+    page.fromHost({
+      jsonrpc: "2.0",
+      id: call.id,
+      result: { isError: true, content: [{ type: "text", text: "STATE_CONFLICT" }] },
+    });
     await page.until(() => state(page!) === "error", "error state");
     assert.match(text(page), /could not be saved.*continues in the chat/);
     page.close();
 
     page = loadPage("memory-practice", { framed: true });
     await handshake(page);
-    page.fromHost({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: { content: [], _meta: { "skillpilot/memoryPractice": { cards: "x" } } } });
+    page.fromHost({
+      jsonrpc: "2.0",
+      method: "ui/notifications/tool-result",
+      params: { content: [], _meta: { "skillpilot/memoryPractice": { cards: "x" } } },
+    });
     assert.equal(state(page), "error");
-    assert.equal(page.document.querySelector("[role=alert]")?.textContent?.includes("could not be opened"), true);
+    assert.equal(
+      page.document.querySelector("[role=alert]")?.textContent?.includes("could not be opened"),
+      true,
+    );
   });
 
   it("works through window.openai: deck from toolResponseMetadata, grades through callTool (L9)", async () => {
@@ -126,7 +155,13 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
   });
 
   it("shows card text as text: markup in a card never becomes elements (C15)", async () => {
-    const evil = [{ position: 1, front: `<img src=x onerror="window.hacked=1">`, back: `<script>window.hacked=2</script>` }];
+    const evil = [
+      {
+        position: 1,
+        front: `<img src=x onerror="window.hacked=1">`,
+        back: `<script>window.hacked=2</script>`,
+      },
+    ];
     page = await framedWithDeck(evil);
     click(page, "Show answer");
     assert.equal(page.document.querySelector("#app img, #app script"), null);

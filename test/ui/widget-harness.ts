@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { JSDOM } from "jsdom";
 
 /** A JSON-RPC message as the pages exchange them with the host. */
-export type RpcMessage = { jsonrpc: "2.0"; id?: number; method?: string; params?: any; result?: any; error?: any };
+export type RpcMessage = {
+  jsonrpc: "2.0";
+  id?: number;
+  method?: string;
+  params?: any;
+  result?: any;
+  error?: any;
+};
 
 export interface HostedPage {
   window: JSDOM["window"];
@@ -37,8 +44,14 @@ export function loadPage(name: string, options: PageOptions = {}): HostedPage {
     runScripts: "dangerously",
     pretendToBeVisual: true,
     beforeParse(window) {
-      if (options.framed) Object.defineProperty(window, "parent", { value: host.window, configurable: true });
-      if (options.openai) Object.defineProperty(window, "openai", { value: options.openai, configurable: true, writable: true });
+      if (options.framed)
+        Object.defineProperty(window, "parent", { value: host.window, configurable: true });
+      if (options.openai)
+        Object.defineProperty(window, "openai", {
+          value: options.openai,
+          configurable: true,
+          writable: true,
+        });
     },
   });
   const window = page.window;
@@ -47,11 +60,14 @@ export function loadPage(name: string, options: PageOptions = {}): HostedPage {
     document: window.document,
     sent,
     fromHost(message) {
-      window.dispatchEvent(new window.MessageEvent("message", { data: message, source: host.window as never }));
+      window.dispatchEvent(
+        new window.MessageEvent("message", { data: message, source: host.window as never }),
+      );
     },
     async until(done, what) {
       // Task turns, not a time budget: jsdom delivers postMessage from a zero-delay timer task.
-      for (let turn = 0; turn < 200 && !done(); turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+      for (let turn = 0; turn < 200 && !done(); turn += 1)
+        await new Promise((resolve) => setTimeout(resolve, 0));
       if (!done()) throw new Error(`page never reached: ${what}`);
     },
     close() {
@@ -63,12 +79,23 @@ export function loadPage(name: string, options: PageOptions = {}): HostedPage {
 
 /** Answer the page's `ui/initialize` and wait for its `initialized` notification. */
 export async function handshake(page: HostedPage): Promise<void> {
-  await page.until(() => page.sent.some((m) => m.method === "ui/initialize"), "ui/initialize request");
+  await page.until(
+    () => page.sent.some((m) => m.method === "ui/initialize"),
+    "ui/initialize request",
+  );
   const init = page.sent.find((m) => m.method === "ui/initialize")!;
   page.fromHost({
     jsonrpc: "2.0",
     id: init.id,
-    result: { protocolVersion: "2026-01-26", hostInfo: { name: "test-host", version: "1" }, hostCapabilities: {}, hostContext: {} },
+    result: {
+      protocolVersion: "2026-01-26",
+      hostInfo: { name: "test-host", version: "1" },
+      hostCapabilities: {},
+      hostContext: {},
+    },
   });
-  await page.until(() => page.sent.some((m) => m.method === "ui/notifications/initialized"), "initialized notification");
+  await page.until(
+    () => page.sent.some((m) => m.method === "ui/notifications/initialized"),
+    "initialized notification",
+  );
 }

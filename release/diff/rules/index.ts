@@ -10,4 +10,14 @@ import { uiBindingChanges } from "./ui-binding.rule.js";
 import { uiBytes } from "./ui-bytes.rule.js";
 
 /** Every Contract-Diff check, in reporting order. */
-export const diffChecks: readonly DiffCheck[] = [toolPresence, inputCompat, outputCompat, envelopeCompat, annotationFlips, securityScopes, uiBindingChanges, uiBytes, docsOnly];
+export const diffChecks: readonly DiffCheck[] = [
+  toolPresence,
+  inputCompat,
+  outputCompat,
+  envelopeCompat,
+  annotationFlips,
+  securityScopes,
+  uiBindingChanges,
+  uiBytes,
+  docsOnly,
+];

@@ -27,7 +27,12 @@ export interface SchemaPair {
  * Compare one schema pair in the given directions and report each incompatibility under the rule
  * its direction assigns. Findings are de-duplicated by pointer (first direction wins).
  */
-export function reportSchemaPair(ctx: DiffContext, report: DiffReport, pair: SchemaPair, directions: readonly DirectionMap[]): void {
+export function reportSchemaPair(
+  ctx: DiffContext,
+  report: DiffReport,
+  pair: SchemaPair,
+  directions: readonly DirectionMap[],
+): void {
   const seen = new Set<string>();
   for (const dir of directions) {
     const from = dir.wording.source;
@@ -35,20 +40,32 @@ export function reportSchemaPair(ctx: DiffContext, report: DiffReport, pair: Sch
     for (const inc of findIncompatibilities(source, target, ctx.checker)) {
       const rule = dir.rule(inc, target);
       if (!rule) continue;
-      const path = inc.kind === "required" && inc.property !== undefined ? `${inc.path}/properties/${inc.property.replace(/~/g, "~0").replace(/\//g, "~1")}` : inc.path;
+      const path =
+        inc.kind === "required" && inc.property !== undefined
+          ? `${inc.path}/properties/${inc.property.replace(/~/g, "~0").replace(/\//g, "~1")}`
+          : inc.path;
       // One finding per pointer: directions are listed breaking-first, so a break hides its own widening.
       const key = path;
       if (seen.has(key)) continue;
       seen.add(key);
       const other = from === "old" ? "new" : "old";
-      const [before, after] = from === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
+      const [before, after] =
+        from === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
       report(rule, {
         ...(pair.tool ? { tool: pair.tool } : {}),
         pointer: pair.stable + path,
         at: { side: "new", pointer: pair.newPointer + path },
         message: `${pair.tool ?? pair.stable}: ${dir.wording.describe(inc.gap)}${path ? ` at ${path}` : ""}`,
         ...(inc.witness !== undefined || rule.bump === "major"
-          ? { witness: { kind: pair.witnessKind, acceptedBy: from, rejectedBy: other, value: inc.witness === undefined ? null : pair.wrap(inc.witness), verified: inc.verified } }
+          ? {
+              witness: {
+                kind: pair.witnessKind,
+                acceptedBy: from,
+                rejectedBy: other,
+                value: inc.witness === undefined ? null : pair.wrap(inc.witness),
+                verified: inc.verified,
+              },
+            }
           : {}),
         before,
         after,
@@ -60,8 +77,17 @@ export function reportSchemaPair(ctx: DiffContext, report: DiffReport, pair: Sch
 /** True when the property named by a `required` incompatibility still exists in `schema` at that path. */
 export function stillDeclared(inc: Incompat, schema: Schema): boolean {
   let node: unknown = schema;
-  for (const seg of inc.path.split("/").slice(1)) node = node && typeof node === "object" ? (node as Record<string, unknown>)[seg.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-  return node !== null && typeof node === "object" && inc.property !== undefined && inc.property in propertiesOf(node as Record<string, unknown>);
+  for (const seg of inc.path.split("/").slice(1))
+    node =
+      node && typeof node === "object"
+        ? (node as Record<string, unknown>)[seg.replace(/~1/g, "/").replace(/~0/g, "~")]
+        : undefined;
+  return (
+    node !== null &&
+    typeof node === "object" &&
+    inc.property !== undefined &&
+    inc.property in propertiesOf(node as Record<string, unknown>)
+  );
 }
 
 /** True when the schema node at `path` (a pointer built by the subset checker) is declared in `schema`. */
@@ -77,20 +103,33 @@ export function declaredAt(schema: Schema, path: string): boolean {
 }
 
 /** Compare one schema (`inputSchema` or `outputSchema`) of every tool present on both sides. */
-export function reportToolSchemas(ctx: DiffContext, report: DiffReport, key: "input" | "output", directions: (before: DiffTool) => readonly DirectionMap[]): void {
+export function reportToolSchemas(
+  ctx: DiffContext,
+  report: DiffReport,
+  key: "input" | "output",
+  directions: (before: DiffTool) => readonly DirectionMap[],
+): void {
   const field = key === "input" ? "inputSchema" : "outputSchema";
   for (const [name, before] of ctx.old.tools) {
     const after = ctx.new.tools.get(name);
     if (!after || sameRawSchema(before, after, key)) continue;
-    reportSchemaPair(ctx, report, {
-      tool: name,
-      stable: `/tools/${name}/${field}`,
-      oldPointer: `${before.pointer}/${field}`,
-      newPointer: `${after.pointer}/${field}`,
-      old: before[key],
-      new: after[key],
-      witnessKind: key === "input" ? "call" : "result",
-      wrap: key === "input" ? (args) => ({ name, arguments: args }) : (structuredContent) => ({ structuredContent }),
-    }, directions(before));
+    reportSchemaPair(
+      ctx,
+      report,
+      {
+        tool: name,
+        stable: `/tools/${name}/${field}`,
+        oldPointer: `${before.pointer}/${field}`,
+        newPointer: `${after.pointer}/${field}`,
+        old: before[key],
+        new: after[key],
+        witnessKind: key === "input" ? "call" : "result",
+        wrap:
+          key === "input"
+            ? (args) => ({ name, arguments: args })
+            : (structuredContent) => ({ structuredContent }),
+      },
+      directions(before),
+    );
   }
 }

@@ -2,12 +2,26 @@ import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 import type { DiffTool } from "../contract-doc.js";
 import { sampleValue } from "../sample.js";
 
-const scopeAdded = defineDiffRule("SECURITY_SCOPE_ADDED", "major", "An existing tool requires an OAuth scope old grants lack.");
-const noauthRemoved = defineDiffRule("SECURITY_AUTH_REQUIRED", "major", "A tool that allowed anonymous calls (noauth) now requires OAuth.");
-const scopeRemoved = defineDiffRule("SECURITY_SCOPE_REMOVED", "patch", "A tool requires fewer OAuth scopes than before.");
+const scopeAdded = defineDiffRule(
+  "SECURITY_SCOPE_ADDED",
+  "major",
+  "An existing tool requires an OAuth scope old grants lack.",
+);
+const noauthRemoved = defineDiffRule(
+  "SECURITY_AUTH_REQUIRED",
+  "major",
+  "A tool that allowed anonymous calls (noauth) now requires OAuth.",
+);
+const scopeRemoved = defineDiffRule(
+  "SECURITY_SCOPE_REMOVED",
+  "patch",
+  "A tool requires fewer OAuth scopes than before.",
+);
 
-const scopes = (t: DiffTool) => new Set((t.securitySchemes ?? []).filter((s) => s.type === "oauth2").flatMap((s) => s.scopes));
-const allowsAnonymous = (t: DiffTool) => t.securitySchemes === undefined || t.securitySchemes.some((s) => s.type === "noauth");
+const scopes = (t: DiffTool) =>
+  new Set((t.securitySchemes ?? []).filter((s) => s.type === "oauth2").flatMap((s) => s.scopes));
+const allowsAnonymous = (t: DiffTool) =>
+  t.securitySchemes === undefined || t.securitySchemes.some((s) => s.type === "noauth");
 
 /** OAuth scope and auth-requirement changes per tool (`securitySchemes`). */
 export const securityScopes: DiffCheck = {
@@ -18,16 +32,54 @@ export const securityScopes: DiffCheck = {
       if (!after) continue;
       const at = { side: "new" as const, pointer: `${after.pointer}/securitySchemes` };
       const pointer = `/tools/${name}/securitySchemes`;
-      const b = scopes(before), a = scopes(after);
+      const b = scopes(before),
+        a = scopes(after);
       const call = () => ({ name, arguments: sampleValue(before.input) });
       for (const scope of [...a].filter((s) => !b.has(s)).sort())
-        report(scopeAdded, { tool: name, pointer: `${pointer}/scopes/${scope}`, at, message: `${name} now requires OAuth scope ${scope}; tokens granted for the old contract lack it`, before: [...b].sort(), after: [...a].sort(),
-          witness: { kind: "call", acceptedBy: "old", rejectedBy: "new", value: { ...call(), grantedScopes: [...b].sort() }, verified: true } });
+        report(scopeAdded, {
+          tool: name,
+          pointer: `${pointer}/scopes/${scope}`,
+          at,
+          message: `${name} now requires OAuth scope ${scope}; tokens granted for the old contract lack it`,
+          before: [...b].sort(),
+          after: [...a].sort(),
+          witness: {
+            kind: "call",
+            acceptedBy: "old",
+            rejectedBy: "new",
+            value: { ...call(), grantedScopes: [...b].sort() },
+            verified: true,
+          },
+        });
       for (const scope of [...b].filter((s) => !a.has(s)).sort())
-        report(scopeRemoved, { tool: name, pointer: `${pointer}/scopes/${scope}`, at, message: `${name} no longer requires OAuth scope ${scope}`, before: [...b].sort(), after: [...a].sort() });
-      if (allowsAnonymous(before) && !allowsAnonymous(after) && before.securitySchemes !== undefined)
-        report(noauthRemoved, { tool: name, pointer, at, message: `${name} no longer accepts anonymous calls`, before: before.securitySchemes, after: after.securitySchemes ?? null,
-          witness: { kind: "call", acceptedBy: "old", rejectedBy: "new", value: { ...call(), grantedScopes: [] }, verified: true } });
+        report(scopeRemoved, {
+          tool: name,
+          pointer: `${pointer}/scopes/${scope}`,
+          at,
+          message: `${name} no longer requires OAuth scope ${scope}`,
+          before: [...b].sort(),
+          after: [...a].sort(),
+        });
+      if (
+        allowsAnonymous(before) &&
+        !allowsAnonymous(after) &&
+        before.securitySchemes !== undefined
+      )
+        report(noauthRemoved, {
+          tool: name,
+          pointer,
+          at,
+          message: `${name} no longer accepts anonymous calls`,
+          before: before.securitySchemes,
+          after: after.securitySchemes ?? null,
+          witness: {
+            kind: "call",
+            acceptedBy: "old",
+            rejectedBy: "new",
+            value: { ...call(), grantedScopes: [] },
+            verified: true,
+          },
+        });
     }
   },
 };

@@ -1,6 +1,11 @@
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 
-const bytesChanged = defineDiffRule("UI_IMMUTABLE_BYTES_CHANGED", "major", "Bytes changed under a ui:// URI that was already served; every served URI stays byte-identical. Blocks; not waivable.", { waivable: false });
+const bytesChanged = defineDiffRule(
+  "UI_IMMUTABLE_BYTES_CHANGED",
+  "major",
+  "Bytes changed under a ui:// URI that was already served; every served URI stays byte-identical. Blocks; not waivable.",
+  { waivable: false },
+);
 
 /** The content hash a content-addressed URI names (`…/sha256-<hex>/…`), if any. */
 export function uriHash(uri: string): string | undefined {
@@ -26,7 +31,13 @@ export const uiBytes: DiffCheck = {
         pointer: `/ui/${uri}`,
         at: { side: "new", pointer: "" },
         message: `bytes under ${uri} changed (published sha256 ${published.slice(0, 12)}…, now ${served.slice(0, 12)}…); publish the change under a new content-addressed URI`,
-        witness: { kind: "fact", acceptedBy: "old", rejectedBy: "new", value: { uri, publishedSha256: published, servedSha256: served }, verified: true },
+        witness: {
+          kind: "fact",
+          acceptedBy: "old",
+          rejectedBy: "new",
+          value: { uri, publishedSha256: published, servedSha256: served },
+          verified: true,
+        },
         before: published,
         after: served,
       });

@@ -6,11 +6,16 @@ const hints = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHi
 export const explicitAnnotations = createLintRule({
   id: "GATE_ANNOTATIONS_IMPLICIT",
   severity: "error",
-  summary: "Every tool states readOnlyHint, destructiveHint, idempotentHint and openWorldHint explicitly (C4).",
+  summary:
+    "Every tool states readOnlyHint, destructiveHint, idempotentHint and openWorldHint explicitly (C4).",
   check(tools, doc, report) {
     for (const t of tools)
       for (const h of hints)
-        if (typeof t.annotations?.[h] !== "boolean") report(`${t.name}: annotation ${h} is not stated; the MCP default applies`, { file: doc.file, pointer: `${t.pointer}/annotations` });
+        if (typeof t.annotations?.[h] !== "boolean")
+          report(`${t.name}: annotation ${h} is not stated; the MCP default applies`, {
+            file: doc.file,
+            pointer: `${t.pointer}/annotations`,
+          });
   },
 });
 
@@ -18,14 +23,18 @@ export const explicitAnnotations = createLintRule({
 export const truthfulAnnotations = createLintRule({
   id: "GATE_ANNOTATIONS_UNTRUTHFUL",
   severity: "error",
-  summary: "Annotations agree with the tool's kind: reads readOnly and non-destructive, writes not readOnly; never readOnly and destructive (C4).",
+  summary:
+    "Annotations agree with the tool's kind: reads readOnly and non-destructive, writes not readOnly; never readOnly and destructive (C4).",
   check(tools, doc, report) {
     for (const t of tools) {
       const a = t.annotations ?? {};
       const at = { file: doc.file, pointer: `${t.pointer}/annotations` };
-      if (a.readOnlyHint === true && a.destructiveHint === true) report(`${t.name}: readOnlyHint and destructiveHint are both true`, at);
-      if (t.kind === "read" && (a.readOnlyHint !== true || a.destructiveHint === true)) report(`${t.name} is a read tool but its annotations claim it may write or destroy`, at);
-      if ((t.kind === "write" || t.kind === "app-only") && a.readOnlyHint === true) report(`${t.name} mutates state but claims readOnlyHint:true`, at);
+      if (a.readOnlyHint === true && a.destructiveHint === true)
+        report(`${t.name}: readOnlyHint and destructiveHint are both true`, at);
+      if (t.kind === "read" && (a.readOnlyHint !== true || a.destructiveHint === true))
+        report(`${t.name} is a read tool but its annotations claim it may write or destroy`, at);
+      if ((t.kind === "write" || t.kind === "app-only") && a.readOnlyHint === true)
+        report(`${t.name} mutates state but claims readOnlyHint:true`, at);
     }
   },
 });

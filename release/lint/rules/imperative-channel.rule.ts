@@ -10,15 +10,22 @@ import { createLintRule } from "../lint-rule.js";
 export const competingImperative = createLintRule({
   id: "GATE_COMPETING_IMPERATIVE",
   severity: "error",
-  summary: "Outputs carry one imperative: no presentationAction, never continuation beside requiredAction (C10, G4).",
+  summary:
+    "Outputs carry one imperative: no presentationAction, never continuation beside requiredAction (C10, G4).",
   check(tools, doc, report) {
     for (const t of tools)
       walkSchema(t.rawOutput, `${t.pointer}/outputSchema`, (node, pointer) => {
         const props = isObject(node.properties) ? Object.keys(node.properties) : [];
         if (props.includes("presentationAction"))
-          report(`${t.name}: output carries presentationAction, a second imperative channel`, { file: doc.file, pointer: pointerJoin(pointer, "properties", "presentationAction") });
+          report(`${t.name}: output carries presentationAction, a second imperative channel`, {
+            file: doc.file,
+            pointer: pointerJoin(pointer, "properties", "presentationAction"),
+          });
         if (props.includes("continuation") && props.includes("requiredAction"))
-          report(`${t.name}: output carries both continuation and requiredAction; keep exactly one`, { file: doc.file, pointer: pointerJoin(pointer, "properties", "continuation") });
+          report(
+            `${t.name}: output carries both continuation and requiredAction; keep exactly one`,
+            { file: doc.file, pointer: pointerJoin(pointer, "properties", "continuation") },
+          );
       });
   },
 });

@@ -9,6 +9,15 @@ import { writeEnvelope } from "./write-envelope.rule.js";
 
 /** The automatable part of the 11-point gate (G1–G4, G11) and C5/C16, in reporting order. */
 export const lintRules: readonly LintRule[] = [
-  multiActionTool, derivableInput, itemLoop, competingImperative, writeEnvelope, freeTextInput, closedInput,
-  uiOnReadOnly, explicitAnnotations, truthfulAnnotations, secretOutput,
+  multiActionTool,
+  derivableInput,
+  itemLoop,
+  competingImperative,
+  writeEnvelope,
+  freeTextInput,
+  closedInput,
+  uiOnReadOnly,
+  explicitAnnotations,
+  truthfulAnnotations,
+  secretOutput,
 ];

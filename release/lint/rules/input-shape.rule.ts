@@ -8,13 +8,17 @@ import { createLintRule } from "../lint-rule.js";
 export const freeTextInput = createLintRule({
   id: "GATE_FREE_TEXT_INPUT",
   severity: "error",
-  summary: "Tool inputs accept no free-text strings: each string needs enum, const, pattern or format (C5, G11, C16).",
+  summary:
+    "Tool inputs accept no free-text strings: each string needs enum, const, pattern or format (C5, G11, C16).",
   check(tools, doc, report) {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         if (!("type" in node) && !("enum" in node) && !("const" in node)) return;
         if (isFreeTextString(node))
-          report(`${t.name}: string input without enum/const/pattern/format lets chat free text reach the backend`, { file: doc.file, pointer });
+          report(
+            `${t.name}: string input without enum/const/pattern/format lets chat free text reach the backend`,
+            { file: doc.file, pointer },
+          );
       });
   },
 });
@@ -28,24 +32,33 @@ export const closedInput = createLintRule({
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         if (isOpenObject(node))
-          report(`${t.name}: input object accepts unknown properties; set additionalProperties:false`, { file: doc.file, pointer: pointerJoin(pointer, "additionalProperties") });
+          report(
+            `${t.name}: input object accepts unknown properties; set additionalProperties:false`,
+            { file: doc.file, pointer: pointerJoin(pointer, "additionalProperties") },
+          );
       });
   },
 });
 
 // Inputs that restate backend-owned state (C1, C16) or let the model synthesize identifiers/URLs (C16).
-const derivable = /^(stateVersion|communicationLocale|locale|language|activeGoalId|currentGoalId|workflowVersion|curriculumRevision|stateSchemaVersion|mastery|frontier|focus|userId|learnerId|accountId|internalId)$|Url$|^url$/;
+const derivable =
+  /^(stateVersion|communicationLocale|locale|language|activeGoalId|currentGoalId|workflowVersion|curriculumRevision|stateSchemaVersion|mastery|frontier|focus|userId|learnerId|accountId|internalId)$|Url$|^url$/;
 
 /** Zero backend-derivable inputs (G2, C1, C16). */
 export const derivableInput = createLintRule({
   id: "GATE_DERIVABLE_INPUT",
   severity: "error",
-  summary: "No inputs the backend can derive (state, locale, versions, learner ids) and no model-synthesized URLs (G2, C1, C16).",
+  summary:
+    "No inputs the backend can derive (state, locale, versions, learner ids) and no model-synthesized URLs (G2, C1, C16).",
   check(tools, doc, report) {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         for (const name of Object.keys(isObject(node.properties) ? node.properties : {}))
-          if (derivable.test(name)) report(`${t.name}: input ${name} duplicates backend state or lets the model invent an identifier`, { file: doc.file, pointer: pointerJoin(pointer, "properties", name) });
+          if (derivable.test(name))
+            report(
+              `${t.name}: input ${name} duplicates backend state or lets the model invent an identifier`,
+              { file: doc.file, pointer: pointerJoin(pointer, "properties", name) },
+            );
       });
   },
 });
@@ -54,13 +67,23 @@ export const derivableInput = createLintRule({
 export const multiActionTool = createLintRule({
   id: "GATE_MULTI_ACTION_TOOL",
   severity: "warning",
-  summary: "A tool whose input switches between operations (action/operation/mode enum) bundles several user actions (G1, C4).",
+  summary:
+    "A tool whose input switches between operations (action/operation/mode enum) bundles several user actions (G1, C4).",
   check(tools, doc, report) {
     for (const t of tools) {
-      const props = isObject(t.rawInput) && isObject(t.rawInput.properties) ? t.rawInput.properties : {};
+      const props =
+        isObject(t.rawInput) && isObject(t.rawInput.properties) ? t.rawInput.properties : {};
       for (const [name, schema] of Object.entries(props))
-        if (/^(action|operation|op|command|mode|verb)$/i.test(name) && isObject(schema) && Array.isArray(schema.enum) && schema.enum.length > 1)
-          report(`${t.name}: input ${name} selects between ${schema.enum.length} operations; split them into cohesive tools`, { file: doc.file, pointer: `${t.pointer}/inputSchema/properties/${name}` });
+        if (
+          /^(action|operation|op|command|mode|verb)$/i.test(name) &&
+          isObject(schema) &&
+          Array.isArray(schema.enum) &&
+          schema.enum.length > 1
+        )
+          report(
+            `${t.name}: input ${name} selects between ${schema.enum.length} operations; split them into cohesive tools`,
+            { file: doc.file, pointer: `${t.pointer}/inputSchema/properties/${name}` },
+          );
     }
   },
 });

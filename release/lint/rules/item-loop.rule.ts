@@ -3,10 +3,18 @@ import { createLintRule, type LintTool } from "../lint-rule.js";
 
 // A tool name reduced to its action: batch markers gone, plural segments singular.
 const stem = (name: string) =>
-  name.split("_").filter((s) => s !== "batch" && s !== "bulk" && s !== "many").map((s) => s.replace(/(?<=[a-z]{3})(ies)$/, "y").replace(/(?<=[a-z]{3})s$/, "")).join("_");
+  name
+    .split("_")
+    .filter((s) => s !== "batch" && s !== "bulk" && s !== "many")
+    .map((s) => s.replace(/(?<=[a-z]{3})(ies)$/, "y").replace(/(?<=[a-z]{3})s$/, ""))
+    .join("_");
 
 const takesBatch = (t: LintTool) =>
-  isObject(t.rawInput) && [...requiredOf(t.rawInput)].some((n) => { const p = propertiesOf(t.rawInput as Record<string, unknown>)[n]; return isObject(p) && p.type === "array"; });
+  isObject(t.rawInput) &&
+  [...requiredOf(t.rawInput)].some((n) => {
+    const p = propertiesOf(t.rawInput as Record<string, unknown>)[n];
+    return isObject(p) && p.type === "array";
+  });
 
 /**
  * Zero model loops (G3, C4, C16): where a batch tool exists, an item-at-a-time twin invites the model
@@ -21,7 +29,11 @@ export const itemLoop = createLintRule({
     for (const t of tools) {
       if (t.appOnly || takesBatch(t)) continue;
       const twin = batches.find((b) => b.name !== t.name && stem(b.name) === stem(t.name));
-      if (twin) report(`${t.name} handles one item while ${twin.name} takes the whole batch; the model would loop (remove the per-item tool)`, { file: doc.file, pointer: t.pointer });
+      if (twin)
+        report(
+          `${t.name} handles one item while ${twin.name} takes the whole batch; the model would loop (remove the per-item tool)`,
+          { file: doc.file, pointer: t.pointer },
+        );
     }
   },
 });

@@ -10,7 +10,8 @@ import { createLintRule } from "../lint-rule.js";
 export const writeEnvelope = createLintRule({
   id: "GATE_WRITE_ENVELOPE",
   severity: "error",
-  summary: "Write tools require expectedStateVersion + clientRequestId, or an opaque capability (C8, L8, G5, G6).",
+  summary:
+    "Write tools require expectedStateVersion + clientRequestId, or an opaque capability (C8, L8, G5, G6).",
   check(tools, doc, report) {
     for (const t of tools) {
       if (t.effectiveKind === "read" || !isObject(t.rawInput)) continue;
@@ -18,9 +19,13 @@ export const writeEnvelope = createLintRule({
       const req = requiredOf(t.rawInput);
       const locked = req.has("expectedStateVersion") && req.has("clientRequestId");
       const capability = [...req].some((n) => /Capability$/.test(n));
-      const idempotentStart = t.annotations?.idempotentHint === true && props.every((p) => p === "learningSessionId");
+      const idempotentStart =
+        t.annotations?.idempotentHint === true && props.every((p) => p === "learningSessionId");
       if (!locked && !capability && !idempotentStart)
-        report(`${t.name} mutates state but does not require expectedStateVersion + clientRequestId or an opaque capability`, { file: doc.file, pointer: `${t.pointer}/inputSchema/required` });
+        report(
+          `${t.name} mutates state but does not require expectedStateVersion + clientRequestId or an opaque capability`,
+          { file: doc.file, pointer: `${t.pointer}/inputSchema/required` },
+        );
     }
   },
 });

@@ -25,15 +25,25 @@ export const chooseSkillpilotOption = writeHandler({
         now,
       });
     } catch (error) {
-      if (error instanceof CapabilityError) throw new CoachError(error.code === "CAPABILITY_STALE" ? "OPTION_STALE" : "CAPABILITY_INVALID");
+      if (error instanceof CapabilityError)
+        throw new CoachError(
+          error.code === "CAPABILITY_STALE" ? "OPTION_STALE" : "CAPABILITY_INVALID",
+        );
       throw error;
     }
     const choice = openChoices(services.curriculum, snapshot).find((c) => sameChoice(c, claim));
     if (!choice) throw new CoachError("OPTION_STALE");
-    if (choice.kind === "nextGoal") return { state: { ...snapshot.state, activeGoalId: choice.goalId }, value: undefined };
-    const first = frontier(services.curriculum, masteredGoals(snapshot)).find((g) => g.skillId === choice.skillId);
+    if (choice.kind === "nextGoal")
+      return { state: { ...snapshot.state, activeGoalId: choice.goalId }, value: undefined };
+    const first = frontier(services.curriculum, masteredGoals(snapshot)).find(
+      (g) => g.skillId === choice.skillId,
+    );
     if (!first) throw new CoachError("OPTION_STALE");
-    return { state: { ...snapshot.state, focusSkillId: choice.skillId, activeGoalId: first.goalId }, value: undefined };
+    return {
+      state: { ...snapshot.state, focusSkillId: choice.skillId, activeGoalId: first.goalId },
+      value: undefined,
+    };
   },
-  respond: ({ services, session, snapshot, now }) => buildFullContext(services, session, snapshot, now),
+  respond: ({ services, session, snapshot, now }) =>
+    buildFullContext(services, session, snapshot, now),
 });

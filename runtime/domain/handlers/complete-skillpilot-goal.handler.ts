@@ -27,12 +27,20 @@ export const completeSkillpilotGoal = writeHandler({
     if (!achieved) return { state: snapshot.state, progress: [progress], value: goal.goalId };
     const mastered = new Set([...masteredGoals(snapshot), goal.goalId]);
     const hold = checkpointPending(services.curriculum, snapshot, mastered, now);
-    return { state: advanceAfterMastery(services.curriculum, snapshot.state, mastered, hold), progress: [progress], value: goal.goalId };
+    return {
+      state: advanceAfterMastery(services.curriculum, snapshot.state, mastered, hold),
+      progress: [progress],
+      value: goal.goalId,
+    };
   },
   respond({ services, session, snapshot, now, receipt, value: goalId }) {
     const goal = services.curriculum.goal(goalId)!;
     const mastered = masteredGoals(snapshot);
-    const status = mastered.has(goalId) ? "mastered" : snapshot.state.activeGoalId === goalId ? "active" : "available";
+    const status = mastered.has(goalId)
+      ? "mastered"
+      : snapshot.state.activeGoalId === goalId
+        ? "active"
+        : "available";
     return {
       receipt,
       goal: { goalId, skillId: goal.skillId, title: goal.title[session.locale], status },

@@ -10,7 +10,10 @@ import { checkCapability, issueCapability } from "../workflow-capabilities.js";
  * (C15). Repeatable while the batch is open; each call issues a fresh grading capability, and
  * the batch can be recorded once.
  */
-export const getSkillpilotVerifiedRecallAnswers: ToolHandler<"get_skillpilot_verified_recall_answers", CallContext> = async (input, ctx) => {
+export const getSkillpilotVerifiedRecallAnswers: ToolHandler<
+  "get_skillpilot_verified_recall_answers",
+  CallContext
+> = async (input, ctx) => {
   const session = await openSession(input.learningSessionId, ctx);
   const snapshot = await ctx.services.store.loadLearner(session.learnerId);
   ctx.facts.stateVersion = snapshot.stateVersion;
@@ -21,6 +24,11 @@ export const getSkillpilotVerifiedRecallAnswers: ToolHandler<"get_skillpilot_ver
   const open = batch!;
   return {
     answers: batchAnswers(ctx.services.curriculum, open, session.locale),
-    gradingCapability: issueCapability(scope, "grading", { batchId: open.batchId }, { items: open.goalIds.length }),
+    gradingCapability: issueCapability(
+      scope,
+      "grading",
+      { batchId: open.batchId },
+      { items: open.goalIds.length },
+    ),
   };
 };

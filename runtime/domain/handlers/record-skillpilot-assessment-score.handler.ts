@@ -15,21 +15,39 @@ import { checkCapability } from "../workflow-capabilities.js";
  */
 export const recordSkillpilotAssessmentScore = writeHandler({
   tool: "record_skillpilot_assessment_score",
-  authorize: (input, scope) => checkCapability(scope, "assessment", input.assessmentCapability, { stateVersion: input.expectedStateVersion }),
+  authorize: (input, scope) =>
+    checkCapability(scope, "assessment", input.assessmentCapability, {
+      stateVersion: input.expectedStateVersion,
+    }),
   spends: (claims) => claims,
   apply(input, { services, snapshot, now, auth: claims }) {
     const skillId = String(claims.d?.skillId);
     const maxScore = Number(claims.d?.maxScore);
     const mastered = masteredGoals(snapshot);
-    if (pendingExam(services.curriculum, snapshot.state, mastered) !== skillId) throw new CoachError("NOT_ELIGIBLE");
-    if (!Number.isInteger(maxScore) || input.score > maxScore) throw new CoachError("SCORE_OUT_OF_RANGE");
+    if (pendingExam(services.curriculum, snapshot.state, mastered) !== skillId)
+      throw new CoachError("NOT_ELIGIBLE");
+    if (!Number.isInteger(maxScore) || input.score > maxScore)
+      throw new CoachError("SCORE_OUT_OF_RANGE");
     const passed = input.score * examMaxScore >= examPassScore * maxScore;
     let state: LearnerState = {
       ...snapshot.state,
-      exams: { ...(snapshot.state.exams ?? {}), [skillId]: { score: input.score, maxScore, passed, recordedAt: now.toISOString() } },
+      exams: {
+        ...(snapshot.state.exams ?? {}),
+        [skillId]: { score: input.score, maxScore, passed, recordedAt: now.toISOString() },
+      },
     };
     if (!state.activeGoalId)
-      state = advanceAfterMastery(services.curriculum, state, mastered, checkpointPending(services.curriculum, { state, progress: snapshot.progress }, mastered, now));
+      state = advanceAfterMastery(
+        services.curriculum,
+        state,
+        mastered,
+        checkpointPending(
+          services.curriculum,
+          { state, progress: snapshot.progress },
+          mastered,
+          now,
+        ),
+      );
     return { state, value: passed };
   },
   respond: ({ services, session, snapshot, now, receipt, value: passed }) => ({

@@ -18,7 +18,8 @@ import { checkCapability } from "../workflow-capabilities.js";
 export const recordSkillpilotVerifiedRecallResults = writeHandler({
   tool: "record_skillpilot_verified_recall_results",
   // Decrypt, completeness, expiry and policy revision now; the batch binding against the locked state.
-  authorize: (input, scope) => checkCapability(scope, "grading", input.gradingCapability, "deferred"),
+  authorize: (input, scope) =>
+    checkCapability(scope, "grading", input.gradingCapability, "deferred"),
   bind: (claims, snapshot) => assertBound(claims, { batchId: gradableBatchId(snapshot.state) }),
   spends: (claims) => claims,
   // No clientRequestId on this tool: the single-use token is the operation's identity.
@@ -26,15 +27,38 @@ export const recordSkillpilotVerifiedRecallResults = writeHandler({
   apply(input, { services, snapshot, now, auth: claims }) {
     const batch = snapshot.state.recallBatch;
     // Recorded already (by another grading capability of the same batch), or replaced meanwhile.
-    if (!batch || batch.batchId !== claims.bid) throw new CapabilityError("CAPABILITY_STALE", "batch");
+    if (!batch || batch.batchId !== claims.bid)
+      throw new CapabilityError("CAPABILITY_STALE", "batch");
     if (input.assessments.length !== batch.goalIds.length) throw new CoachError("BATCH_INCOMPLETE");
-    const recorded = recordBatch(snapshot, batch, input.assessments.map((a) => a.passed), now);
+    const recorded = recordBatch(
+      snapshot,
+      batch,
+      input.assessments.map((a) => a.passed),
+      now,
+    );
     let state = recorded.state;
     if (!state.activeGoalId) {
       const mastered = masteredGoals(snapshot);
-      state = advanceAfterMastery(services.curriculum, state, mastered, checkpointPending(services.curriculum, { state, progress: snapshot.progress }, mastered, now));
+      state = advanceAfterMastery(
+        services.curriculum,
+        state,
+        mastered,
+        checkpointPending(
+          services.curriculum,
+          { state, progress: snapshot.progress },
+          mastered,
+          now,
+        ),
+      );
     }
-    return { state, value: { activeBefore: snapshot.state.activeGoalId, passed: recorded.passed, failed: recorded.failed } };
+    return {
+      state,
+      value: {
+        activeBefore: snapshot.state.activeGoalId,
+        passed: recorded.passed,
+        failed: recorded.failed,
+      },
+    };
   },
   respond: ({ services, snapshot, now, receipt, value }) => ({
     receipt,

@@ -17,7 +17,10 @@ function imageOf(curriculum: Curriculum, goal: Goal, locale: "en" | "de"): GoalV
     skillTitle: skill.title[locale],
     prerequisites: goal.prerequisites.map((id) => curriculum.goal(id)!.title[locale]),
     status: "active",
-    position: { index: skill.goals.findIndex((g) => g.goalId === goal.goalId) + 1, total: skill.goals.length },
+    position: {
+      index: skill.goals.findIndex((g) => g.goalId === goal.goalId) + 1,
+      total: skill.goals.length,
+    },
     locale,
   };
 }
@@ -27,13 +30,21 @@ function imageOf(curriculum: Curriculum, goal: Goal, locale: "en" | "de"): GoalV
  * it has a visualization, at the current state version. The model gets a narrow renderer receipt
  * (never a full context, C2); the SVG goes to the widget in `_meta` (C9).
  */
-export const renderSkillpilotGoalVisualization: ToolHandler<"render_skillpilot_goal_visualization", CallContext> = async (input, ctx) => {
+export const renderSkillpilotGoalVisualization: ToolHandler<
+  "render_skillpilot_goal_visualization",
+  CallContext
+> = async (input, ctx) => {
   const session = await openSession(input.learningSessionId, ctx);
   const snapshot = await ctx.services.store.loadLearner(session.learnerId);
   ctx.facts.stateVersion = snapshot.stateVersion;
   if (input.expectedStateVersion !== snapshot.stateVersion) throw new CoachError("STATE_CONFLICT");
   const goal = ctx.services.curriculum.goal(input.goalId);
-  if (!goal || snapshot.state.activeGoalId !== goal.goalId || !goal.visualization) throw new CoachError("NOT_ELIGIBLE");
-  ctx.widgetMeta = { [goalVisualizationMetaKey]: { svg: renderGoalVisualization(imageOf(ctx.services.curriculum, goal, session.locale)) } };
+  if (!goal || snapshot.state.activeGoalId !== goal.goalId || !goal.visualization)
+    throw new CoachError("NOT_ELIGIBLE");
+  ctx.widgetMeta = {
+    [goalVisualizationMetaKey]: {
+      svg: renderGoalVisualization(imageOf(ctx.services.curriculum, goal, session.locale)),
+    },
+  };
   return { rendered: true, goalId: goal.goalId, stateVersion: snapshot.stateVersion };
 };

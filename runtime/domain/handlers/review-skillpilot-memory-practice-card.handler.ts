@@ -25,7 +25,10 @@ export const reviewSkillpilotMemoryPracticeCard = writeHandler({
     if (!schedule) throw new CoachError("NOT_ELIGIBLE");
     const state = {
       ...snapshot.state,
-      recallSchedules: { ...(snapshot.state.recallSchedules ?? {}), [goalId]: reviewItem(schedule, input.grade, now) },
+      recallSchedules: {
+        ...(snapshot.state.recallSchedules ?? {}),
+        [goalId]: reviewItem(schedule, input.grade, now),
+      },
       practice: { deckId: deck.deckId, reviewed: reviewed + 1 },
     };
     return { state, value: { deck, reviewed: reviewed + 1 } };
@@ -33,6 +36,9 @@ export const reviewSkillpilotMemoryPracticeCard = writeHandler({
   respond: ({ services, session, receipt, value: { deck, reviewed } }) => ({
     receipt,
     remaining: deck.goalIds.length - reviewed,
-    nextCard: reviewed < deck.goalIds.length ? practiceCard(services.curriculum, deck.goalIds[reviewed], reviewed + 1, session.locale) : null,
+    nextCard:
+      reviewed < deck.goalIds.length
+        ? practiceCard(services.curriculum, deck.goalIds[reviewed], reviewed + 1, session.locale)
+        : null,
   }),
 });

@@ -11,16 +11,24 @@ export const memoryPracticeMetaKey = "skillpilot/memoryPractice";
  * practiceCapability go to the widget in `_meta`; the model only learns how many cards there are
  * (C9). Nothing is written: the deck is sealed into its capability.
  */
-export const startSkillpilotMemoryPractice: ToolHandler<"start_skillpilot_memory_practice", CallContext> = async (input, ctx) => {
+export const startSkillpilotMemoryPractice: ToolHandler<
+  "start_skillpilot_memory_practice",
+  CallContext
+> = async (input, ctx) => {
   const session = await openSession(input.learningSessionId, ctx);
   const snapshot = await ctx.services.store.loadLearner(session.learnerId);
   ctx.facts.stateVersion = snapshot.stateVersion;
   const deck = selectDeck(snapshot);
-  const cards = deck.goalIds.map((goalId, i) => practiceCard(ctx.services.curriculum, goalId, i + 1, session.locale));
+  const cards = deck.goalIds.map((goalId, i) =>
+    practiceCard(ctx.services.curriculum, goalId, i + 1, session.locale),
+  );
   ctx.widgetMeta = {
     [memoryPracticeMetaKey]: {
       cards,
-      practiceCapability: issuePracticeCapability({ services: ctx.services, session, now: ctx.now }, deck),
+      practiceCapability: issuePracticeCapability(
+        { services: ctx.services, session, now: ctx.now },
+        deck,
+      ),
       learningSessionId: session.sessionId,
     },
   };

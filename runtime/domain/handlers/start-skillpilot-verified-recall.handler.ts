@@ -27,7 +27,11 @@ const openBatch = writeHandler({
     if (snapshot.state.recallBatch) throw new BatchAlreadyOpen();
     const due = dueRecallItems(snapshot, now);
     if (due.length === 0) throw new CoachError("NOT_ELIGIBLE");
-    const batch: RecallBatchState = { batchId: newBatchId(), goalIds: due.map((item) => item.id), openedAt: now.toISOString() };
+    const batch: RecallBatchState = {
+      batchId: newBatchId(),
+      goalIds: due.map((item) => item.id),
+      openedAt: now.toISOString(),
+    };
     return { state: { ...snapshot.state, recallBatch: batch }, value: batch };
   },
   respond: ({ services, session, now, value }) => batchOutput({ services, session, now }, value),
@@ -37,7 +41,10 @@ const openBatch = writeHandler({
  * Write (idempotent): open the Verified Recall batch of the due recall items, or return the batch
  * that is already open — the same items in the same order — without writing anything (C12).
  */
-export const startSkillpilotVerifiedRecall: ToolHandler<"start_skillpilot_verified_recall", CallContext> = async (input, ctx) => {
+export const startSkillpilotVerifiedRecall: ToolHandler<
+  "start_skillpilot_verified_recall",
+  CallContext
+> = async (input, ctx) => {
   try {
     return await openBatch(input, ctx);
   } catch (error) {
@@ -46,6 +53,9 @@ export const startSkillpilotVerifiedRecall: ToolHandler<"start_skillpilot_verifi
     const session = ctx.session!;
     const snapshot = await ctx.services.store.loadLearner(session.learnerId);
     ctx.facts.stateVersion = snapshot.stateVersion;
-    return batchOutput({ services: ctx.services, session, now: ctx.now }, snapshot.state.recallBatch!);
+    return batchOutput(
+      { services: ctx.services, session, now: ctx.now },
+      snapshot.state.recallBatch!,
+    );
   }
 };

@@ -56,7 +56,14 @@ export const initialMigration = {
     });
   },
   async down(knex: Knex): Promise<void> {
-    for (const table of ["receipts", "idempotency_records", "progress", "sessions", "learner_state", "learners"])
+    for (const table of [
+      "receipts",
+      "idempotency_records",
+      "progress",
+      "sessions",
+      "learner_state",
+      "learners",
+    ])
       await knex.schema.dropTableIfExists(table);
   },
 };

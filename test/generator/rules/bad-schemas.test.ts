@@ -47,7 +47,9 @@ describe("bad-schema fixtures give their diagnostic, with file and pointer (C5, 
 
   it("every fixture yields exactly its rule at its location, and no output files", async () => {
     for (const name of names) {
-      const fixture = JSON.parse(await readFile(path.join(fixtures, name), "utf8")) as BadSchemaCase;
+      const fixture = JSON.parse(
+        await readFile(path.join(fixtures, name), "utf8"),
+      ) as BadSchemaCase;
       const sources = await readContractSources(defaultPaths(miniContract));
       const files = sources.files.map((f) => {
         const edits = fixture.edits.filter((e) => e.file === f.file);
@@ -61,7 +63,10 @@ describe("bad-schema fixtures give their diagnostic, with file and pointer (C5, 
           (fixture.expect.pointer === undefined || d.location.pointer === fixture.expect.pointer) &&
           (fixture.expect.line === undefined || d.location.line === fixture.expect.line),
       );
-      assert.ok(hit, `${name}: expected ${JSON.stringify(fixture.expect)}, got ${JSON.stringify(result.diagnostics, null, 1)}`);
+      assert.ok(
+        hit,
+        `${name}: expected ${JSON.stringify(fixture.expect)}, got ${JSON.stringify(result.diagnostics, null, 1)}`,
+      );
       assert.equal(hit.severity, "error", name);
       assert.ok(hit.location.line === undefined || hit.location.line >= 1, name);
       assert.deepEqual(result.files, [], `${name}: nothing may be emitted from a broken contract`);

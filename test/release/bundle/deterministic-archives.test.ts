@@ -23,10 +23,21 @@ interface Hashes {
 
 /** Build the matrix tree in a separate process with its own umask and TZ, as a real checkout + build would. */
 function buildInChild(dir: string, umask: string, tz: string, variant: object): Hashes {
-  const run = spawnSync("sh", ["-c", `umask ${umask} && exec "$0" --import tsx "$1" "$2" "$3"`, process.execPath, child, dir, JSON.stringify(variant)], {
-    env: { ...process.env, TZ: tz },
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    "sh",
+    [
+      "-c",
+      `umask ${umask} && exec "$0" --import tsx "$1" "$2" "$3"`,
+      process.execPath,
+      child,
+      dir,
+      JSON.stringify(variant),
+    ],
+    {
+      env: { ...process.env, TZ: tz },
+      encoding: "utf8",
+    },
+  );
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout) as Hashes;
 }
@@ -44,18 +55,38 @@ describe("release/bundle: deterministic archives (L5)", () => {
     const variants = [
       { umask: "022", tz: "UTC", variant: {} },
       { umask: "077", tz: "UTC", variant: { reverse: true } },
-      { umask: "022", tz: "Pacific/Chatham", variant: { mtimeSeed: 7, execOnDisk: ["scripts/run.sh"] } },
-      { umask: "077", tz: "America/St_Johns", variant: { reverse: true, mtimeSeed: 991, execOnDisk: ["SKILL.md", "scripts/run.sh"] } },
+      {
+        umask: "022",
+        tz: "Pacific/Chatham",
+        variant: { mtimeSeed: 7, execOnDisk: ["scripts/run.sh"] },
+      },
+      {
+        umask: "077",
+        tz: "America/St_Johns",
+        variant: { reverse: true, mtimeSeed: 991, execOnDisk: ["SKILL.md", "scripts/run.sh"] },
+      },
     ];
-    const results = variants.map((v, i) => buildInChild(path.join(work, `matrix-${i}`), v.umask, v.tz, v.variant));
+    const results = variants.map((v, i) =>
+      buildInChild(path.join(work, `matrix-${i}`), v.umask, v.tz, v.variant),
+    );
     // The children really ran under the requested umask and time zone.
-    assert.deepEqual(results.map((r) => [r.umask, r.tz]), [["22", "UTC"], ["77", "UTC"], ["22", "Pacific/Chatham"], ["77", "America/St_Johns"]]);
-    for (const key of ["tar", "tarGz", "zip"] as const) assert.equal(new Set(results.map((r) => r[key])).size, 1, `${key} differs across the matrix`);
+    assert.deepEqual(
+      results.map((r) => [r.umask, r.tz]),
+      [
+        ["22", "UTC"],
+        ["77", "UTC"],
+        ["22", "Pacific/Chatham"],
+        ["77", "America/St_Johns"],
+      ],
+    );
+    for (const key of ["tar", "tarGz", "zip"] as const)
+      assert.equal(new Set(results.map((r) => r[key])).size, 1, `${key} differs across the matrix`);
   });
 
   it("L5: 400 files built 8 times (each a fresh tree in another creation order and mtimes) give one hash per archive", async () => {
     const content: Record<string, string> = {};
-    for (let i = 0; i < 400; i++) content[`d${i % 13}/sub${i % 5}/file-${i}.txt`] = `file ${i}\n`.repeat(1 + (i % 17));
+    for (let i = 0; i < 400; i++)
+      content[`d${i % 13}/sub${i % 5}/file-${i}.txt`] = `file ${i}\n`.repeat(1 + (i % 17));
     const seen = { tar: new Set<string>(), tarGz: new Set<string>(), zip: new Set<string>() };
     for (let build = 0; build < 8; build++) {
       const dir = path.join(work, `many-${build}`);
@@ -73,8 +104,16 @@ describe("release/bundle: deterministic archives (L5)", () => {
   it("L5: a golden tree keeps its golden hashes (a zlib or library change shows up here)", async () => {
     const files: BundleFile[] = [
       { path: "plugin.json", data: Buffer.from('{"name":"skillpilot-coach"}\n'), mode: 0o644 },
-      { path: "skills/skillpilot-coach/SKILL.md", data: Buffer.from("# SkillPilot Coach\n"), mode: 0o644 },
-      { path: "skills/skillpilot-coach/scripts/check.sh", data: Buffer.from("#!/bin/sh\nexit 0\n"), mode: 0o755 },
+      {
+        path: "skills/skillpilot-coach/SKILL.md",
+        data: Buffer.from("# SkillPilot Coach\n"),
+        mode: 0o644,
+      },
+      {
+        path: "skills/skillpilot-coach/scripts/check.sh",
+        data: Buffer.from("#!/bin/sh\nexit 0\n"),
+        mode: 0o755,
+      },
     ];
     const a = await buildArchives(files, fixedArchiveTime({}));
     assert.deepEqual(a.sha256, GOLDEN);
@@ -88,21 +127,54 @@ describe("release/bundle: deterministic archives (L5)", () => {
     const zipFile = path.join(work, "names.zip");
     await writeFile(tarFile, a.tar);
     await writeFile(zipFile, a.zip);
-    const expected = Object.keys(matrixContent()).sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
-    assert.ok(expected.some((n) => Buffer.byteLength(n) > 100 && !n.startsWith("long/")), "fixture has a prefix-split path");
-    assert.ok(expected.some((n) => n.startsWith("long/") && Buffer.byteLength(n.slice(5)) > 100), "fixture has a name no prefix split can hold");
-    assert.deepEqual(execFileSync("tar", ["-tf", tarFile], { encoding: "utf8" }).trim().split("\n"), expected);
-    const zipNames = execFileSync("unzip", ["-Z1", zipFile], { encoding: "utf8", env: { ...process.env, LC_ALL: "C.UTF-8" } }).trim().split("\n");
+    const expected = Object.keys(matrixContent()).sort((x, y) =>
+      Buffer.compare(Buffer.from(x), Buffer.from(y)),
+    );
+    assert.ok(
+      expected.some((n) => Buffer.byteLength(n) > 100 && !n.startsWith("long/")),
+      "fixture has a prefix-split path",
+    );
+    assert.ok(
+      expected.some((n) => n.startsWith("long/") && Buffer.byteLength(n.slice(5)) > 100),
+      "fixture has a name no prefix split can hold",
+    );
+    assert.deepEqual(
+      execFileSync("tar", ["-tf", tarFile], { encoding: "utf8" }).trim().split("\n"),
+      expected,
+    );
+    const zipNames = execFileSync("unzip", ["-Z1", zipFile], {
+      encoding: "utf8",
+      env: { ...process.env, LC_ALL: "C.UTF-8" },
+    })
+      .trim()
+      .split("\n");
     assert.deepEqual(zipNames, expected);
-    const verbose = execFileSync("tar", ["-tvf", tarFile], { encoding: "utf8", env: { ...process.env, TZ: "UTC" } });
-    assert.match(verbose, /^-rw-r--r-- 0\/0 .* 1980-01-01 00:00 scripts\/run\.sh$/m, "mode and time come from the bundle, not the disk");
+    const verbose = execFileSync("tar", ["-tvf", tarFile], {
+      encoding: "utf8",
+      env: { ...process.env, TZ: "UTC" },
+    });
+    assert.match(
+      verbose,
+      /^-rw-r--r-- 0\/0 .* 1980-01-01 00:00 scripts\/run\.sh$/m,
+      "mode and time come from the bundle, not the disk",
+    );
   });
 
   it("L5: mode 0755 only where the bundle declares it, never from the disk", async () => {
     const dir = path.join(work, "modes");
-    await writeVariantTree(dir, { "bin/tool": "#!/bin/sh\n", "README.md": "x\n" }, { execOnDisk: ["README.md"] });
+    await writeVariantTree(
+      dir,
+      { "bin/tool": "#!/bin/sh\n", "README.md": "x\n" },
+      { execOnDisk: ["README.md"] },
+    );
     const files = await collectTree(dir, { isExecutable: (p) => p.startsWith("bin/") });
-    assert.deepEqual(files.map((f) => [f.path, f.mode.toString(8)]), [["README.md", "644"], ["bin/tool", "755"]]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.mode.toString(8)]),
+      [
+        ["README.md", "644"],
+        ["bin/tool", "755"],
+      ],
+    );
   });
 
   it("L5: a symlink in the tree fails the build with a clear message naming it", async () => {
@@ -110,7 +182,12 @@ describe("release/bundle: deterministic archives (L5)", () => {
     await mkdir(path.join(dir, "skills"), { recursive: true });
     await writeFile(path.join(dir, "skills", "SKILL.md"), "x\n");
     await symlink("SKILL.md", path.join(dir, "skills", "alias.md"));
-    await assert.rejects(collectTree(dir), (e: unknown) => e instanceof BundleInputError && /alias\.md: a symbolic link cannot be bundled/.test(e.message));
+    await assert.rejects(
+      collectTree(dir),
+      (e: unknown) =>
+        e instanceof BundleInputError &&
+        /alias\.md: a symbolic link cannot be bundled/.test(e.message),
+    );
   });
 
   it("L5: a FIFO in the tree fails the build", async () => {
@@ -122,8 +199,14 @@ describe("release/bundle: deterministic archives (L5)", () => {
 
   it("L5: SOURCE_DATE_EPOCH moves the fixed time forward but never below 1980", () => {
     assert.equal(fixedArchiveTime({}).toISOString(), "1980-01-01T00:00:00.000Z");
-    assert.equal(fixedArchiveTime({ SOURCE_DATE_EPOCH: "0" }).toISOString(), "1980-01-01T00:00:00.000Z");
-    assert.equal(fixedArchiveTime({ SOURCE_DATE_EPOCH: "1700000000" }).toISOString(), "2023-11-14T22:13:20.000Z");
+    assert.equal(
+      fixedArchiveTime({ SOURCE_DATE_EPOCH: "0" }).toISOString(),
+      "1980-01-01T00:00:00.000Z",
+    );
+    assert.equal(
+      fixedArchiveTime({ SOURCE_DATE_EPOCH: "1700000000" }).toISOString(),
+      "2023-11-14T22:13:20.000Z",
+    );
   });
 });
 

@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 import { publishedDir } from "../../../release/layout.js";
 import { copyProject, makeTemplateProject, removeProject } from "../support/temp-project.js";
 
-const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../bin/skillpilot.js");
+const cli = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../bin/skillpilot.js",
+);
 
 /** Run the real CLI against a project copy. */
 function skillpilot(root: string, ...args: string[]) {
@@ -30,15 +33,24 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
   it("L3, L4, L12: prepare → freeze → record-published → verify exit 0; a tampered published file makes verify exit 1 with a GitHub annotation", async () => {
     const prepared = skillpilot(root, "prepare");
     assert.equal(prepared.code, 0, prepared.stderr);
-    assert.match(prepared.stdout, /wrote contracts\/drafts\/openai\/skillpilot-coach\/1\.1\.3-SNAPSHOT/);
+    assert.match(
+      prepared.stdout,
+      /wrote contracts\/drafts\/openai\/skillpilot-coach\/1\.1\.3-SNAPSHOT/,
+    );
     assert.equal(skillpilot(root, "freeze", "1.1.3").code, 0);
     const recorded = skillpilot(root, "record-published", "1.1.3", "--published-at", "2026-11-30");
     assert.equal(recorded.code, 0, recorded.stderr);
     assert.equal(skillpilot(root, "verify").code, 0);
-    await appendFile(path.join(root, publishedDir("skillpilot-coach", "1.1.3"), "package/plugin.json"), "\n");
+    await appendFile(
+      path.join(root, publishedDir("skillpilot-coach", "1.1.3"), "package/plugin.json"),
+      "\n",
+    );
     const failed = skillpilot(root, "verify", "--format", "github");
     assert.equal(failed.code, 1);
-    assert.match(failed.stdout, /^::error file=contracts\/published\/openai\/skillpilot-coach\/1\.1\.3.*PUBLISHED_TAMPERED/m);
+    assert.match(
+      failed.stdout,
+      /^::error file=contracts\/published\/openai\/skillpilot-coach\/1\.1\.3.*PUBLISHED_TAMPERED/m,
+    );
   });
 
   it("L4: refusals exit 1 with the rule id; usage errors exit 2", () => {
@@ -50,7 +62,10 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
     assert.equal(blank.code, 2, "an empty --reason is a usage error");
     assert.match(blank.stderr, /--reason <text>.*the reason must not be empty/);
     assert.doesNotMatch(blank.stderr + blank.stdout, /NOT_FROZEN/);
-    assert.equal(skillpilot(root, "record-published", "1.1.3", "--published-at", "yesterday").code, 2);
+    assert.equal(
+      skillpilot(root, "record-published", "1.1.3", "--published-at", "yesterday").code,
+      2,
+    );
   });
 
   it("L10: ui build --json prints each page's content-addressed URI", () => {
@@ -58,6 +73,7 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
     assert.equal(built.code, 0, built.stderr);
     const uris = JSON.parse(built.stdout) as Record<string, string>;
     assert.deepEqual(Object.keys(uris).sort(), ["goal-visualization", "memory-practice"]);
-    for (const uri of Object.values(uris)) assert.match(uri, /^ui:\/\/skillpilot\/coach\/1\/sha256-[0-9a-f]{64}\/index\.html$/);
+    for (const uri of Object.values(uris))
+      assert.match(uri, /^ui:\/\/skillpilot\/coach\/1\/sha256-[0-9a-f]{64}\/index\.html$/);
   });
 });

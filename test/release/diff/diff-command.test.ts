@@ -13,7 +13,10 @@ const cli = path.join(repoRoot, "bin/skillpilot.ts");
 const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
 const corpus = path.join(repoRoot, "test/fixtures/diff-corpus");
 
-async function skillpilot(args: string[], cwd = repoRoot): Promise<{ code: number; stdout: string; stderr: string }> {
+async function skillpilot(
+  args: string[],
+  cwd = repoRoot,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(tsx, [cli, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
@@ -22,18 +25,28 @@ async function skillpilot(args: string[], cwd = repoRoot): Promise<{ code: numbe
     return { code: err.code, stdout: err.stdout, stderr: err.stderr };
   }
 }
-const pair = (name: string) => [path.join(corpus, name, "old.json"), path.join(corpus, name, "new.json")];
+const pair = (name: string) => [
+  path.join(corpus, name, "old.json"),
+  path.join(corpus, name, "new.json"),
+];
 
 describe("skillpilot diff (L6, L12.2)", function () {
   // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
   this.timeout(120_000);
   it("exits 1 on a breaking change and prints a JSON result that matches the published schema", async () => {
-    const { code, stdout } = await skillpilot(["diff", ...pair("input-required-added"), "--format", "json"]);
+    const { code, stdout } = await skillpilot([
+      "diff",
+      ...pair("input-required-added"),
+      "--format",
+      "json",
+    ]);
     assert.equal(code, 1);
     const result = JSON.parse(stdout);
     const ajv = new Ajv2020({ strict: true });
     addFormats.default(ajv);
-    const schema = JSON.parse(await readFile(path.join(repoRoot, "release/diff/contract-diff-result.schema.json"), "utf8"));
+    const schema = JSON.parse(
+      await readFile(path.join(repoRoot, "release/diff/contract-diff-result.schema.json"), "utf8"),
+    );
     assert.equal(ajv.validate(schema, result), true, JSON.stringify(ajv.errors));
     assert.equal(result.breaking, true);
     assert.equal(result.requiredBump, "major");
@@ -54,16 +67,34 @@ describe("skillpilot diff (L6, L12.2)", function () {
 
   it("fails when the declared package version bump is lower than required (L6)", async () => {
     const [o, n] = pair("input-optional-added");
-    const low = await skillpilot(["diff", o, n, "--old-version", "1.1.3", "--new-version", "1.1.4"]);
+    const low = await skillpilot([
+      "diff",
+      o,
+      n,
+      "--old-version",
+      "1.1.3",
+      "--new-version",
+      "1.1.4",
+    ]);
     assert.equal(low.code, 1);
     assert.match(low.stdout, /VERSION_BUMP_TOO_LOW/);
-    assert.equal((await skillpilot(["diff", o, n, "--old-version", "1.1.3", "--new-version", "1.2.0"])).code, 0);
+    assert.equal(
+      (await skillpilot(["diff", o, n, "--old-version", "1.1.3", "--new-version", "1.2.0"])).code,
+      0,
+    );
   });
 
   it("exits 2 on unreadable input and on an unknown format", async () => {
-    assert.equal((await skillpilot(["diff", "does-not-exist.json", pair("tool-added")[1]])).code, 2);
+    assert.equal(
+      (await skillpilot(["diff", "does-not-exist.json", pair("tool-added")[1]])).code,
+      2,
+    );
     assert.equal((await skillpilot(["diff", ...pair("tool-added"), "--format", "yaml"])).code, 2);
-    const notAContract = await skillpilot(["diff", path.join(corpus, "tool-added/expected.json"), pair("tool-added")[1]]);
+    const notAContract = await skillpilot([
+      "diff",
+      path.join(corpus, "tool-added/expected.json"),
+      pair("tool-added")[1],
+    ]);
     assert.equal(notAContract.code, 2);
     assert.match(notAContract.stderr, /CONTRACT_INPUT_INVALID/);
   });
@@ -74,37 +105,86 @@ describe("skillpilot diff (L6, L12.2)", function () {
       const none = await skillpilot(["-C", project.root, "diff"]);
       assert.equal(none.code, 0);
       assert.match(none.stdout, /no published snapshot/);
-      const snapshot = JSON.parse(await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"));
-      const dir = path.join(project.root, "contracts/published/openai/skillpilot-coach", snapshot.plugin.packageVersion);
+      const snapshot = JSON.parse(
+        await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
+      );
+      const dir = path.join(
+        project.root,
+        "contracts/published/openai/skillpilot-coach",
+        snapshot.plugin.packageVersion,
+      );
       await mkdir(dir, { recursive: true });
-      await cp(path.join(project.root, "generated/contract.snapshot.json"), path.join(dir, "contract.snapshot.json"));
+      await cp(
+        path.join(project.root, "generated/contract.snapshot.json"),
+        path.join(dir, "contract.snapshot.json"),
+      );
       assert.equal((await skillpilot(["-C", project.root, "diff"])).code, 0);
       snapshot.tools = snapshot.tools.slice(1);
-      await writeFile(path.join(project.root, "generated/contract.snapshot.json"), JSON.stringify(snapshot, null, 2));
+      await writeFile(
+        path.join(project.root, "generated/contract.snapshot.json"),
+        JSON.stringify(snapshot, null, 2),
+      );
       const broken = await skillpilot(["-C", project.root, "diff", "--format", "github"]);
       assert.equal(broken.code, 1);
-      assert.match(broken.stdout, /^::error file=contracts\/published\/openai\/skillpilot-coach\/.*title=TOOL_REMOVED::/m);
+      assert.match(
+        broken.stdout,
+        /^::error file=contracts\/published\/openai\/skillpilot-coach\/.*title=TOOL_REMOVED::/m,
+      );
     } finally {
       await project.cleanup();
     }
   });
 
   it("blocks changed bytes under a published ui:// URI of the project, even with a waiver (L10)", async () => {
-    const project = await tempProject(repoRoot, ["generated/contract.snapshot.json", "release/line.json", "ui"]);
+    const project = await tempProject(repoRoot, [
+      "generated/contract.snapshot.json",
+      "release/line.json",
+      "ui",
+    ]);
     try {
-      const snapshot = JSON.parse(await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"));
-      const dir = path.join(project.root, "contracts/published/openai/skillpilot-coach", snapshot.plugin.packageVersion);
+      const snapshot = JSON.parse(
+        await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
+      );
+      const dir = path.join(
+        project.root,
+        "contracts/published/openai/skillpilot-coach",
+        snapshot.plugin.packageVersion,
+      );
       await mkdir(dir, { recursive: true });
-      await cp(path.join(project.root, "generated/contract.snapshot.json"), path.join(dir, "contract.snapshot.json"));
-      assert.equal((await skillpilot(["-C", project.root, "diff"])).code, 0, "unchanged UI bytes pass");
+      await cp(
+        path.join(project.root, "generated/contract.snapshot.json"),
+        path.join(dir, "contract.snapshot.json"),
+      );
+      assert.equal(
+        (await skillpilot(["-C", project.root, "diff"])).code,
+        0,
+        "unchanged UI bytes pass",
+      );
       const line = JSON.parse(await readFile(path.join(project.root, "release/line.json"), "utf8"));
       const [name, uri] = Object.entries(line.activeUi as Record<string, string>)[0];
-      await writeFile(path.join(project.root, "ui", name, "index.html"), "<!doctype html><p>changed in place</p>\n");
+      await writeFile(
+        path.join(project.root, "ui", name, "index.html"),
+        "<!doctype html><p>changed in place</p>\n",
+      );
       const out = await skillpilot(["-C", project.root, "diff", "--format", "json"]);
       assert.equal(out.code, 1);
-      const finding = JSON.parse(out.stdout).findings.find((f: { ruleId: string }) => f.ruleId === "UI_IMMUTABLE_BYTES_CHANGED");
+      const finding = JSON.parse(out.stdout).findings.find(
+        (f: { ruleId: string }) => f.ruleId === "UI_IMMUTABLE_BYTES_CHANGED",
+      );
       assert.equal(finding.witness.value.uri, uri);
-      await writeFile(path.join(project.root, "waivers.json"), JSON.stringify({ waivers: [{ fingerprint: finding.fingerprint, reason: "trying to waive immutable bytes", approver: "someone", expires: "2999-01-01" }] }));
+      await writeFile(
+        path.join(project.root, "waivers.json"),
+        JSON.stringify({
+          waivers: [
+            {
+              fingerprint: finding.fingerprint,
+              reason: "trying to waive immutable bytes",
+              approver: "someone",
+              expires: "2999-01-01",
+            },
+          ],
+        }),
+      );
       const waived = await skillpilot(["-C", project.root, "diff", "--waivers", "waivers.json"]);
       assert.equal(waived.code, 1);
       assert.match(waived.stdout, /WAIVER_NOT_ALLOWED/);
@@ -116,28 +196,68 @@ describe("skillpilot diff (L6, L12.2)", function () {
   it("compares against git:REF (L12.2)", async () => {
     const project = await tempProject(repoRoot, ["generated/contract.snapshot.json"]);
     try {
-      const git = (...args: string[]) => run("git", ["-C", project.root, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args]);
+      const git = (...args: string[]) =>
+        run("git", [
+          "-C",
+          project.root,
+          "-c",
+          "user.name=t",
+          "-c",
+          "user.email=t@example.com",
+          ...args,
+        ]);
       await git("init", "-q");
       await git("add", ".");
       await git("commit", "-q", "-m", "base");
-      const snapshot = JSON.parse(await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"));
+      const snapshot = JSON.parse(
+        await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
+      );
       snapshot.tools[0].annotations.readOnlyHint = !snapshot.tools[0].annotations.readOnlyHint;
-      await writeFile(path.join(project.root, "generated/contract.snapshot.json"), JSON.stringify(snapshot));
-      const out = await skillpilot(["-C", project.root, "diff", "--against", "git:HEAD", "--format", "json"]);
+      await writeFile(
+        path.join(project.root, "generated/contract.snapshot.json"),
+        JSON.stringify(snapshot),
+      );
+      const out = await skillpilot([
+        "-C",
+        project.root,
+        "diff",
+        "--against",
+        "git:HEAD",
+        "--format",
+        "json",
+      ]);
       const result = JSON.parse(out.stdout);
       assert.equal(result.comparisons[0].old.file, "git:HEAD:generated/contract.snapshot.json");
-      assert.ok(result.findings.some((f: { ruleId: string }) => f.ruleId.startsWith("ANNOTATION_")));
+      assert.ok(
+        result.findings.some((f: { ruleId: string }) => f.ruleId.startsWith("ANNOTATION_")),
+      );
     } finally {
       await project.cleanup();
     }
   });
 
   it("emits SARIF 2.1.0 that validates against the official SARIF schema", async () => {
-    const { stdout } = await skillpilot(["diff", ...pair("output-enum-widened"), "--format", "sarif"]);
+    const { stdout } = await skillpilot([
+      "diff",
+      ...pair("output-enum-widened"),
+      "--format",
+      "sarif",
+    ]);
     const sarif = JSON.parse(stdout);
-    const schemaFile = path.join(repoRoot, "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json");
-    const ajv = new AjvDraft04.default({ strict: false, validateFormats: false, unicodeRegExp: false });
-    assert.equal(ajv.validate(JSON.parse(await readFile(schemaFile, "utf8")), sarif), true, JSON.stringify(ajv.errors));
+    const schemaFile = path.join(
+      repoRoot,
+      "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json",
+    );
+    const ajv = new AjvDraft04.default({
+      strict: false,
+      validateFormats: false,
+      unicodeRegExp: false,
+    });
+    assert.equal(
+      ajv.validate(JSON.parse(await readFile(schemaFile, "utf8")), sarif),
+      true,
+      JSON.stringify(ajv.errors),
+    );
     const result = sarif.runs[0].results[0];
     assert.equal(result.ruleId, "OUTPUT_ENUM_WIDENED");
     assert.equal(result.level, "error");
@@ -147,7 +267,12 @@ describe("skillpilot diff (L6, L12.2)", function () {
   });
 
   it("renders Markdown with the verdict, a findings table and the witness", async () => {
-    const { stdout } = await skillpilot(["diff", ...pair("input-enum-narrowed"), "--format", "markdown"]);
+    const { stdout } = await skillpilot([
+      "diff",
+      ...pair("input-enum-narrowed"),
+      "--format",
+      "markdown",
+    ]);
     assert.match(stdout, /^## Contract-Diff: breaking/);
     assert.match(stdout, /\| ❌ error \| `INPUT_ENUM_NARROWED` \|/);
     assert.match(stdout, /"decision": "skipped"/);

@@ -8,7 +8,8 @@ import { parseWaivers, type Waiver } from "../../../release/diff/waivers.js";
 
 const corpus = path.resolve("test/fixtures/diff-corpus");
 const pair = (name: string): [ContractDoc, ContractDoc] => {
-  const read = (f: string) => docFromText(readFileSync(path.join(corpus, name, f), "utf8"), `${name}/${f}`, [])!;
+  const read = (f: string) =>
+    docFromText(readFileSync(path.join(corpus, name, f), "utf8"), `${name}/${f}`, [])!;
   return [read("old.json"), read("new.json")];
 };
 const now = new Date("2026-06-01T12:00:00Z");
@@ -16,7 +17,13 @@ const now = new Date("2026-06-01T12:00:00Z");
 describe("Contract-Diff waivers (L12.2)", () => {
   const [oldDoc, newDoc] = pair("input-enum-narrowed");
   const finding = () => diffContracts([oldDoc], newDoc, { waivers: [], now }).findings[0];
-  const waiver = (expires: string, fp = finding().fingerprint): Waiver => ({ fingerprint: fp, ruleId: "INPUT_ENUM_NARROWED", reason: "no client ever sent skipped", approver: "release-lead", expires });
+  const waiver = (expires: string, fp = finding().fingerprint): Waiver => ({
+    fingerprint: fp,
+    ruleId: "INPUT_ENUM_NARROWED",
+    reason: "no client ever sent skipped",
+    approver: "release-lead",
+    expires,
+  });
 
   it("fingerprints a finding by rule, pointer and content hashes, not by message text (L12.2)", () => {
     const f = finding();
@@ -24,7 +31,9 @@ describe("Contract-Diff waivers (L12.2)", () => {
     // The same change with a reworded tool description elsewhere keeps its fingerprint.
     const edited = structuredClone(newDoc);
     edited.tools.get("complete_goal")!.description = "Reworded.";
-    const again = diffContracts([oldDoc], edited, { waivers: [], now }).findings.find((x) => x.ruleId === f.ruleId)!;
+    const again = diffContracts([oldDoc], edited, { waivers: [], now }).findings.find(
+      (x) => x.ruleId === f.ruleId,
+    )!;
     assert.equal(again.fingerprint, f.fingerprint);
     assert.notEqual(fingerprint(f.ruleId, f.pointer, "a", "b"), f.fingerprint);
   });
@@ -40,18 +49,27 @@ describe("Contract-Diff waivers (L12.2)", () => {
   it("an expired waiver is an error and no longer hides the break (L12.2)", () => {
     const result = diffContracts([oldDoc], newDoc, { waivers: [waiver("2026-05-31")], now });
     assert.equal(result.breaking, true);
-    assert.deepEqual(result.problems.map((p) => p.ruleId), ["WAIVER_EXPIRED"]);
+    assert.deepEqual(
+      result.problems.map((p) => p.ruleId),
+      ["WAIVER_EXPIRED"],
+    );
     assert.equal(diffFailed(result), true);
   });
 
   it("a waiver is still valid on its expiry day", () => {
-    assert.equal(diffContracts([oldDoc], newDoc, { waivers: [waiver("2026-06-01")], now }).breaking, false);
+    assert.equal(
+      diffContracts([oldDoc], newDoc, { waivers: [waiver("2026-06-01")], now }).breaking,
+      false,
+    );
   });
 
   it("an unused waiver is an error", () => {
     const [o, n] = pair("guard-key-order");
     const result = diffContracts([o], n, { waivers: [waiver("2026-12-31")], now });
-    assert.deepEqual(result.problems.map((p) => p.ruleId), ["WAIVER_UNUSED"]);
+    assert.deepEqual(
+      result.problems.map((p) => p.ruleId),
+      ["WAIVER_UNUSED"],
+    );
     assert.equal(diffFailed(result), true);
   });
 
@@ -60,11 +78,17 @@ describe("Contract-Diff waivers (L12.2)", () => {
     const fp = diffContracts([o], n, { waivers: [], now }).findings[0].fingerprint;
     const result = diffContracts([o], n, { waivers: [waiver("2026-12-31", fp)], now });
     assert.equal(result.breaking, true);
-    assert.deepEqual(result.problems.map((p) => p.ruleId), ["WAIVER_NOT_ALLOWED"]);
+    assert.deepEqual(
+      result.problems.map((p) => p.ruleId),
+      ["WAIVER_NOT_ALLOWED"],
+    );
   });
 
   it("rejects a waiver without reason, approver or expiry", () => {
-    const bad = parseWaivers(JSON.stringify({ waivers: [{ fingerprint: "sha256:" + "0".repeat(64), reason: "because" }] }), "w.json");
+    const bad = parseWaivers(
+      JSON.stringify({ waivers: [{ fingerprint: "sha256:" + "0".repeat(64), reason: "because" }] }),
+      "w.json",
+    );
     assert.deepEqual([...new Set(bad.diagnostics.map((d) => d.ruleId))], ["WAIVER_FILE_INVALID"]);
     assert.equal(parseWaivers("{", "w.json").diagnostics[0].ruleId, "WAIVER_FILE_INVALID");
   });

@@ -13,7 +13,13 @@ import { readReleaseIndex } from "../../../release/publish/release-index.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
-import { editJson, regenerate, removeProject, ruleIds, useProjectCopies } from "../support/temp-project.js";
+import {
+  editJson,
+  regenerate,
+  removeProject,
+  ruleIds,
+  useProjectCopies,
+} from "../support/temp-project.js";
 
 const V = "1.1.3";
 const DRAFT = draftDir("skillpilot-coach", V);
@@ -39,7 +45,10 @@ async function bumpVersion(root: string, version: string): Promise<void> {
 async function publish(root: string, version = V): Promise<void> {
   assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
   assert.equal((await freeze(root, version, at)).outcome, "done");
-  assert.equal((await recordPublished(root, version, { publishedAt: "2026-11-30", now: at })).outcome, "done");
+  assert.equal(
+    (await recordPublished(root, version, { publishedAt: "2026-11-30", now: at })).outcome,
+    "done",
+  );
 }
 
 describe("release: prepare, review freeze, record-published, verify (L3, L4, L5, L10, L12)", function () {
@@ -56,31 +65,71 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       assert.deepEqual(ruleIds(result.diagnostics), []);
       assert.equal(result.dir, DRAFT);
       const dir = path.join(root, DRAFT);
-      assert.deepEqual((await readdir(dir)).sort(), ["SHA256SUMS", "contract.snapshot.json", "directory-submission.zip", "package", "plugin-install-bundle.tar.gz"]);
+      assert.deepEqual((await readdir(dir)).sort(), [
+        "SHA256SUMS",
+        "contract.snapshot.json",
+        "directory-submission.zip",
+        "package",
+        "plugin-install-bundle.tar.gz",
+      ]);
       const manifest = JSON.parse(await readFile(path.join(dir, "package/plugin.json"), "utf8"));
       assert.equal(manifest.version, V);
       assert.equal(manifest.name, "skillpilot-coach");
-      assert.equal(JSON.stringify(manifest).includes("/internal/"), false, "internal adapter path stays out of the package");
+      assert.equal(
+        JSON.stringify(manifest).includes("/internal/"),
+        false,
+        "internal adapter path stays out of the package",
+      );
       const sums = await readFile(path.join(dir, "SHA256SUMS"), "utf8");
-      const listed = sums.trim().split("\n").map((l) => l.slice(66));
-      assert.deepEqual(listed, [...listed].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      const listed = sums
+        .trim()
+        .split("\n")
+        .map((l) => l.slice(66));
+      assert.deepEqual(
+        listed,
+        [...listed].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      );
       assert.ok(listed.includes("package/skills/skillpilot-coach/references/flow.md"));
-      for (const line of sums.trim().split("\n")) assert.equal(sha256Hex(await readFile(path.join(dir, line.slice(66)))), line.slice(0, 64), line);
-      assert.equal(result.draft!.snapshotSha256, sha256Hex(await readFile(path.join(root, "generated/contract.snapshot.json"))));
+      for (const line of sums.trim().split("\n"))
+        assert.equal(
+          sha256Hex(await readFile(path.join(dir, line.slice(66)))),
+          line.slice(0, 64),
+          line,
+        );
+      assert.equal(
+        result.draft!.snapshotSha256,
+        sha256Hex(await readFile(path.join(root, "generated/contract.snapshot.json"))),
+      );
     });
 
     it("L5: the install bundle is a USTAR tar of exactly the package tree (no server), the ZIP the same tree", async () => {
       const { draft } = await prepare(root);
-      const tar = gunzipSync(await readFile(path.join(root, DRAFT, "plugin-install-bundle.tar.gz")));
+      const tar = gunzipSync(
+        await readFile(path.join(root, DRAFT, "plugin-install-bundle.tar.gz")),
+      );
       assert.equal(tar.subarray(257, 263).toString("latin1"), "ustar\0");
       assert.equal(sha256Hex(tar), draft!.archives.tar);
       const names: string[] = [];
       for (let off = 0; off + 512 <= tar.length && tar[off] !== 0; ) {
-        const size = parseInt(tar.subarray(off + 124, off + 136).toString("latin1").trim() || "0", 8);
-        names.push(tar.subarray(off, off + 100).toString("latin1").replace(/\0.*$/s, ""));
+        const size = parseInt(
+          tar
+            .subarray(off + 124, off + 136)
+            .toString("latin1")
+            .trim() || "0",
+          8,
+        );
+        names.push(
+          tar
+            .subarray(off, off + 100)
+            .toString("latin1")
+            .replace(/\0.*$/s, ""),
+        );
         off += 512 + Math.ceil(size / 512) * 512;
       }
-      const pkg = (await readFile(path.join(root, DRAFT, "SHA256SUMS"), "utf8")).split("\n").filter((l) => l.includes("  package/")).map((l) => l.slice(66 + "package/".length));
+      const pkg = (await readFile(path.join(root, DRAFT, "SHA256SUMS"), "utf8"))
+        .split("\n")
+        .filter((l) => l.includes("  package/"))
+        .map((l) => l.slice(66 + "package/".length));
       assert.deepEqual(names, pkg);
       assert.ok(!names.some((n) => /^(runtime|bin|generator|server)\//.test(n)));
     });
@@ -94,17 +143,30 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
     });
 
     it("L12.1: refuses a --version other than packageVersion, and a version that is not x.y.z", async () => {
-      assert.deepEqual(ruleIds((await prepare(root, { version: "1.2.0" })).diagnostics), ["RELEASE_VERSION_MISMATCH"]);
-      assert.deepEqual(ruleIds((await prepare(root, { version: "1.1" })).diagnostics), ["RELEASE_VERSION_INVALID"]);
-      assert.deepEqual(ruleIds((await prepare(root, { version: "1.1.3-rc.1" })).diagnostics), ["RELEASE_VERSION_INVALID"]);
-      assert.equal(await readdir(path.join(root, "contracts")).catch(() => "absent"), "absent", "nothing written");
+      assert.deepEqual(ruleIds((await prepare(root, { version: "1.2.0" })).diagnostics), [
+        "RELEASE_VERSION_MISMATCH",
+      ]);
+      assert.deepEqual(ruleIds((await prepare(root, { version: "1.1" })).diagnostics), [
+        "RELEASE_VERSION_INVALID",
+      ]);
+      assert.deepEqual(ruleIds((await prepare(root, { version: "1.1.3-rc.1" })).diagnostics), [
+        "RELEASE_VERSION_INVALID",
+      ]);
+      assert.equal(
+        await readdir(path.join(root, "contracts")).catch(() => "absent"),
+        "absent",
+        "nothing written",
+      );
     });
 
     it("L5: a symlink in the skills tree fails prepare with a clear message and writes nothing", async () => {
       await symlink("SKILL.md", path.join(root, "skills/skillpilot-coach/alias.md"));
       const result = await prepare(root);
       assert.deepEqual(ruleIds(result.diagnostics), ["BUNDLE_INPUT_INVALID"]);
-      assert.match(result.diagnostics.find((d) => d.ruleId === "BUNDLE_INPUT_INVALID")!.message, /alias\.md: a symbolic link cannot be bundled/);
+      assert.match(
+        result.diagnostics.find((d) => d.ruleId === "BUNDLE_INPUT_INVALID")!.message,
+        /alias\.md: a symbolic link cannot be bundled/,
+      );
       assert.equal(await readdir(path.join(root, "contracts")).catch(() => "absent"), "absent");
     });
 
@@ -112,7 +174,11 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await editJson(root, "schemas/tools/get_skillpilot_learning_context.json", (doc) => {
         doc.title = "Changed without regenerating";
       });
-      assert.ok(ruleIds((await prepare(root)).diagnostics).some((id) => id === "SOURCE_CHANGED" || id === "GENERATED_DRIFT"));
+      assert.ok(
+        ruleIds((await prepare(root)).diagnostics).some(
+          (id) => id === "SOURCE_CHANGED" || id === "GENERATED_DRIFT",
+        ),
+      );
     });
 
     it("L10: refuses an active UI URI whose bytes exist nowhere, and warns when ui/ moved on without activation", async () => {
@@ -141,18 +207,28 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await changeContract(root);
       const result = await prepare(root);
       assert.deepEqual(ruleIds(result.diagnostics), ["FROZEN_DRAFT_CHANGED"]);
-      assert.equal(sha256Hex(await readFile(path.join(root, DRAFT, "SHA256SUMS"))), draft!.contentSha256);
+      assert.equal(
+        sha256Hex(await readFile(path.join(root, DRAFT, "SHA256SUMS"))),
+        draft!.contentSha256,
+      );
     });
 
     it("L3: the server start check refuses a drifted contract unless explicitly overridden", async () => {
       assert.equal(checkFrozenContract(root).ok, true, "nothing frozen");
       await prepare(root);
       await freeze(root, V, at);
-      assert.deepEqual(checkFrozenContract(root), { ok: true, message: `contract matches frozen ${V}`, frozenVersion: V });
+      assert.deepEqual(checkFrozenContract(root), {
+        ok: true,
+        message: `contract matches frozen ${V}`,
+        frozenVersion: V,
+      });
       await changeContract(root);
       const refused = checkFrozenContract(root);
       assert.equal(refused.ok, false);
-      assert.match(refused.message, /differs from the contract frozen for review in 1\.1\.3.*refusing to start/);
+      assert.match(
+        refused.message,
+        /differs from the contract frozen for review in 1\.1\.3.*refusing to start/,
+      );
       const overridden = checkFrozenContract(root, { allowDrift: true });
       assert.equal(overridden.ok, true);
       assert.match(overridden.message, /explicitly overridden/);
@@ -172,24 +248,42 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       assert.equal((await freeze(root, V, at)).outcome, "done");
       await bumpVersion(root, "1.1.4");
       await prepare(root);
-      assert.deepEqual(ruleIds((await freeze(root, "1.1.4", at)).diagnostics), ["FREEZE_ALREADY_ACTIVE"]);
+      assert.deepEqual(ruleIds((await freeze(root, "1.1.4", at)).diagnostics), [
+        "FREEZE_ALREADY_ACTIVE",
+      ]);
       await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
       // 1.1.3's draft is still on disk, but it is published now.
       await bumpVersion(root, V);
-      assert.deepEqual(ruleIds((await freeze(root, V, at)).diagnostics), ["VERSION_ALREADY_PUBLISHED"]);
+      assert.deepEqual(ruleIds((await freeze(root, V, at)).diagnostics), [
+        "VERSION_ALREADY_PUBLISHED",
+      ]);
     });
 
     it("L3: unfreeze needs the frozen version and keeps its reason in the history", async () => {
-      assert.deepEqual(ruleIds((await unfreeze(root, V, "review rejected", at)).diagnostics), ["NOT_FROZEN"]);
+      assert.deepEqual(ruleIds((await unfreeze(root, V, "review rejected", at)).diagnostics), [
+        "NOT_FROZEN",
+      ]);
       await prepare(root);
       await freeze(root, V, at);
-      assert.deepEqual(ruleIds((await unfreeze(root, "1.1.4", "wrong version", at)).diagnostics), ["NOT_FROZEN"]);
+      assert.deepEqual(ruleIds((await unfreeze(root, "1.1.4", "wrong version", at)).diagnostics), [
+        "NOT_FROZEN",
+      ]);
       assert.equal((await unfreeze(root, V, "review rejected: screenshots", at)).outcome, "done");
       const state = readFreezeState(root);
       assert.equal(state.active, null);
-      assert.deepEqual(state.history.map((h) => [h.action, h.version, h.reason]), [["freeze", V, undefined], ["unfreeze", V, "review rejected: screenshots"]]);
+      assert.deepEqual(
+        state.history.map((h) => [h.action, h.version, h.reason]),
+        [
+          ["freeze", V, undefined],
+          ["unfreeze", V, "review rejected: screenshots"],
+        ],
+      );
       await changeContract(root);
-      assert.deepEqual(ruleIds((await prepare(root)).diagnostics), [], "after unfreeze the draft may change again");
+      assert.deepEqual(
+        ruleIds((await prepare(root)).diagnostics),
+        [],
+        "after unfreeze the draft may change again",
+      );
     });
   });
 
@@ -200,12 +294,22 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       const result = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
       assert.deepEqual(ruleIds(result.diagnostics), []);
       assert.equal(result.outcome, "done");
-      assert.equal(sha256Hex(await readFile(path.join(root, PUBLISHED, "SHA256SUMS"))), draft!.contentSha256);
+      assert.equal(
+        sha256Hex(await readFile(path.join(root, PUBLISHED, "SHA256SUMS"))),
+        draft!.contentSha256,
+      );
       assert.ok((await readFile(path.join(root, PUBLISHED, "contract.snapshot.json"))).length > 0);
       const index = await readReleaseIndex(root);
-      assert.deepEqual(index.releases.map((r) => [r.version, r.publishedAt, r.contentSha256, r.snapshotSha256, r.linePolicyRevision]), [
-        [V, "2026-11-30", draft!.contentSha256, draft!.snapshotSha256, draft!.policyRevision],
-      ]);
+      assert.deepEqual(
+        index.releases.map((r) => [
+          r.version,
+          r.publishedAt,
+          r.contentSha256,
+          r.snapshotSha256,
+          r.linePolicyRevision,
+        ]),
+        [[V, "2026-11-30", draft!.contentSha256, draft!.snapshotSha256, draft!.policyRevision]],
+      );
       assert.deepEqual(index.releases[0].archives, {
         "plugin-install-bundle.tar": draft!.archives.tar,
         "plugin-install-bundle.tar.gz": draft!.archives.tarGz,
@@ -213,7 +317,9 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       });
       assert.deepEqual(index.releases[0].ui, draft!.ui);
       for (const uri of Object.values(draft!.ui)) {
-        const retained = await readFile(path.join(root, contractsLayout.uiStore, uri.slice("ui://".length)));
+        const retained = await readFile(
+          path.join(root, contractsLayout.uiStore, uri.slice("ui://".length)),
+        );
         assert.equal(`sha256-${sha256Hex(retained)}`, uri.split("/")[5]);
       }
       assert.equal(readFreezeState(root).active, null);
@@ -237,10 +343,18 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       const readme = "package/skills/skillpilot-coach/references/flow.md";
       await writeFile(path.join(root, DRAFT, readme), "edited after freeze\n");
       assert.deepEqual(ruleIds((await recordPublished(root, V)).diagnostics), ["DRAFT_CORRUPT"]);
-      const sums = (await readFile(sumsFile, "utf8")).replace(/^[0-9a-f]{64}(?=  package\/skills\/skillpilot-coach\/references\/flow\.md$)/m, sha256Hex("edited after freeze\n"));
+      const sums = (await readFile(sumsFile, "utf8")).replace(
+        /^[0-9a-f]{64}(?=  package\/skills\/skillpilot-coach\/references\/flow\.md$)/m,
+        sha256Hex("edited after freeze\n"),
+      );
       await writeFile(sumsFile, sums);
-      assert.deepEqual(ruleIds((await recordPublished(root, V)).diagnostics), ["FROZEN_DRAFT_MODIFIED"]);
-      assert.equal(await readdir(path.join(root, "contracts/published")).catch(() => "absent"), "absent");
+      assert.deepEqual(ruleIds((await recordPublished(root, V)).diagnostics), [
+        "FROZEN_DRAFT_MODIFIED",
+      ]);
+      assert.equal(
+        await readdir(path.join(root, "contracts/published")).catch(() => "absent"),
+        "absent",
+      );
     });
 
     it("L4: refuses to overwrite a published version that has other bytes", async () => {
@@ -248,7 +362,11 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await writeFile(path.join(root, PUBLISHED, "contract.snapshot.json"), "{}\n");
       const result = await recordPublished(root, V);
       assert.deepEqual(ruleIds(result.diagnostics), ["PUBLISHED_EXISTS"]);
-      assert.equal(await readFile(path.join(root, PUBLISHED, "contract.snapshot.json"), "utf8"), "{}\n", "left as found for verify to report");
+      assert.equal(
+        await readFile(path.join(root, PUBLISHED, "contract.snapshot.json"), "utf8"),
+        "{}\n",
+        "left as found for verify to report",
+      );
     });
 
     it("L4: an interrupted run (folder copied, index not yet appended) completes only when the folder is this very draft", async () => {
@@ -261,7 +379,10 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await rm(path.join(root, PUBLISHED), { recursive: true });
       await cp(path.join(root, DRAFT), path.join(root, PUBLISHED), { recursive: true });
       assert.equal((await recordPublished(root, V, { publishedAt: "2026-11-30" })).outcome, "done");
-      assert.deepEqual((await readReleaseIndex(root)).releases.map((r) => r.version), [V]);
+      assert.deepEqual(
+        (await readReleaseIndex(root)).releases.map((r) => r.version),
+        [V],
+      );
       assert.deepEqual(ruleIds(await verifyRelease(root)), []);
     });
 
@@ -270,11 +391,15 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await bumpVersion(root, "1.1.2");
       assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
       await freeze(root, "1.1.2", at);
-      assert.deepEqual(ruleIds((await recordPublished(root, "1.1.2")).diagnostics), ["VERSION_NOT_NEWER"]);
+      assert.deepEqual(ruleIds((await recordPublished(root, "1.1.2")).diagnostics), [
+        "VERSION_NOT_NEWER",
+      ]);
     });
 
     it("L4: refuses a version without a draft", async () => {
-      assert.deepEqual(ruleIds((await recordPublished(root, "2.0.0")).diagnostics), ["DRAFT_MISSING"]);
+      assert.deepEqual(ruleIds((await recordPublished(root, "2.0.0")).diagnostics), [
+        "DRAFT_MISSING",
+      ]);
     });
   });
 
@@ -284,7 +409,10 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await appendFile(path.join(root, PUBLISHED, "package/tools.json"), " ");
       const ids = ruleIds(await verifyRelease(root));
       assert.ok(ids.includes("PUBLISHED_TAMPERED"), ids.join());
-      assert.ok(ids.includes("BUNDLE_NOT_REPRODUCIBLE"), "the archives no longer rebuild from the tampered tree");
+      assert.ok(
+        ids.includes("BUNDLE_NOT_REPRODUCIBLE"),
+        "the archives no longer rebuild from the tampered tree",
+      );
     });
 
     it("L4: a replaced archive and an unindexed published folder fail verify", async () => {
@@ -301,17 +429,30 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
         (doc.releases as { snapshotSha256: string }[])[0].snapshotSha256 = "0".repeat(64);
       });
       // The generated contract no longer matches the (edited) published snapshot hash either.
-      assert.deepEqual(ruleIds(await verifyRelease(root)), ["MANIFEST_VERSION_REUSED", "PUBLISHED_INDEX_MISMATCH"]);
+      assert.deepEqual(ruleIds(await verifyRelease(root)), [
+        "MANIFEST_VERSION_REUSED",
+        "PUBLISHED_INDEX_MISMATCH",
+      ]);
       await rm(path.join(root, PUBLISHED), { recursive: true });
-      assert.deepEqual(ruleIds(await verifyRelease(root)), ["MANIFEST_VERSION_REUSED", "PUBLISHED_MISSING"]);
+      assert.deepEqual(ruleIds(await verifyRelease(root)), [
+        "MANIFEST_VERSION_REUSED",
+        "PUBLISHED_MISSING",
+      ]);
     });
 
     it("L10: every published UI URI keeps resolving to identical bytes, even after ui/ changed and was activated", async () => {
       await publish(root);
       const published = (await readReleaseIndex(root)).releases[0].ui["goal-visualization"];
-      await appendFile(path.join(root, "ui/goal-visualization/index.html"), "<!-- a compatible fix -->\n");
+      await appendFile(
+        path.join(root, "ui/goal-visualization/index.html"),
+        "<!-- a compatible fix -->\n",
+      );
       await activateUi(root, await buildAllUi(root, 1));
-      assert.deepEqual(ruleIds(await verifyRelease(root)), ["MANIFEST_VERSION_REUSED"], "a new UI URI is a contract change: PATCH bump (L6)");
+      assert.deepEqual(
+        ruleIds(await verifyRelease(root)),
+        ["MANIFEST_VERSION_REUSED"],
+        "a new UI URI is a contract change: PATCH bump (L6)",
+      );
       await bumpVersion(root, "1.1.4");
       assert.deepEqual(ruleIds(await verifyRelease(root)), []);
       const retained = path.join(root, contractsLayout.uiStore, published.slice("ui://".length));
@@ -328,7 +469,10 @@ describe("release: prepare, review freeze, record-published, verify (L3, L4, L5,
       await changeContract(root);
       assert.deepEqual(ruleIds(await verifyRelease(root)), ["CONTRACT_DRIFTED_WHILE_FROZEN"]);
       await rm(path.join(root, DRAFT, "directory-submission.zip"));
-      assert.deepEqual(ruleIds(await verifyRelease(root)), ["CONTRACT_DRIFTED_WHILE_FROZEN", "FROZEN_DRAFT_MODIFIED"]);
+      assert.deepEqual(ruleIds(await verifyRelease(root)), [
+        "CONTRACT_DRIFTED_WHILE_FROZEN",
+        "FROZEN_DRAFT_MODIFIED",
+      ]);
     });
 
     it("L4: a published copy of the project verifies in another checkout location (paths are relative)", async () => {

@@ -16,14 +16,23 @@ import { repoRoot as repo } from "../../support/temp-project.js";
  */
 export async function makeTemplateProject(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), "sp-release-template-"));
-  for (const dir of ["schemas", "ui"]) await cp(path.join(repo, dir), path.join(root, dir), { recursive: true });
+  for (const dir of ["schemas", "ui"])
+    await cp(path.join(repo, dir), path.join(root, dir), { recursive: true });
   await mkdir(path.join(root, "release"), { recursive: true });
-  for (const file of ["release/line.json", "release/first-party-allowlist.json"]) await cp(path.join(repo, file), path.join(root, file));
+  for (const file of ["release/line.json", "release/first-party-allowlist.json"])
+    await cp(path.join(repo, file), path.join(root, file));
   await mkdir(path.join(root, "skills", "skillpilot-coach", "references"), { recursive: true });
-  await writeFile(path.join(root, "skills", "skillpilot-coach", "SKILL.md"), "---\nname: skillpilot-coach\n---\nCall get_skillpilot_learning_context first.\n");
-  await writeFile(path.join(root, "skills", "skillpilot-coach", "references", "flow.md"), "One fresh full context per learner message.\n");
+  await writeFile(
+    path.join(root, "skills", "skillpilot-coach", "SKILL.md"),
+    "---\nname: skillpilot-coach\n---\nCall get_skillpilot_learning_context first.\n",
+  );
+  await writeFile(
+    path.join(root, "skills", "skillpilot-coach", "references", "flow.md"),
+    "One fresh full context per learner message.\n",
+  );
   const result = await generateFromSources(await readContractSources(defaultPaths(root)));
-  if (!result.model) throw new Error(`the project's schemas do not generate: ${JSON.stringify(result.diagnostics)}`);
+  if (!result.model)
+    throw new Error(`the project's schemas do not generate: ${JSON.stringify(result.diagnostics)}`);
   await writeGenerated(root, result.files);
   await activateUi(root, await buildAllUi(root, result.model.plugin.contractMajor));
   return root;
@@ -40,7 +49,11 @@ export async function copyProject(template: string): Promise<string> {
 export const removeProject = (root: string) => rm(root, { recursive: true, force: true });
 
 /** Edit a JSON file of a project in place. */
-export async function editJson(root: string, rel: string, edit: (doc: Record<string, unknown>) => void): Promise<void> {
+export async function editJson(
+  root: string,
+  rel: string,
+  edit: (doc: Record<string, unknown>) => void,
+): Promise<void> {
   const abs = path.join(root, rel);
   const doc = JSON.parse(await readFile(abs, "utf8")) as Record<string, unknown>;
   edit(doc);
@@ -55,7 +68,10 @@ export async function regenerate(root: string): Promise<void> {
 }
 
 /** The rule ids of some diagnostics, sorted and deduplicated, for compact assertions. */
-export const ruleIds = (diagnostics: readonly { ruleId: string; severity: string }[], severity = "error"): string[] =>
+export const ruleIds = (
+  diagnostics: readonly { ruleId: string; severity: string }[],
+  severity = "error",
+): string[] =>
   [...new Set(diagnostics.filter((d) => d.severity === severity).map((d) => d.ruleId))].sort();
 
 /**

@@ -5,7 +5,11 @@ import path from "node:path";
 import { sha256Hex } from "../../../release/bundle/sha256-manifest.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi, buildUiArtifact, UiBuildError } from "../../../release/ui/build-ui.js";
-import { listServableUi, resolveUiResource, retainUiArtifact } from "../../../release/ui/ui-store.js";
+import {
+  listServableUi,
+  resolveUiResource,
+  retainUiArtifact,
+} from "../../../release/ui/ui-store.js";
 import { parseUiUri, retainedUiPath, uiUri } from "../../../release/ui/ui-uri.js";
 import { ruleIds, useProjectCopies } from "../support/temp-project.js";
 
@@ -32,27 +36,39 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
     assert.equal(a.html.toString(), html);
     assert.equal(a.uri, `ui://skillpilot/coach/1/sha256-${sha256Hex(html)}/index.html`);
     assert.deepEqual(parseUiUri(a.uri), { contractMajor: 1, sha256: sha256Hex(html) });
-    assert.equal(retainedUiPath(a.uri), `contracts/ui/skillpilot/coach/1/sha256-${sha256Hex(html)}/index.html`);
+    assert.equal(
+      retainedUiPath(a.uri),
+      `contracts/ui/skillpilot/coach/1/sha256-${sha256Hex(html)}/index.html`,
+    );
   });
 
   it("L10: local scripts and stylesheets are inlined into one file; a change to them changes the URI", async () => {
     const uiDir = await page("split", {
-      "index.html": '<html><head><link rel="stylesheet" href="style.css"></head><body><script src="app.js"></script></body></html>\n',
+      "index.html":
+        '<html><head><link rel="stylesheet" href="style.css"></head><body><script src="app.js"></script></body></html>\n',
       "style.css": "body{color:red}",
       "app.js": 'console.log("</script>")',
     });
     const a = await buildUiArtifact(uiDir, "split", 1);
     const text = a.html.toString();
     assert.ok(text.includes("<style>\nbody{color:red}\n</style>"));
-    assert.ok(text.includes('<script>\nconsole.log("<\\/script>")\n</script>'), "inlined code cannot close its element early");
+    assert.ok(
+      text.includes('<script>\nconsole.log("<\\/script>")\n</script>'),
+      "inlined code cannot close its element early",
+    );
     assert.ok(!/src=|href=/.test(text));
     await writeFile(path.join(uiDir, "split", "app.js"), "console.log(2)");
     assert.notEqual((await buildUiArtifact(uiDir, "split", 1)).uri, a.uri);
   });
 
   it("L10: a remote reference or a path outside the page folder is refused", async () => {
-    const uiDir = await page("remote", { "index.html": '<script src="https://cdn.example.com/x.js"></script>' });
-    await assert.rejects(buildUiArtifact(uiDir, "remote", 1), (e: unknown) => e instanceof UiBuildError && /not local/.test(e.message));
+    const uiDir = await page("remote", {
+      "index.html": '<script src="https://cdn.example.com/x.js"></script>',
+    });
+    await assert.rejects(
+      buildUiArtifact(uiDir, "remote", 1),
+      (e: unknown) => e instanceof UiBuildError && /not local/.test(e.message),
+    );
     await page("escape", { "index.html": '<script src="../plain/index.html"></script>' });
     await assert.rejects(buildUiArtifact(uiDir, "escape", 1), /points outside/);
   });
@@ -76,10 +92,16 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
 
     it("L10: resolveUiResource serves active pages from ui/ and published pages from the retained store, verified by hash", async () => {
       const [first] = await buildAllUi(root, 1);
-      assert.deepEqual(await resolveUiResource(root, first.uri), { html: first.html, from: "source" });
+      assert.deepEqual(await resolveUiResource(root, first.uri), {
+        html: first.html,
+        from: "source",
+      });
       await retainUiArtifact(root, first.uri, first.html);
       await writeFile(path.join(root, "ui", first.name, "index.html"), "<p>new page</p>\n");
-      assert.deepEqual(await resolveUiResource(root, first.uri), { html: first.html, from: "retained" });
+      assert.deepEqual(await resolveUiResource(root, first.uri), {
+        html: first.html,
+        from: "retained",
+      });
       assert.equal(await resolveUiResource(root, uiUri(1, "0".repeat(64))), undefined);
       assert.equal(await resolveUiResource(root, "ui://elsewhere/x.html"), undefined);
     });
@@ -87,7 +109,10 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
     it("L10: listServableUi names the active URIs and every retained one, so old URIs stay servable after a new activation", async () => {
       const before = await buildAllUi(root, 1);
       for (const a of before) await retainUiArtifact(root, a.uri, a.html);
-      await writeFile(path.join(root, "ui/goal-visualization/index.html"), "<!doctype html><p>goal v2</p>\n");
+      await writeFile(
+        path.join(root, "ui/goal-visualization/index.html"),
+        "<!doctype html><p>goal v2</p>\n",
+      );
       await activateUi(root, await buildAllUi(root, 1));
       const servable = await listServableUi(root);
       const old = before.find((a) => a.name === "goal-visualization")!;
@@ -100,11 +125,18 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
           { uri: line.activeUi["memory-practice"], activeAs: "memory-practice" },
         ].sort((a, b) => (a.uri < b.uri ? -1 : 1)),
       );
-      for (const { uri } of servable) assert.equal(`sha256-${sha256Hex((await resolveUiResource(root, uri))!.html)}`, uri.split("/")[5]);
+      for (const { uri } of servable)
+        assert.equal(
+          `sha256-${sha256Hex((await resolveUiResource(root, uri))!.html)}`,
+          uri.split("/")[5],
+        );
     });
 
     it("L10: ui build --activate rewrites release/line.json activeUi and regenerates the descriptors to bind the new URI", async () => {
-      await writeFile(path.join(root, "ui/memory-practice/index.html"), "<!doctype html><p>cards v2</p>\n");
+      await writeFile(
+        path.join(root, "ui/memory-practice/index.html"),
+        "<!doctype html><p>cards v2</p>\n",
+      );
       const artifacts = await buildAllUi(root, 1);
       const next = artifacts.find((a) => a.name === "memory-practice")!;
       const result = await activateUi(root, artifacts);
@@ -116,7 +148,11 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
       assert.equal(line.policyRevision, 3, "other fields are kept");
       const tools = await readFile(path.join(root, "generated/tools.gen.ts"), "utf8");
       assert.ok(tools.includes(next.uri));
-      assert.deepEqual((await activateUi(root, artifacts)).changed, [], "activating again changes nothing");
+      assert.deepEqual(
+        (await activateUi(root, artifacts)).changed,
+        [],
+        "activating again changes nothing",
+      );
     });
   });
 });

@@ -17,7 +17,8 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
     root = project();
   });
 
-  const editPlugin = (edit: (doc: Record<string, unknown>) => void) => editJson(root, "schemas/plugin.json", edit);
+  const editPlugin = (edit: (doc: Record<string, unknown>) => void) =>
+    editJson(root, "schemas/plugin.json", edit);
 
   it("L12.1: the project as it is passes the gate", async () => {
     assert.deepEqual(ruleIds(await verifyRelease(root)), []);
@@ -27,7 +28,11 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
     await editPlugin((d) => (d.displayName = "SkillPilot Coach for Everyone!!"));
     const diagnostics = await verifyRelease(root);
     assert.deepEqual(ruleIds(diagnostics), ["MANIFEST_DISPLAY_NAME"]);
-    assert.ok(diagnostics.some((d) => /31 characters/.test(d.message) && d.location.file === "schemas/plugin.json"));
+    assert.ok(
+      diagnostics.some(
+        (d) => /31 characters/.test(d.message) && d.location.file === "schemas/plugin.json",
+      ),
+    );
     assert.ok(diagnostics.some((d) => d.location.file === "release/line.json"));
   });
 
@@ -41,7 +46,8 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
     assert.deepEqual(ruleIds(await verifyRelease(root)), ["MANIFEST_ORIGIN"], "no dual audience");
     await editPlugin((d) => {
       d.oauthResource = d.mcpUrl;
-      d.protectedResourceMetadataUrl = "https://auth.skillpilot.com/.well-known/oauth-protected-resource/mcp";
+      d.protectedResourceMetadataUrl =
+        "https://auth.skillpilot.com/.well-known/oauth-protected-resource/mcp";
     });
     assert.deepEqual(ruleIds(await verifyRelease(root)), ["MANIFEST_ORIGIN"]);
   });
@@ -49,7 +55,10 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
   it("L1, L12.1: the package name and origin are permanent once published; SemVer never goes below the index", async () => {
     assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
     await freeze(root, "1.1.3");
-    assert.equal((await recordPublished(root, "1.1.3", { publishedAt: "2026-11-30" })).outcome, "done");
+    assert.equal(
+      (await recordPublished(root, "1.1.3", { publishedAt: "2026-11-30" })).outcome,
+      "done",
+    );
     await editPlugin((d) => {
       d.packageVersion = "1.1.2";
     });
@@ -60,7 +69,8 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
       d.mcpUrl = "https://coach.skillpilot.com/mcp";
       d.oauthResource = "https://coach.skillpilot.com/mcp";
       d.widgetOrigin = "https://coach.skillpilot.com";
-      d.protectedResourceMetadataUrl = "https://coach.skillpilot.com/.well-known/oauth-protected-resource/mcp";
+      d.protectedResourceMetadataUrl =
+        "https://coach.skillpilot.com/.well-known/oauth-protected-resource/mcp";
     });
     assert.deepEqual(ruleIds(await verifyRelease(root)), ["MANIFEST_ORIGIN"]);
     await editPlugin((d) => (d.packageName = "skillpilot-coach-v2"));
@@ -92,7 +102,9 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
     assert.equal(off[0].location.pointer, "/successor/launchUrl");
     assert.ok(off[0].location.line! > 1, "located in release/line.json");
     await warn("https://user:pw@skillpilot.com/start");
-    assert.deepEqual(ruleIds((await checkLine(root)).diagnostics), ["LINE_SUCCESSOR_NOT_ALLOWLISTED"]);
+    assert.deepEqual(ruleIds((await checkLine(root)).diagnostics), [
+      "LINE_SUCCESSOR_NOT_ALLOWLISTED",
+    ]);
   });
 
   it("L11: WARN without a successor, and RETIRED without UNPUBLISHED + BLOCK, fail contract-line/v1", async () => {
@@ -111,7 +123,11 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
   });
 
   it("L11: a successor must be a newer contract major", async () => {
-    await editJson(root, "release/line.json", (d) => (d.successor = { contractMajor: 1, launchUrl: "https://skillpilot.com/start" }));
+    await editJson(
+      root,
+      "release/line.json",
+      (d) => (d.successor = { contractMajor: 1, launchUrl: "https://skillpilot.com/start" }),
+    );
     assert.deepEqual(ruleIds((await checkLine(root)).diagnostics), ["LINE_SUCCESSOR_NOT_NEWER"]);
   });
 });

@@ -23,17 +23,29 @@ describe("runtime/capability: key rotation (C11)", () => {
   });
 
   it("rejects tokens of a retired kid as CAPABILITY_INVALID (C11)", () => {
-    assertRefused(() => openCapability(keyringFromConfig(after), oldToken, gradingExpectation), "CAPABILITY_INVALID", "unknown-kid");
+    assertRefused(
+      () => openCapability(keyringFromConfig(after), oldToken, gradingExpectation),
+      "CAPABILITY_INVALID",
+      "unknown-kid",
+    );
   });
 
   it("rejects a token whose kid is known but whose key material differs (C11)", () => {
     const impostor = keyringFromConfig(generateKeyringConfig("k1"));
-    assertRefused(() => openCapability(impostor, oldToken, gradingExpectation), "CAPABILITY_INVALID", "decrypt");
+    assertRefused(
+      () => openCapability(impostor, oldToken, gradingExpectation),
+      "CAPABILITY_INVALID",
+      "decrypt",
+    );
   });
 
   it("derives one key per purpose and kid, so purposes and kids never share key bytes (C11)", () => {
     const ring = keyringFromConfig(during);
-    const keys = ["k1", "k2"].flatMap((kid) => ["cap1/grading", "cap1/batch", "opt1/option"].map((info) => ring.derive(kid, info).toString("hex")));
+    const keys = ["k1", "k2"].flatMap((kid) =>
+      ["cap1/grading", "cap1/batch", "opt1/option"].map((info) =>
+        ring.derive(kid, info).toString("hex"),
+      ),
+    );
     assert.equal(new Set(keys).size, keys.length);
     assert.equal(ring.derive("k1", "cap1/grading").length, 32);
     assert.equal(ring.derive("k1", "cap1/grading"), ring.derive("k1", "cap1/grading")); // cached

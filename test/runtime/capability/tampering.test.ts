@@ -1,8 +1,17 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createDecipheriv } from "node:crypto";
-import { CapabilityError, mintCapability, openCapability } from "../../../runtime/capability/index.js";
-import { assertRefused, gradingExpectation, gradingRequest, keyring } from "./capability-fixtures.js";
+import {
+  CapabilityError,
+  mintCapability,
+  openCapability,
+} from "../../../runtime/capability/index.js";
+import {
+  assertRefused,
+  gradingExpectation,
+  gradingRequest,
+  keyring,
+} from "./capability-fixtures.js";
 
 /** The sealed part of a token as bytes, and a way back to a token with the same prefix/kid. */
 function split(token: string): { head: string; sealed: Buffer } {
@@ -21,7 +30,10 @@ function refusedAsInvalid(token: string): boolean {
 
 describe("runtime/capability: tampering (C11, G5, G9)", () => {
   // Claims with a small payload make the token long enough for > 2000 distinct text-bit flips.
-  const token = mintCapability(keyring, { ...gradingRequest, data: { goalId: "algebra.linear-equations", items: 5 } });
+  const token = mintCapability(keyring, {
+    ...gradingRequest,
+    data: { goalId: "algebra.linear-equations", items: 5 },
+  });
 
   it("the untouched token opens, so every refusal below is caused by the flip", () => {
     assert.ok(openCapability(keyring, token, gradingExpectation));
@@ -31,7 +43,10 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
     let flips = 0;
     for (let i = 0; i < token.length; i += 1)
       for (let bit = 0; bit < 8; bit += 1) {
-        const flipped = token.slice(0, i) + String.fromCharCode(token.charCodeAt(i) ^ (1 << bit)) + token.slice(i + 1);
+        const flipped =
+          token.slice(0, i) +
+          String.fromCharCode(token.charCodeAt(i) ^ (1 << bit)) +
+          token.slice(i + 1);
         assert.ok(refusedAsInvalid(flipped), `flip of bit ${bit} at char ${i} was accepted`);
         flips += 1;
       }
@@ -43,7 +58,10 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
     for (let bit = 0; bit < sealed.length * 8; bit += 1) {
       const copy = Buffer.from(sealed);
       copy[bit >> 3] ^= 1 << (bit & 7);
-      assert.ok(refusedAsInvalid(head + copy.toString("base64url")), `sealed bit ${bit} flip accepted`);
+      assert.ok(
+        refusedAsInvalid(head + copy.toString("base64url")),
+        `sealed bit ${bit} flip accepted`,
+      );
     }
   });
 
@@ -69,7 +87,10 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
   it("rejects a token whose tag is truncated to 4 bytes — the short-tag attack Node 20 allows by default (C11)", () => {
     const { head, sealed } = split(token);
     const truncated = head + sealed.subarray(0, sealed.length - 12).toString("base64url");
-    assertRefused(() => openCapability(keyring, truncated, gradingExpectation), "CAPABILITY_INVALID");
+    assertRefused(
+      () => openCapability(keyring, truncated, gradingExpectation),
+      "CAPABILITY_INVALID",
+    );
     // Why the pinned tag length matters: a decipher without authTagLength accepts a 4-byte tag.
     const decipher = createDecipheriv("aes-256-gcm", Buffer.alloc(32), Buffer.alloc(12));
     assert.doesNotThrow(() => decipher.setAuthTag(Buffer.alloc(4)));
@@ -82,7 +103,9 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
     let head = "";
     let sealed: Buffer = Buffer.alloc(0);
     for (let pad = 0; text.length % 4 === 0; pad += 1)
-      ({ head, sealed } = split(mintCapability(keyring, { ...gradingRequest, data: { pad: "x".repeat(pad) } }))),
+      ({ head, sealed } = split(
+        mintCapability(keyring, { ...gradingRequest, data: { pad: "x".repeat(pad) } }),
+      )),
         (text = sealed.toString("base64url"));
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     const twin = [...alphabet].find(
@@ -90,13 +113,18 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
     );
     assert.ok(twin, "a non-canonical twin decodes to the same bytes");
     assert.ok(openCapability(keyring, head + text, gradingExpectation));
-    assertRefused(() => openCapability(keyring, head + text.slice(0, -1) + twin, gradingExpectation), "CAPABILITY_INVALID", "malformed");
+    assertRefused(
+      () => openCapability(keyring, head + text.slice(0, -1) + twin, gradingExpectation),
+      "CAPABILITY_INVALID",
+      "malformed",
+    );
   });
 
   it("rejects ciphertext moved under another kid label (the kid is authenticated) (C11)", () => {
     const { sealed } = split(token);
     assertRefused(
-      () => openCapability(keyring, `cap1.k2026b.${sealed.toString("base64url")}`, gradingExpectation),
+      () =>
+        openCapability(keyring, `cap1.k2026b.${sealed.toString("base64url")}`, gradingExpectation),
       "CAPABILITY_INVALID",
       "unknown-kid",
     );

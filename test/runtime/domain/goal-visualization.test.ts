@@ -36,8 +36,23 @@ const masteredDe: GoalVisualizationInput = {
 
 const ELEMENTS = new Set(["svg", "title", "rect", "text", "path"]);
 const ATTRIBUTES = new Set([
-  "xmlns", "width", "height", "viewBox", "role", "aria-label", "font-family", "x", "y", "rx",
-  "fill", "stroke", "stroke-width", "stroke-dasharray", "d", "font-size", "font-weight",
+  "xmlns",
+  "width",
+  "height",
+  "viewBox",
+  "role",
+  "aria-label",
+  "font-family",
+  "x",
+  "y",
+  "rx",
+  "fill",
+  "stroke",
+  "stroke-width",
+  "stroke-dasharray",
+  "d",
+  "font-size",
+  "font-weight",
 ]);
 
 /**
@@ -56,7 +71,8 @@ function assertSafeSvg(svg: string): void {
     markup.push(m[0]);
     const [, closing, name, attrs, selfClosing] = m;
     assert.ok(ELEMENTS.has(name!), `element <${name}> not allowed`);
-    for (const [, attr] of attrs!.matchAll(/\s+([\w:-]+)="/g)) assert.ok(ATTRIBUTES.has(attr!), `attribute ${attr} not allowed`);
+    for (const [, attr] of attrs!.matchAll(/\s+([\w:-]+)="/g))
+      assert.ok(ATTRIBUTES.has(attr!), `attribute ${attr} not allowed`);
     if (closing) assert.equal(stack.pop(), name);
     else if (!selfClosing) stack.push(name!);
   }
@@ -66,7 +82,10 @@ function assertSafeSvg(svg: string): void {
   // Escaped text may mention anything; what matters is that no tag or attribute does. The
   // aria-label attribute carries the (escaped) title, so it is left out of this scan.
   const tags = markup.join("\n").replace(/ aria-label="[^"]*"/, "");
-  assert.doesNotMatch(tags, /href|url\(|javascript:|<script|<style|<image|<foreignObject|\son\w+=/i);
+  assert.doesNotMatch(
+    tags,
+    /href|url\(|javascript:|<script|<style|<image|<foreignObject|\son\w+=/i,
+  );
   // The namespace URI is an identifier, not a reference; it is the only URL in any tag.
   assert.deepEqual(tags.match(/https?:\/\/[^"\s]*/g), ["http://www.w3.org/2000/svg"]);
 }
@@ -116,7 +135,14 @@ describe("runtime/domain/goal-visualization (issue #4, L9)", () => {
         fc.constantFrom("locked", "available", "active", "mastered" as const),
         fc.constantFrom("en", "de" as const),
         (title, skillTitle, prerequisites, status, locale) => {
-          const input: GoalVisualizationInput = { goalId: "g", title, skillTitle, prerequisites, status, locale };
+          const input: GoalVisualizationInput = {
+            goalId: "g",
+            title,
+            skillTitle,
+            prerequisites,
+            status,
+            locale,
+          };
           const svg = renderGoalVisualization(input);
           assertSafeSvg(svg);
           assert.equal(renderGoalVisualization(structuredClone(input)), svg);

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateKeyringConfig, keyringFromConfig, mintCapability } from "../../../runtime/capability/index.js";
+import {
+  generateKeyringConfig,
+  keyringFromConfig,
+  mintCapability,
+} from "../../../runtime/capability/index.js";
 import { LineSource } from "../../../runtime/domain/line-source.js";
 import { openSession } from "../../../runtime/domain/session-gate.js";
 import { checkCapability, issueCapability } from "../../../runtime/domain/workflow-capabilities.js";
@@ -22,7 +26,10 @@ describe("the contract line in force (L11)", () => {
   };
 
   before(async () => {
-    base = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")) as Record<string, unknown>;
+    base = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     dir = await mkdtemp(path.join(tmpdir(), "skillpilot-line-source-"));
     file = path.join(dir, "line.json");
   });
@@ -52,7 +59,17 @@ describe("the contract line in force (L11)", () => {
   it("L11, C11: the session gate reads the line once per call; capabilities are minted and checked under that revision, not the launch revision", async () => {
     await writeOld(8);
     const keyring = keyringFromConfig(generateKeyringConfig("k1"));
-    const launched = { sessionId: "sps_line-source-test-session-0001", learnerId: 1, locale: "en", contractMajor: 1, workflowVersion: "wf", curriculumRevision: "cr", policyRevision: 8, createdAt: "", expiresAt: Date.now() + 3600_000 } as SessionRecord;
+    const launched = {
+      sessionId: "sps_line-source-test-session-0001",
+      learnerId: 1,
+      locale: "en",
+      contractMajor: 1,
+      workflowVersion: "wf",
+      curriculumRevision: "cr",
+      policyRevision: 8,
+      createdAt: "",
+      expiresAt: Date.now() + 3600_000,
+    } as SessionRecord;
     const services = {
       keyring,
       line: new LineSource(file),
@@ -76,10 +93,30 @@ describe("the contract line in force (L11)", () => {
     // The next call runs under 9: a session launched under 8 is retired by the gate itself ...
     await assert.rejects(gate(), { code: "SESSION_VERSION_UNAVAILABLE" });
     // ... and a capability minted under 8 is stale for any call under 9.
-    const at9 = { ...at8, session: { ...at8.session, policyRevision: 9, policyRevisionInForce: 9 } };
-    assert.throws(() => checkCapability(at9, "batch", token, { batchId: "b1" }), { code: "CAPABILITY_STALE", reason: "policy-revision" });
-    assert.equal(checkCapability(at9, "batch", issueCapability(at9, "batch", { batchId: "b1" }), { batchId: "b1" }).pr, 9, "new ones are minted under the new revision");
-    const older = mintCapability(keyring, { purpose: "batch", learningSessionId: launched.sessionId, policyRevision: 8, expiresAt: new Date(Date.now() + 60_000), batchId: "b1" });
-    assert.throws(() => checkCapability(at9, "batch", older, { batchId: "b1" }), { code: "CAPABILITY_STALE" });
+    const at9 = {
+      ...at8,
+      session: { ...at8.session, policyRevision: 9, policyRevisionInForce: 9 },
+    };
+    assert.throws(() => checkCapability(at9, "batch", token, { batchId: "b1" }), {
+      code: "CAPABILITY_STALE",
+      reason: "policy-revision",
+    });
+    assert.equal(
+      checkCapability(at9, "batch", issueCapability(at9, "batch", { batchId: "b1" }), {
+        batchId: "b1",
+      }).pr,
+      9,
+      "new ones are minted under the new revision",
+    );
+    const older = mintCapability(keyring, {
+      purpose: "batch",
+      learningSessionId: launched.sessionId,
+      policyRevision: 8,
+      expiresAt: new Date(Date.now() + 60_000),
+      batchId: "b1",
+    });
+    assert.throws(() => checkCapability(at9, "batch", older, { batchId: "b1" }), {
+      code: "CAPABILITY_STALE",
+    });
   });
 });

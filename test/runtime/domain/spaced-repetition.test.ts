@@ -54,7 +54,11 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
   });
 
   it("resets a failed recall to one day, counts a lapse and lowers the ease (C7)", () => {
-    const learned = reviewItem(reviewItem(reviewItem(initialSchedule(T0), "good", days(1)), "good", days(2)), "good", days(8));
+    const learned = reviewItem(
+      reviewItem(reviewItem(initialSchedule(T0), "good", days(1)), "good", days(2)),
+      "good",
+      days(8),
+    );
     assert.equal(learned.intervalDays, 15);
     const failed = recordRecall(learned, false, days(23));
     assert.deepEqual(failed, {
@@ -70,8 +74,17 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
   it("maps practice grades: hard grows slowly, easy grows faster and raises the ease", () => {
     const s = reviewItem(reviewItem(initialSchedule(T0), "good", days(1)), "good", days(2)); // 6 days
     assert.deepEqual(
-      grades.map((g) => [g, reviewItem(s, g, days(8)).intervalDays, reviewItem(s, g, days(8)).easeFactor]),
-      [["again", 1, 2.3], ["hard", 7, 2.35], ["good", 15, 2.5], ["easy", 21, 2.65]],
+      grades.map((g) => [
+        g,
+        reviewItem(s, g, days(8)).intervalDays,
+        reviewItem(s, g, days(8)).easeFactor,
+      ]),
+      [
+        ["again", 1, 2.3],
+        ["hard", 7, 2.35],
+        ["good", 15, 2.5],
+        ["easy", 21, 2.65],
+      ],
     );
   });
 
@@ -84,10 +97,19 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
   });
 
   it("selects due items most overdue first, ties by id, up to the limit (C12 server-owned order)", () => {
-    const item = (id: string, due: number) => ({ id, schedule: { ...initialSchedule(T0), dueAt: days(due).toISOString() } });
+    const item = (id: string, due: number) => ({
+      id,
+      schedule: { ...initialSchedule(T0), dueAt: days(due).toISOString() },
+    });
     const items = [item("c", 2), item("b", 1), item("a", 1), item("d", 9)];
-    assert.deepEqual(selectDue(items, days(3), 10).map((i) => i.id), ["a", "b", "c"]);
-    assert.deepEqual(selectDue(items, days(3), 2).map((i) => i.id), ["a", "b"]);
+    assert.deepEqual(
+      selectDue(items, days(3), 10).map((i) => i.id),
+      ["a", "b", "c"],
+    );
+    assert.deepEqual(
+      selectDue(items, days(3), 2).map((i) => i.id),
+      ["a", "b"],
+    );
     assert.deepEqual(selectDue(items, days(0), 10), []);
   });
 
@@ -100,12 +122,21 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
 describe("runtime/domain/spaced-repetition: properties (issue #4)", () => {
   const sequence = fc.array(fc.constantFrom(...grades), { minLength: 1, maxLength: 40 });
   // Reviews may come early, on time or late: the offset from the due date in hours.
-  const offsets = fc.array(fc.integer({ min: -48, max: 24 * 400 }), { minLength: 40, maxLength: 40 });
+  const offsets = fc.array(fc.integer({ min: -48, max: 24 * 400 }), {
+    minLength: 40,
+    maxLength: 40,
+  });
 
-  function walk(sequence: RecallGrade[], offsets: number[], check: (before: RecallSchedule, grade: RecallGrade, after: RecallSchedule) => void) {
+  function walk(
+    sequence: RecallGrade[],
+    offsets: number[],
+    check: (before: RecallSchedule, grade: RecallGrade, after: RecallSchedule) => void,
+  ) {
     let s = initialSchedule(T0);
     sequence.forEach((grade, i) => {
-      const at = new Date(Math.max(Date.parse(s.reviewedAt), Date.parse(s.dueAt) + offsets[i]! * 3_600_000));
+      const at = new Date(
+        Math.max(Date.parse(s.reviewedAt), Date.parse(s.dueAt) + offsets[i]! * 3_600_000),
+      );
       const next = reviewItem(s, grade, at);
       check(s, grade, next);
       s = next;
@@ -117,7 +148,9 @@ describe("runtime/domain/spaced-repetition: properties (issue #4)", () => {
       fc.property(sequence, offsets, (seq, off) =>
         walk(seq, off, (_, __, after) => {
           assert.ok(Number.isInteger(after.intervalDays));
-          assert.ok(after.intervalDays >= MIN_INTERVAL_DAYS && after.intervalDays <= MAX_INTERVAL_DAYS);
+          assert.ok(
+            after.intervalDays >= MIN_INTERVAL_DAYS && after.intervalDays <= MAX_INTERVAL_DAYS,
+          );
           assert.ok(Date.parse(after.dueAt) > Date.parse(after.reviewedAt));
         }),
       ),
@@ -129,7 +162,11 @@ describe("runtime/domain/spaced-repetition: properties (issue #4)", () => {
       fc.property(sequence, offsets, (seq, off) =>
         walk(seq, off, (before, grade, after) => {
           if (grade === "again") assert.equal(after.intervalDays, MIN_INTERVAL_DAYS);
-          else assert.ok(after.intervalDays >= before.intervalDays, `${grade}: ${before.intervalDays} → ${after.intervalDays}`);
+          else
+            assert.ok(
+              after.intervalDays >= before.intervalDays,
+              `${grade}: ${before.intervalDays} → ${after.intervalDays}`,
+            );
         }),
       ),
     );
@@ -138,7 +175,9 @@ describe("runtime/domain/spaced-repetition: properties (issue #4)", () => {
   it("keeps the ease factor within its bounds", () => {
     fc.assert(
       fc.property(sequence, offsets, (seq, off) =>
-        walk(seq, off, (_, __, after) => assert.ok(after.easeFactor >= MIN_EASE && after.easeFactor <= MAX_EASE)),
+        walk(seq, off, (_, __, after) =>
+          assert.ok(after.easeFactor >= MIN_EASE && after.easeFactor <= MAX_EASE),
+        ),
       ),
     );
   });
@@ -150,7 +189,10 @@ describe("runtime/domain/spaced-repetition: properties (issue #4)", () => {
         for (const grade of seq) s = reviewItem(s, grade, new Date(s.dueAt));
         const at = new Date(s.dueAt);
         const [again, hard, good, easy] = grades.map((g) => reviewItem(s, g, at).intervalDays);
-        assert.ok(again! <= hard! && hard! <= good! && good! <= easy!, `${again} ${hard} ${good} ${easy}`);
+        assert.ok(
+          again! <= hard! && hard! <= good! && good! <= easy!,
+          `${again} ${hard} ${good} ${easy}`,
+        );
       }),
     );
   });

@@ -16,11 +16,18 @@ describe("shared write pipeline", () => {
   let services: RuntimeServices;
   let sessionId: string;
   const ctx = (): CallContext => ({ services, now: new Date(), facts: {} });
-  const input = (clientRequestId = randomUUID()) => ({ learningSessionId: sessionId, expectedStateVersion: 1, clientRequestId, decision: "achieved" as const });
+  const input = (clientRequestId = randomUUID()) => ({
+    learningSessionId: sessionId,
+    expectedStateVersion: 1,
+    clientRequestId,
+    decision: "achieved" as const,
+  });
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "skillpilot-pipeline-"));
-    services = await createServices(await loadConfig(repoRoot, { dataDir: dir, logDestination: path.join(dir, "log") }, {}));
+    services = await createServices(
+      await loadConfig(repoRoot, { dataDir: dir, logDestination: path.join(dir, "log") }, {}),
+    );
     const launched = await launchSession(services, { learner: "pipeline", locale: "en" });
     assert.equal(launched.kind, "minted");
     sessionId = launched.kind === "minted" ? launched.learningSessionId : "";
@@ -46,7 +53,10 @@ describe("shared write pipeline", () => {
     const args = input();
     const first = slow(args, ctx());
     await new Promise((r) => setImmediate(r));
-    await assert.rejects(slow(args, ctx()), (e: unknown) => e instanceof CoachError && e.code === "REQUEST_IN_PROGRESS");
+    await assert.rejects(
+      slow(args, ctx()),
+      (e: unknown) => e instanceof CoachError && e.code === "REQUEST_IN_PROGRESS",
+    );
     release();
     const done = await first;
     assert.deepEqual(await slow(args, ctx()), done);
@@ -57,18 +67,35 @@ describe("shared write pipeline", () => {
     const failing = writeHandler({
       tool: "complete_skillpilot_goal",
       async apply(_input, { snapshot, tx, now }) {
-        await tx.saveProgress(snapshot.learnerId, { goalId: "git-basics.repository", status: "mastered", attempts: 1, masteredAt: now.toISOString() }, now.toISOString());
+        await tx.saveProgress(
+          snapshot.learnerId,
+          {
+            goalId: "git-basics.repository",
+            status: "mastered",
+            attempts: 1,
+            masteredAt: now.toISOString(),
+          },
+          now.toISOString(),
+        );
         throw new CoachError("NOT_ELIGIBLE");
       },
       respond: () => ({}) as never,
     });
     const args = input();
-    await assert.rejects(failing(args, ctx()), (e: unknown) => e instanceof CoachError && e.code === "NOT_ELIGIBLE");
+    await assert.rejects(
+      failing(args, ctx()),
+      (e: unknown) => e instanceof CoachError && e.code === "NOT_ELIGIBLE",
+    );
     const session = (await services.store.findSession(sessionId))!;
     const snapshot = await services.store.loadLearner(session.learnerId);
     assert.equal(snapshot.stateVersion, 1);
     assert.equal(snapshot.progress.size, 0);
-    const stored = await services.store.write((tx) => tx.findIdempotency({ sessionId, toolName: "complete_skillpilot_goal", clientRequestId: args.clientRequestId }, Date.now()));
+    const stored = await services.store.write((tx) =>
+      tx.findIdempotency(
+        { sessionId, toolName: "complete_skillpilot_goal", clientRequestId: args.clientRequestId },
+        Date.now(),
+      ),
+    );
     assert.equal(stored, undefined, "a refused write leaves no replay record");
   });
 
@@ -96,6 +123,9 @@ describe("shared write pipeline", () => {
       apply: () => assert.fail("apply must not run"),
       respond: () => assert.fail("respond must not run"),
     });
-    await assert.rejects(refusing({ ...input(), expectedStateVersion: 2 }, ctx()), (e: unknown) => e instanceof CoachError && e.code === "CAPABILITY_INVALID");
+    await assert.rejects(
+      refusing({ ...input(), expectedStateVersion: 2 }, ctx()),
+      (e: unknown) => e instanceof CoachError && e.code === "CAPABILITY_INVALID",
+    );
   });
 });

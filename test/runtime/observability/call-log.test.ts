@@ -10,10 +10,21 @@ import { promisify } from "node:util";
 import { pino } from "pino";
 import { closeLogger, createLogger, logCall } from "../../../runtime/observability/call-log.js";
 
-const callLogModule = fileURLToPath(new URL("../../../runtime/observability/call-log.ts", import.meta.url));
-const readLines = async (file: string) => (existsSync(file) ? (await readFile(file, "utf8")).split("\n").filter(Boolean) : []);
+const callLogModule = fileURLToPath(
+  new URL("../../../runtime/observability/call-log.ts", import.meta.url),
+);
+const readLines = async (file: string) =>
+  existsSync(file) ? (await readFile(file, "utf8")).split("\n").filter(Boolean) : [];
 
-const fields = (i: number) => ({ contractMajor: 1, pluginLine: "skillpilot-coach/v1", serverBuild: `b${i}`, toolName: "get_skillpilot_learning_context", status: "ok" as const, resultCode: "OK", latencyMs: 0.1 });
+const fields = (i: number) => ({
+  contractMajor: 1,
+  pluginLine: "skillpilot-coach/v1",
+  serverBuild: `b${i}`,
+  toolName: "get_skillpilot_learning_context",
+  status: "ok" as const,
+  resultCode: "OK",
+  latencyMs: 0.1,
+});
 
 describe("call log durability on close (G10, L13)", () => {
   let dir: string;
@@ -38,14 +49,24 @@ describe("call log durability on close (G10, L13)", () => {
     logCall(logger, fields(1));
     await closeLogger(logger);
     await closeLogger(logger);
-    assert.equal((await readFile(path.join(dir, "twice.log"), "utf8")).split("\n").filter(Boolean).length, 1);
+    assert.equal(
+      (await readFile(path.join(dir, "twice.log"), "utf8")).split("\n").filter(Boolean).length,
+      1,
+    );
   });
 
   it("L13: a call line is exactly the line pino itself writes for the same fields", async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()) });
+    const sink = new Writable({
+      write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()),
+    });
     const logger = pino({ level: "info", base: undefined, messageKey: "msg" }, sink);
-    const call = { ...fields(7), sessionFingerprint: "fp_abc", stateVersion: 3, clientRequestId: "0b9f0c4e-5d43-4a0e-9f0e-2a4c6f1d7e21" };
+    const call = {
+      ...fields(7),
+      sessionFingerprint: "fp_abc",
+      stateVersion: 3,
+      clientRequestId: "0b9f0c4e-5d43-4a0e-9f0e-2a4c6f1d7e21",
+    };
     logger.info(call, "tool call");
     logCall(logger, call);
     await new Promise((resolve) => setImmediate(resolve));
@@ -78,7 +99,18 @@ describe("call log durability on close (G10, L13)", () => {
       const logger = createLogger(${JSON.stringify(file)}, "info");
       for (let i = 0; i < 3; i++) logCall(logger, { contractMajor: 1, pluginLine: "p", serverBuild: "b" + i, toolName: "t", status: "ok", resultCode: "OK", latencyMs: 0 });
       process.exit(0);`;
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script]);
-    assert.deepEqual((await readLines(file)).map((line) => (JSON.parse(line) as { serverBuild: string }).serverBuild), ["b0", "b1", "b2"]);
+    await promisify(execFile)(process.execPath, [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      script,
+    ]);
+    assert.deepEqual(
+      (await readLines(file)).map(
+        (line) => (JSON.parse(line) as { serverBuild: string }).serverBuild,
+      ),
+      ["b0", "b1", "b2"],
+    );
   });
 });

@@ -12,7 +12,12 @@ try {
   for (let i = 0; i < Number(writes); i++) {
     await store.write(async (tx) => {
       const snapshot = await tx.loadLearner(Number(learner));
-      await tx.saveState(Number(learner), snapshot.state, snapshot.stateVersion, new Date().toISOString());
+      await tx.saveState(
+        Number(learner),
+        snapshot.state,
+        snapshot.stateVersion,
+        new Date().toISOString(),
+      );
     });
     ok++;
   }

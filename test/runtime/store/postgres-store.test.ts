@@ -20,18 +20,40 @@ describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", func
 
   it("migrates and round-trips a learner, a session and a state write", async () => {
     const at = new Date().toISOString();
-    const learnerId = await store.write((tx) => tx.ensureLearner("pg-ada", initialLearnerState, at));
+    const learnerId = await store.write((tx) =>
+      tx.ensureLearner("pg-ada", initialLearnerState, at),
+    );
     await store.write((tx) =>
-      tx.insertSession({ sessionId: "sps_pg0000000000000000000000", learnerId, locale: "de", contractMajor: 1, workflowVersion: "coach@2.3", curriculumRevision: "r", policyRevision: 3, createdAt: at, expiresAt: Date.now() + 1000 }),
+      tx.insertSession({
+        sessionId: "sps_pg0000000000000000000000",
+        learnerId,
+        locale: "de",
+        contractMajor: 1,
+        workflowVersion: "coach@2.3",
+        curriculumRevision: "r",
+        policyRevision: 3,
+        createdAt: at,
+        expiresAt: Date.now() + 1000,
+      }),
     );
     assert.equal((await store.findSession("sps_pg0000000000000000000000"))?.locale, "de");
-    await store.write((tx) => tx.saveState(learnerId, { activeGoalId: "g", focusSkillId: "s" }, 1, at));
-    assert.deepEqual((await store.loadLearner(learnerId)).state, { activeGoalId: "g", focusSkillId: "s" });
-    assert.equal(await store.write((tx) => tx.ensureLearner("pg-ada", initialLearnerState, at)), learnerId);
+    await store.write((tx) =>
+      tx.saveState(learnerId, { activeGoalId: "g", focusSkillId: "s" }, 1, at),
+    );
+    assert.deepEqual((await store.loadLearner(learnerId)).state, {
+      activeGoalId: "g",
+      focusSkillId: "s",
+    });
+    assert.equal(
+      await store.write((tx) => tx.ensureLearner("pg-ada", initialLearnerState, at)),
+      learnerId,
+    );
   });
 
   it("loses no update when 8 writers read-then-write one learner concurrently (G5)", async () => {
-    const learnerId = await store.write((tx) => tx.ensureLearner("pg-race", initialLearnerState, new Date().toISOString()));
+    const learnerId = await store.write((tx) =>
+      tx.ensureLearner("pg-race", initialLearnerState, new Date().toISOString()),
+    );
     const perWriter = 15;
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -47,11 +69,17 @@ describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", func
 
   it("rolls every statement of a failed write back (C14)", async () => {
     const at = new Date().toISOString();
-    const learnerId = await store.write((tx) => tx.ensureLearner("pg-rollback", initialLearnerState, at));
+    const learnerId = await store.write((tx) =>
+      tx.ensureLearner("pg-rollback", initialLearnerState, at),
+    );
     await assert.rejects(
       store.write(async (tx) => {
         await tx.saveState(learnerId, { activeGoalId: "x", focusSkillId: null }, 1, at);
-        await tx.saveProgress(learnerId, { goalId: "x", status: "mastered", attempts: 1, masteredAt: at }, at);
+        await tx.saveProgress(
+          learnerId,
+          { goalId: "x", status: "mastered", attempts: 1, masteredAt: at },
+          at,
+        );
         throw new Error("refused");
       }),
       /refused/,

@@ -43,7 +43,9 @@ describe("the data directory and the SQLite file are private (C15)", () => {
     await mkdir(dataDir, { mode: 0o755 });
     await writeFile(path.join(dataDir, databaseFileName), "", { mode: 0o644 });
     assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o644);
-    const services = await createServices(await loadConfig(repoRoot, { dataDir, logDestination: path.join(dir, "calls.log") }, {}));
+    const services = await createServices(
+      await loadConfig(repoRoot, { dataDir, logDestination: path.join(dir, "calls.log") }, {}),
+    );
     try {
       const launched = await launchSession(services, { learner: "old-install", locale: "en" });
       assert.equal(launched.kind, "minted");

@@ -23,14 +23,26 @@ describe("SQLite store", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const seedLearner = () => store.write((tx) => tx.ensureLearner("ada", initialLearnerState, new Date().toISOString()));
+  const seedLearner = () =>
+    store.write((tx) => tx.ensureLearner("ada", initialLearnerState, new Date().toISOString()));
 
   it("creates the database on first open with WAL and synchronous=FULL", () => {
     const probe = new Database(file, { readonly: true });
     try {
       assert.equal(probe.pragma("journal_mode", { simple: true }), "wal");
-      const tables = probe.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => (r as { name: string }).name);
-      for (const t of ["idempotency_records", "learner_state", "learners", "progress", "receipts", "sessions"]) assert.ok(tables.includes(t), t);
+      const tables = probe
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all()
+        .map((r) => (r as { name: string }).name);
+      for (const t of [
+        "idempotency_records",
+        "learner_state",
+        "learners",
+        "progress",
+        "receipts",
+        "sessions",
+      ])
+        assert.ok(tables.includes(t), t);
     } finally {
       probe.close();
     }
@@ -61,8 +73,15 @@ describe("SQLite store", () => {
     await store.close();
     const worker = path.join(path.dirname(fileURLToPath(import.meta.url)), "contention-worker.ts");
     const run = promisify(execFile);
-    const outputs = await Promise.all([0, 1, 2].map(() => run(process.execPath, ["--import", "tsx", worker, file, String(learnerId), "150"])));
-    assert.deepEqual(outputs.map((o) => o.stdout.trim()), ["150", "150", "150"]);
+    const outputs = await Promise.all(
+      [0, 1, 2].map(() =>
+        run(process.execPath, ["--import", "tsx", worker, file, String(learnerId), "150"]),
+      ),
+    );
+    assert.deepEqual(
+      outputs.map((o) => o.stdout.trim()),
+      ["150", "150", "150"],
+    );
     store = await SqliteStore.open(file, 3);
     assert.equal((await store.loadLearner(learnerId)).stateVersion, 1 + 450);
   });
@@ -73,7 +92,11 @@ describe("SQLite store", () => {
     await assert.rejects(
       store.write(async (tx) => {
         await tx.saveState(learnerId, { activeGoalId: "x", focusSkillId: null }, 1, at);
-        await tx.saveProgress(learnerId, { goalId: "x", status: "mastered", attempts: 1, masteredAt: at }, at);
+        await tx.saveProgress(
+          learnerId,
+          { goalId: "x", status: "mastered", attempts: 1, masteredAt: at },
+          at,
+        );
         throw new Error("domain refused");
       }),
       /domain refused/,
@@ -91,13 +114,20 @@ describe("SQLite store", () => {
     const results = await Promise.allSettled(
       goals.map((goalId) =>
         store.write(async (tx) => {
-          await tx.saveProgress(learnerId, { goalId, status: "mastered", attempts: 1, masteredAt: at }, at);
+          await tx.saveProgress(
+            learnerId,
+            { goalId, status: "mastered", attempts: 1, masteredAt: at },
+            at,
+          );
           if (goalId === "g2") throw new Error("refused");
           return goalId;
         }),
       ),
     );
-    assert.deepEqual(results.map((r) => r.status), ["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"],
+    );
     const snapshot = await store.loadLearner(learnerId);
     assert.deepEqual([...snapshot.progress.keys()].sort(), ["g0", "g1", "g3", "g4"]);
   });
@@ -106,12 +136,23 @@ describe("SQLite store", () => {
     const learnerId = await seedLearner();
     const at = new Date().toISOString();
     await store.write((tx) => tx.saveState(learnerId, initialLearnerState, 1, at));
-    await assert.rejects(store.write((tx) => tx.saveState(learnerId, initialLearnerState, 1, at)), { name: "StateVersionMismatch" });
+    await assert.rejects(
+      store.write((tx) => tx.saveState(learnerId, initialLearnerState, 1, at)),
+      { name: "StateVersionMismatch" },
+    );
   });
 
   it("ignores and purges idempotency records past their retention (PT1H)", async () => {
     const key = { sessionId: "sps_x", toolName: "complete_skillpilot_goal", clientRequestId: "k" };
-    await store.write((tx) => tx.saveIdempotency({ ...key, fingerprint: "f", response: "{}", createdAt: "t", expiresAt: 1000 }));
+    await store.write((tx) =>
+      tx.saveIdempotency({
+        ...key,
+        fingerprint: "f",
+        response: "{}",
+        createdAt: "t",
+        expiresAt: 1000,
+      }),
+    );
     assert.ok(await store.write((tx) => tx.findIdempotency(key, 999)));
     assert.equal(await store.write((tx) => tx.findIdempotency(key, 1000)), undefined);
     assert.equal(await store.purgeExpired(1000), 1);

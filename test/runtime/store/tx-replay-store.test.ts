@@ -20,11 +20,14 @@ describe("database replay store (C11)", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const spend = (jti: string, use: string, expiresAt = new Date(10_000)) => store.write((tx) => new TxReplayStore(tx).spend(jti, use, expiresAt));
+  const spend = (jti: string, use: string, expiresAt = new Date(10_000)) =>
+    store.write((tx) => new TxReplayStore(tx).spend(jti, use, expiresAt));
   const rows = () => {
     const db = new Database(file, { readonly: true });
     try {
-      return db.prepare("SELECT jti, use_key, expires_at FROM spent_capabilities ORDER BY jti").all();
+      return db
+        .prepare("SELECT jti, use_key, expires_at FROM spent_capabilities ORDER BY jti")
+        .all();
     } finally {
       db.close();
     }
@@ -44,7 +47,10 @@ describe("database replay store (C11)", () => {
   it("leaves the token unspent when the write it authorizes is refused (C14)", async () => {
     await assert.rejects(
       store.write(async (tx) => {
-        assert.equal(await new TxReplayStore(tx).spend("jti-c", "use-1", new Date(10_000)), "fresh");
+        assert.equal(
+          await new TxReplayStore(tx).spend("jti-c", "use-1", new Date(10_000)),
+          "fresh",
+        );
         throw new Error("BATCH_INCOMPLETE");
       }),
       /BATCH_INCOMPLETE/,
@@ -57,6 +63,9 @@ describe("database replay store (C11)", () => {
     await spend("old", "u", new Date(1_000));
     await spend("new", "u", new Date(5_000));
     assert.equal(await store.purgeExpired(2_000), 1);
-    assert.deepEqual(rows().map((r) => (r as { jti: string }).jti), ["new"]);
+    assert.deepEqual(
+      rows().map((r) => (r as { jti: string }).jti),
+      ["new"],
+    );
   });
 });

@@ -68,7 +68,11 @@ export class CoachDriver {
    * A new session focused on git-basics with its first `goals` goals mastered, `daysBetween` days
    * apart; returns the session id and the latest context.
    */
-  async sessionWithMastered(learner: string, goals: number, daysBetween = 0): Promise<{ sid: string; ctx: Out }> {
+  async sessionWithMastered(
+    learner: string,
+    goals: number,
+    daysBetween = 0,
+  ): Promise<{ sid: string; ctx: Out }> {
     const sid = await this.fx.newSession(learner);
     let ctx = await this.choose(await this.context(sid));
     for (let i = 0; i < goals; i++) {

@@ -8,7 +8,11 @@ export interface CoachClient {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
   listResources(): Promise<{ resources: { uri: string; name: string; mimeType?: string }[] }>;
-  readResource(uri: string): Promise<{ contents: { uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }[] }>;
+  readResource(
+    uri: string,
+  ): Promise<{
+    contents: { uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }[];
+  }>;
   close(): Promise<void>;
 }
 
@@ -38,7 +42,8 @@ interface SdkClient {
 function wrap(era: Era, client: SdkClient): CoachClient {
   return {
     era,
-    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    callTool: async (name, args) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult,
     listTools: async () => (await client.listTools()) as never,
     listResources: async () => (await client.listResources()) as never,
     readResource: async (uri) => (await client.readResource({ uri })) as never,
@@ -50,7 +55,10 @@ function wrap(era: Era, client: SdkClient): CoachClient {
 export async function connectClient(url: string, era: Era): Promise<CoachClient> {
   if (era !== "2025 stateless (SDK v1)") {
     const mode = era === "2026-07-28 (SDK v2)" ? { pin: "2026-07-28" } : "legacy";
-    const client = new Client({ name: "skillpilot-test", version: "1.0.0" }, { versionNegotiation: { mode } });
+    const client = new Client(
+      { name: "skillpilot-test", version: "1.0.0" },
+      { versionNegotiation: { mode } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     return wrap(era, client as unknown as SdkClient);
   }

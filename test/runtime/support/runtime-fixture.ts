@@ -33,14 +33,26 @@ export interface RuntimeFixture {
 }
 
 /** Start a fixture server; `overrides` adjust the config (e.g. a different line file), `root` the project it serves. */
-export async function startFixture(overrides: ConfigOverrides = {}, handlers?: CoachHandlers<CallContext>, root = repoRoot): Promise<RuntimeFixture> {
+export async function startFixture(
+  overrides: ConfigOverrides = {},
+  handlers?: CoachHandlers<CallContext>,
+  root = repoRoot,
+): Promise<RuntimeFixture> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-runtime-"));
   const logFile = path.join(dir, "calls.log");
-  const config = await loadConfig(root, { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides }, {});
+  const config = await loadConfig(
+    root,
+    { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides },
+    {},
+  );
   const services = await createServices(config);
   const server = await startServer(services, handlers);
   const dbFile = path.join(config.dataDir, databaseFileName);
-  const db = knexFactory({ client: "better-sqlite3", connection: { filename: dbFile }, useNullAsDefault: true });
+  const db = knexFactory({
+    client: "better-sqlite3",
+    connection: { filename: dbFile },
+    useNullAsDefault: true,
+  });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -48,7 +60,11 @@ export async function startFixture(overrides: ConfigOverrides = {}, handlers?: C
     await server.close();
   };
   const launch = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${server.origin}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.origin}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   return {
@@ -61,7 +77,8 @@ export async function startFixture(overrides: ConfigOverrides = {}, handlers?: C
     launch,
     async newSession(learner, locale = "en") {
       const res = await launch({ learner, locale });
-      if (res.status !== 201) throw new Error(`launch failed: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 201)
+        throw new Error(`launch failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.learningSessionId as string;
     },
     async stopAndReadLog() {
@@ -90,7 +107,10 @@ export interface ServedClient {
  * or building a project root). Mocha runs hooks in registration order: a `before` registered after
  * this call sees the connected client, an `after` registered after it runs once both are closed.
  */
-export function useServedClient(era: Era, fixture: ConfigOverrides | (() => Promise<RuntimeFixture>) = {}): ServedClient {
+export function useServedClient(
+  era: Era,
+  fixture: ConfigOverrides | (() => Promise<RuntimeFixture>) = {},
+): ServedClient {
   let fx: RuntimeFixture | undefined;
   let client: CoachClient | undefined;
   before(async () => {
@@ -105,7 +125,10 @@ export function useServedClient(era: Era, fixture: ConfigOverrides | (() => Prom
     }
   });
   const started = <T>(value: T | undefined, name: string): T => {
-    if (value === undefined) throw new Error(`useServedClient: ${name} is read before the suite's before hook connected it`);
+    if (value === undefined)
+      throw new Error(
+        `useServedClient: ${name} is read before the suite's before hook connected it`,
+      );
     return value;
   };
   return {

@@ -17,7 +17,9 @@ export interface ThrowawayPostgres {
 function postgresBinDir(): string | undefined {
   const base = "/usr/lib/postgresql";
   if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((v) => existsSync(path.join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(path.join(base, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] && path.join(base, versions[0], "bin");
 }
 
@@ -42,7 +44,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | unde
   const asRoot = process.getuid?.() === 0;
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-pg-"));
   const pg = (tool: string, args: string[]) =>
-    asRoot ? run("runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
+    asRoot
+      ? run("runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args])
+      : run(path.join(bin, tool), args);
   try {
     if (asRoot) {
       const { stdout } = await run("id", ["-u", "postgres"]);
@@ -52,7 +56,16 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | unde
     const port = await freePort();
     const data = path.join(dir, "data");
     await pg("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync"]);
-    await pg("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir}`, "start"]);
+    await pg("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      path.join(dir, "log"),
+      "-w",
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir}`,
+      "start",
+    ]);
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       async stop() {

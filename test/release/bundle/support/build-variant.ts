@@ -7,4 +7,10 @@ import { matrixContent, writeVariantTree, type TreeVariant } from "./variant-tre
 const [dir, variantJson] = process.argv.slice(2);
 await writeVariantTree(dir, matrixContent(), JSON.parse(variantJson) as TreeVariant);
 const archives = await buildArchives(await collectTree(dir));
-process.stdout.write(JSON.stringify({ ...archives.sha256, umask: process.umask().toString(8), tz: Intl.DateTimeFormat().resolvedOptions().timeZone }) + "\n");
+process.stdout.write(
+  JSON.stringify({
+    ...archives.sha256,
+    umask: process.umask().toString(8),
+    tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  }) + "\n",
+);

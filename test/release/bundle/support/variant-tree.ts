@@ -27,7 +27,11 @@ export function matrixContent(): Record<string, string> {
 }
 
 /** Write `content` under `dir` the way `variant` says (umask and TZ come from the process). */
-export async function writeVariantTree(dir: string, content: Record<string, string>, variant: TreeVariant): Promise<void> {
+export async function writeVariantTree(
+  dir: string,
+  content: Record<string, string>,
+  variant: TreeVariant,
+): Promise<void> {
   const names = Object.keys(content);
   if (variant.reverse) names.reverse();
   let seed = variant.mtimeSeed ?? 0;
