@@ -2,13 +2,18 @@
 export const ExitCode = {
   /** Success: nothing to report, or only warnings. */
   ok: 0,
-  /** The input has problems (diagnostics with severity error), a check failed, or a diff is breaking. */
+  /**
+   * The input has problems (diagnostics with severity error), a check failed, or a diff is
+   * breaking.
+   */
   findings: 1,
   /** Usage error, unreadable input, or an I/O failure. */
   usage: 2,
 } as const;
 
-/** What each exit code means for one command; `findings` is omitted by commands that never exit 1. */
+/**
+ * What each exit code means for one command; `findings` is omitted by commands that never exit 1.
+ */
 export interface ExitCodeMeanings {
   ok: string;
   findings?: string;

@@ -15,13 +15,14 @@ import { registerVerifyCommand } from "./commands/verify.command.js";
 import { exitCodesHelp } from "./exit-codes.js";
 
 /**
- * Build the `skillpilot` program without running it (tests walk its commands). Each subcommand lives
- * in its own `commands/*.command.ts`; `skillpilot.ts` is the entry point that parses argv.
+ * Build the `skillpilot` program without running it (tests walk its commands). Each subcommand
+ * lives in its own `commands/*.command.ts`; `skillpilot.ts` is the entry point that parses argv.
  */
 export function buildProgram(): Command {
   const program = new Command("skillpilot")
     .description(
-      "SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the MCP tool contract.",
+      "SkillPilot Coach contract toolchain: generate, check, serve, diff, lint " +
+        "and release the MCP tool contract.",
     )
     .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
     .showHelpAfterError("(run with --help for usage)")

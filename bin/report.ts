@@ -26,15 +26,20 @@ export const isMachineFormat = (format: DiagnosticFormat): boolean => format !==
  */
 export function emitStatus(format: DiagnosticFormat, line: string): void {
   (isMachineFormat(format) ? process.stderr : process.stdout).write(
-    line.endsWith("\n") ? line : line + "\n",
+    line.endsWith("\n") ? line : `${line}\n`,
   );
 }
 
 /** How `emitReport` prints beyond the diagnostics themselves. */
 export interface ReportOptions {
-  /** Human line(s) printed when there are no errors (e.g. "all checks passed"); see `emitStatus`. */
+  /**
+   * Human line(s) printed when there are no errors (e.g. "all checks passed"); see `emitStatus`.
+   */
   summary?: string;
-  /** Where text-format diagnostics go: commands whose report is their output use stdout; steps that act use stderr. */
+  /**
+   * Where text-format diagnostics go: commands whose report is their output use stdout; steps that
+   * act use stderr.
+   */
   textTo?: "stdout" | "stderr";
   /** Exit code when any diagnostic is an error (default 1, findings; input problems use 2). */
   failWith?: number;
@@ -52,7 +57,8 @@ export function emitReport(
 ): number {
   const sorted = sortDiagnostics(diagnostics);
   const failed = hasErrors(sorted);
-  // A report that is the command's output is always printed (with its "0 error(s)" line); a step's only when it has something to say.
+  // A report that is the command's output is always printed (with its "0 error(s)" line); a step's
+  // only when it has something to say.
   if (isMachineFormat(format) || opts.textTo === "stdout")
     process.stdout.write(renderDiagnostics(sorted, format));
   else if (sorted.length > 0) process.stderr.write(renderDiagnostics(sorted, format));

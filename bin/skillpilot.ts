@@ -2,7 +2,8 @@ import { CommanderError } from "commander";
 import { ExitCode } from "./exit-codes.js";
 import { buildProgram } from "./program.js";
 
-// Entry point: parse argv and map the outcome to the stable exit codes. The command tree is in program.ts.
+// Entry point: parse argv and map the outcome to the stable exit codes. The command tree is in
+// program.ts.
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {

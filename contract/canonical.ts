@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 
-/** Deep copy of a JSON value with object keys sorted by code point, so equal data serialises to equal bytes. */
+/**
+ * Deep copy of a JSON value with object keys sorted by code point, so equal data serialises to
+ * equal bytes.
+ */
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === "object") {
@@ -14,7 +17,7 @@ export function sortKeys(value: unknown): unknown {
 
 /** Canonical JSON text for files: sorted keys, two-space indent, trailing newline. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value), null, 2) + "\n";
+  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
 }
 
 /** Compact canonical JSON: sorted keys, no whitespace. Equal data gives equal bytes. */

@@ -8,7 +8,10 @@ const hints = (a: ContractSnapshot["tools"][number]["annotations"]) =>
     a.openWorldHint ? "open-world" : "closed-world",
   ].join(", ");
 
-/** A human summary of the contract: identity, version layers, line policy and each tool with kind and annotations. */
+/**
+ * A human summary of the contract: identity, version layers, line policy and each tool with kind
+ * and annotations.
+ */
 export function contractSummary(s: ContractSnapshot): string {
   const p = s.plugin;
   const l = s.line as Record<string, unknown>;
@@ -22,13 +25,19 @@ export function contractSummary(s: ContractSnapshot): string {
     `  MCP URL            ${String(p.mcpUrl)}`,
     `  OAuth resource     ${String(p.oauthResource)}`,
     `  widget origin      ${String(p.widgetOrigin)}`,
-    `  line               policyRevision ${String(l.policyRevision)}, ${String(l.supportLifecycle)}, ${String(l.publicationStatus)}, ${String(l.newSessionPolicy)}, successor ${l.successor ? JSON.stringify(l.successor) : "none"}`,
+    `  line               policyRevision ${String(l.policyRevision)}, ` +
+      `${String(l.supportLifecycle)}, ${String(l.publicationStatus)}, ` +
+      `${String(l.newSessionPolicy)}, successor ` +
+      `${l.successor ? JSON.stringify(l.successor) : "none"}`,
     "",
     `Tools (${s.tools.length}):`,
     ...s.tools.map((t) => {
       const ui = (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-      return `  ${t.name.padEnd(width)}  ${t.kind.padEnd(8)}  ${hints(t.annotations)}${ui ? `  ui ${ui}` : ""}`;
+      return (
+        `  ${t.name.padEnd(width)}  ${t.kind.padEnd(8)}  ` +
+        `${hints(t.annotations)}${ui ? `  ui ${ui}` : ""}`
+      );
     }),
   ];
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

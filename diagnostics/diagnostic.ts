@@ -1,7 +1,10 @@
 /** Severity of a finding: errors fail the command, warnings and notes only inform. */
 export type Severity = "error" | "warning" | "note";
 
-/** Where a finding points: a repository-relative file, a JSON pointer inside it, and (when known) a 1-based line/column. */
+/**
+ * Where a finding points: a repository-relative file, a JSON pointer inside it, and (when known) a
+ * 1-based line/column.
+ */
 export interface Location {
   file: string;
   pointer?: string;
@@ -9,7 +12,10 @@ export interface Location {
   column?: number;
 }
 
-/** One problem found in user input (schemas, contracts, skills). Every command reports these; renderers format them. */
+/**
+ * One problem found in user input (schemas, contracts, skills). Every command reports these;
+ * renderers format them.
+ */
 export interface Diagnostic {
   ruleId: string;
   severity: Severity;
@@ -19,7 +25,10 @@ export interface Diagnostic {
   data?: Record<string, unknown>;
 }
 
-/** A rule of the single rule table: a stable id, a default severity and a one-line summary for docs and SARIF. */
+/**
+ * A rule of the single rule table: a stable id, a default severity and a one-line summary for docs
+ * and SARIF.
+ */
 export interface RuleMeta {
   id: string;
   severity: Severity;
@@ -31,7 +40,10 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }
 
-/** Stable order: file, then line, then pointer, then rule id, then message. Renderers and tests rely on it. */
+/**
+ * Stable order: file, then line, then pointer, then rule id, then message. Renderers and tests rely
+ * on it.
+ */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const key = (d: Diagnostic) => [
     d.location.file,
@@ -55,5 +67,5 @@ export function escapePointerSegment(segment: string | number): string {
 
 /** Join a base pointer and segments into a JSON pointer. */
 export function pointerJoin(base: string, ...segments: (string | number)[]): string {
-  return base + segments.map((s) => "/" + escapePointerSegment(s)).join("");
+  return base + segments.map((s) => `/${escapePointerSegment(s)}`).join("");
 }

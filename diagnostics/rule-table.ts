@@ -22,11 +22,6 @@ export function ruleMeta(id: string): RuleMeta | undefined {
   return table.get(id);
 }
 
-/** All registered rules, sorted by id. */
-export function allRules(): RuleMeta[] {
-  return [...table.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 /** Build a diagnostic for a registered rule, with the rule's default severity unless overridden. */
 export function diagnose(
   rule: RuleMeta,

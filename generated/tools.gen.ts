@@ -11,7 +11,13 @@ export interface ToolDescriptor {
   description: string;
   inputSchema: JsonSchemaObject & { type: "object" };
   outputSchema: JsonSchemaObject;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
   securitySchemes: { type: "oauth2"; scopes: string[] }[];
   _meta?: { [key: string]: unknown };
 }

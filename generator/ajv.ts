@@ -1,7 +1,9 @@
 import { Ajv2020, type ErrorObject, type Options } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 
-/** A strict draft 2020-12 Ajv with formats, the one configuration the whole project validates with. */
+/**
+ * A strict draft 2020-12 Ajv with formats, the one configuration the whole project validates with.
+ */
 export function createAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: false, ...options });
   addFormats.default(ajv);

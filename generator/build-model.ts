@@ -42,7 +42,8 @@ export const CONTRACT_INCOMPLETE = defineRule({
   id: "CONTRACT_INCOMPLETE",
   severity: "error",
   summary:
-    "A required contract file (plugin.json, tool-definition schema, contract-line schema, release/line.json) is missing.",
+    "A required contract file (plugin.json, tool-definition schema, " +
+    "contract-line schema, release/line.json) is missing.",
 });
 
 /** Input of a generator run: raw files, and which of them is the contract-line document. */
@@ -51,7 +52,9 @@ export interface ContractSources {
   lineFile: string;
 }
 
-/** load → validate (gate rules + meta-schemas) → ContractModel. Pure: the caller reads the files. */
+/**
+ * load → validate (gate rules + meta-schemas) → ContractModel. Pure: the caller reads the files.
+ */
 export function buildModel(input: ContractSources): {
   model?: ContractModel;
   diagnostics: Diagnostic[];
@@ -83,7 +86,7 @@ export function buildModel(input: ContractSources): {
   );
 
   const missing = [
-    [plugin, "plugin.json (with $schema " + PLUGIN_SCHEMA_ID + ")"],
+    [plugin, `plugin.json (with $schema ${PLUGIN_SCHEMA_ID})`],
     [registry.get(TOOL_DEFINITION_ID), "tool-definition.schema.json"],
     [registry.get(CONTRACT_LINE_ID), "contract-line.v1.schema.json"],
     [line, input.lineFile],
@@ -122,7 +125,8 @@ export function buildModel(input: ContractSources): {
     try {
       ajv.getSchema(String((doc.json as JsonObject).$id));
     } catch (error) {
-      // Strict-mode compile failures (e.g. `required` naming an undeclared property) are schema problems, not crashes.
+      // Strict-mode compile failures (e.g. `required` naming an undeclared property) are schema
+      // problems, not crashes.
       diagnostics.push(
         diagnose(SCHEMA_INVALID, (error as Error).message, { file: doc.file, pointer: "" }),
       );

@@ -21,8 +21,8 @@ const dropped = new Set(["$id", "$schema", "$defs", "$anchor", "$dynamicAnchor"]
 /**
  * Inline every `$ref` of `schema` (located at `location` in document `baseId`) into one
  * self-contained schema, the shape MCP clients receive. Shared definitions keep their content;
- * `$id`/`$schema`/`$defs` are dropped. A cycle is reported; a cyclic or unresolvable `$ref` becomes `{}`
- * (unresolvable ones are reported by the schema-refs rule).
+ * `$id`/`$schema`/`$defs` are dropped. A cycle is reported; a cyclic or unresolvable `$ref` becomes
+ * `{}` (unresolvable ones are reported by the schema-refs rule).
  */
 export function dereference(
   schema: unknown,
@@ -135,7 +135,7 @@ export function walkResolved(
     for (const k of schemaArrayKeywords) {
       const arr = node[k];
       if (Array.isArray(arr))
-        arr.forEach((s, i) => go(s, base, { ...loc, pointer: pointerJoin(p, k, i) }));
+        for (const [i, s] of arr.entries()) go(s, base, { ...loc, pointer: pointerJoin(p, k, i) });
     }
     for (const k of ["properties", "patternProperties", "dependentSchemas"] as const) {
       const map = node[k];

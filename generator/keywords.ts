@@ -24,7 +24,10 @@ export const schemaMapKeywords = [
   "dependentSchemas",
 ] as const;
 
-/** Every keyword of the 2020-12 vocabularies (core, applicator, unevaluated, validation, format, meta-data, content). */
+/**
+ * Every keyword of the 2020-12 vocabularies (core, applicator, unevaluated, validation, format,
+ * meta-data, content).
+ */
 export const knownKeywords: ReadonlySet<string> = new Set([
   "$schema",
   "$id",

@@ -15,7 +15,10 @@ export const defaultPaths = (root: string): ProjectPaths => ({
   lineFile: "release/line.json",
 });
 
-/** Read every `*.json` under the schemas folder plus the line document, as repository-relative posix paths. */
+/**
+ * Read every `*.json` under the schemas folder plus the line document, as repository-relative posix
+ * paths.
+ */
 export async function readContractSources(paths: ProjectPaths): Promise<ContractSources> {
   const rels = (await listJson(path.join(paths.root, paths.schemasDir))).map((abs) =>
     toPosix(path.relative(paths.root, abs)),

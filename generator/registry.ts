@@ -32,7 +32,10 @@ export type RefResolution =
   | { ok: true; target: RefTarget }
   | { ok: false; reason: "remote" | "unresolved" | "builtin" };
 
-/** Offline `$id` → document registry. Nothing is ever fetched: refs outside it are remote or unresolved. */
+/**
+ * Offline `$id` → document registry. Nothing is ever fetched: refs outside it are remote or
+ * unresolved.
+ */
 export class SchemaRegistry {
   private readonly docs = new Map<string, SourceFile>();
 
@@ -101,8 +104,7 @@ export class SchemaRegistry {
     let node: unknown = doc.json;
     for (const segment of pointerSegments(fragment)) {
       if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
-      else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, segment))
-        node = node[segment];
+      else if (isObject(node) && Object.hasOwn(node, segment)) node = node[segment];
       else return { ok: false, reason: "unresolved" };
     }
     return { ok: true, target: { docId, file: doc.file, pointer: fragment, node } };

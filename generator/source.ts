@@ -18,7 +18,10 @@ export const SCHEMA_PARSE_ERROR = defineRule({
   summary: "A schema or contract file is not valid JSON.",
 });
 
-/** Parse raw files into sources; unparsable files become diagnostics. Order of the input does not matter. */
+/**
+ * Parse raw files into sources; unparsable files become diagnostics. Order of the input does not
+ * matter.
+ */
 export function parseSources(files: readonly { file: string; text: string }[]): {
   sources: SourceFile[];
   diagnostics: Diagnostic[];

@@ -22,7 +22,8 @@ export function walkSchema(
     if (k in schema) walkSchema(schema[k], pointerJoin(pointer, k), visit);
   for (const k of schemaArrayKeywords) {
     const arr = schema[k];
-    if (Array.isArray(arr)) arr.forEach((s, i) => walkSchema(s, pointerJoin(pointer, k, i), visit));
+    if (Array.isArray(arr))
+      for (const [i, s] of arr.entries()) walkSchema(s, pointerJoin(pointer, k, i), visit);
   }
   for (const k of schemaMapKeywords) {
     const map = schema[k];

@@ -22,7 +22,9 @@ export const SOURCE_CHANGED = defineRule({
   summary: "A schema changed since generated/ was last written.",
 });
 
-/** Write emitted files under `root`, and remove stale `*.gen.*` files the generator no longer emits. */
+/**
+ * Write emitted files under `root`, and remove stale `*.gen.*` files the generator no longer emits.
+ */
 export async function writeGenerated(
   root: string,
   files: readonly EmittedFile[],
@@ -47,7 +49,8 @@ export async function writeGenerated(
 
 /**
  * Compare emitted files with the disk. Each drifted file is named, and the on-disk manifest tells
- * whether a schema changed (SOURCE_CHANGED) or a generated file was edited by hand (GENERATED_EDITED).
+ * whether a schema changed (SOURCE_CHANGED) or a generated file was edited by hand
+ * (GENERATED_EDITED).
  */
 export async function checkGenerated(
   root: string,
@@ -68,7 +71,8 @@ export async function checkGenerated(
       diagnostics.push(
         diagnose(
           SOURCE_CHANGED,
-          `${file} ${onDisk.sources[file] ? "changed" : "was added"} since generated/ was last written; run \`skillpilot generate\``,
+          `${file} ${onDisk.sources[file] ? "changed" : "was added"} since ` +
+            `generated/ was last written; run \`skillpilot generate\``,
           { file },
         ),
       );

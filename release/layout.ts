@@ -7,13 +7,18 @@ export const contractsLayout = {
   releaseIndex: "contracts/release-index.json",
   /** The active review freeze (if any) and the freeze history. */
   reviewFreeze: "contracts/review-freeze.json",
-  /** Retained UI artifacts, one file per URI ever published: `contracts/ui/skillpilot/coach/<major>/sha256-<hex>/index.html`. */
+  /**
+   * Retained UI artifacts, one file per URI ever published:
+   * `contracts/ui/skillpilot/coach/<major>/sha256-<hex>/index.html`.
+   */
   uiStore: "contracts/ui",
 } as const;
 
 /** File names inside a draft or published version folder. */
 export const releaseFiles = {
-  /** Sorted `sha256  path` lines of every other file in the folder: the folder's content identity. */
+  /**
+   * Sorted `sha256  path` lines of every other file in the folder: the folder's content identity.
+   */
   manifest: "SHA256SUMS",
   /** The canonical contract snapshot this version ships (Contract-Diff reads it). */
   snapshot: "contract.snapshot.json",

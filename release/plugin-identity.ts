@@ -4,7 +4,10 @@ import path from "node:path";
 /** Where the plugin identity (package name, display name, SemVer, origins) is written once. */
 export const pluginIdentityFile = "schemas/plugin.json";
 
-/** The permanent package name from schemas/plugin.json: the `<plugin>` segment of every contracts/ path. */
+/**
+ * The permanent package name from schemas/plugin.json: the `<plugin>` segment of every contracts/
+ * path.
+ */
 export async function readPluginName(root: string): Promise<string> {
   const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {
     packageName?: unknown;

@@ -8,19 +8,27 @@ import { releaseFiles } from "./layout.js";
 export interface ReleaseDirState {
   /** False when the folder does not exist. */
   exists: boolean;
-  /** sha256 of the SHA256SUMS bytes: the folder's content identity (undefined without a manifest). */
+  /**
+   * sha256 of the SHA256SUMS bytes: the folder's content identity (undefined without a manifest).
+   */
   contentSha256?: string;
-  /** Every way the folder disagrees with its manifest (missing, extra, altered or non-regular files). */
+  /**
+   * Every way the folder disagrees with its manifest (missing, extra, altered or non-regular
+   * files).
+   */
   problems: string[];
   /** Hash of each file listed in the manifest, by folder-relative path. */
   listed: Map<string, string>;
 }
 
-/** Read a release folder and compare every file with its manifest. Never throws for content problems. */
+/**
+ * Read a release folder and compare every file with its manifest. Never throws for content
+ * problems.
+ */
 export async function inspectReleaseDir(absDir: string): Promise<ReleaseDirState> {
   const listed = new Map<string, string>();
   if (!(await lstat(absDir).catch(() => undefined))) return { exists: false, problems: [], listed };
-  let files;
+  let files: Awaited<ReturnType<typeof collectTree>>;
   try {
     files = await collectTree(absDir);
   } catch (e) {

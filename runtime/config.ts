@@ -36,11 +36,19 @@ export interface RuntimeConfig {
    * built from it. Unset: the bound origin on loopback, the plugin identity's `mcpUrl` otherwise.
    */
   publicUrl?: string;
-  /** Bearer secret of the launch API when bound beyond loopback; generated into secrets.json when unset. */
+  /**
+   * Bearer secret of the launch API when bound beyond loopback; generated into secrets.json when
+   * unset.
+   */
   launchSecret?: string;
-  /** Key of the log fingerprint (L13); generated into secrets.json when unset, required with `databaseUrl`. */
+  /**
+   * Key of the log fingerprint (L13); generated into secrets.json when unset, required with
+   * `databaseUrl`.
+   */
   logHmacKey?: string;
-  /** Capability keyring (C11); generated into secrets.json when unset, required with `databaseUrl`. */
+  /**
+   * Capability keyring (C11); generated into secrets.json when unset, required with `databaseUrl`.
+   */
   capabilityKeys?: KeyringConfig;
 }
 
@@ -72,7 +80,8 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
       out.capabilityKeys = JSON.parse(env.SKILLPILOT_CAPABILITY_KEYS) as KeyringConfig;
     } catch {
       throw new Error(
-        'SKILLPILOT_CAPABILITY_KEYS must be JSON: {"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}',
+        "SKILLPILOT_CAPABILITY_KEYS must be JSON: " +
+          '{"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}',
       );
     }
   }

@@ -33,7 +33,8 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     de: {
       message: "Die Tool-Argumente entsprechen nicht dem Vertrag.",
       recovery:
-        "Rufe das Tool erneut mit genau den dokumentierten Argumenten und ohne zusätzliche Felder auf.",
+        "Rufe das Tool erneut mit genau den dokumentierten Argumenten und ohne " +
+        "zusätzliche Felder auf.",
     },
   },
   UNKNOWN_TOOL: {
@@ -53,7 +54,8 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     de: {
       message: "Diese Lernsitzung ist unbekannt.",
       recovery:
-        "Beende das strukturierte Coaching und bitte die lernende Person, unter {launchUrl} eine neue Sitzung zu starten.",
+        "Beende das strukturierte Coaching und bitte die lernende Person, unter " +
+        "{launchUrl} eine neue Sitzung zu starten.",
     },
   },
   SESSION_EXPIRED: {
@@ -67,7 +69,8 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     de: {
       message: "Diese Lernsitzung ist abgelaufen.",
       recovery:
-        "Beende das strukturierte Coaching und bitte die lernende Person, unter {launchUrl} eine neue Sitzung zu starten.",
+        "Beende das strukturierte Coaching und bitte die lernende Person, unter " +
+        "{launchUrl} eine neue Sitzung zu starten.",
     },
   },
   SESSION_VERSION_UNAVAILABLE: {
@@ -75,15 +78,20 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     httpStatus: 409,
     en: {
       message:
-        "The workflow version, curriculum or contract policy this session was started under is no longer served.",
+        "The workflow version, curriculum or contract policy this session was " +
+        "started under is no longer served.",
       recovery:
-        "Stop structured coaching; progress is kept. Ask the learner to start a new session at {launchUrl}.",
+        "Stop structured coaching; progress is kept. Ask the learner to start a " +
+        "new session at {launchUrl}.",
     },
     de: {
       message:
-        "Die Workflow-Version, der Lehrplan oder die Vertragsrichtlinie, unter denen diese Sitzung gestartet wurde, werden nicht mehr angeboten.",
+        "Die Workflow-Version, der Lehrplan oder die Vertragsrichtlinie, unter " +
+        "denen diese Sitzung gestartet wurde, werden nicht mehr angeboten.",
       recovery:
-        "Beende das strukturierte Coaching; der Fortschritt bleibt erhalten. Bitte die lernende Person, unter {launchUrl} eine neue Sitzung zu starten.",
+        "Beende das strukturierte Coaching; der Fortschritt bleibt erhalten. " +
+        "Bitte die lernende Person, unter {launchUrl} eine neue Sitzung zu " +
+        "starten.",
     },
   },
   STATE_CONFLICT: {
@@ -92,12 +100,14 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     en: {
       message: "The learning state changed since the context you used.",
       recovery:
-        "Load the learning context once, re-evaluate, and retry with a fresh clientRequestId. Stop if it conflicts again.",
+        "Load the learning context once, re-evaluate, and retry with a fresh " +
+        "clientRequestId. Stop if it conflicts again.",
     },
     de: {
       message: "Der Lernstand hat sich seit dem verwendeten Kontext geändert.",
       recovery:
-        "Lade den Lernkontext einmal neu, bewerte neu und versuche es mit einer neuen clientRequestId. Bei erneutem Konflikt abbrechen.",
+        "Lade den Lernkontext einmal neu, bewerte neu und versuche es mit einer " +
+        "neuen clientRequestId. Bei erneutem Konflikt abbrechen.",
     },
   },
   IDEMPOTENCY_KEY_REUSED: {
@@ -106,12 +116,14 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     en: {
       message: "This clientRequestId was already used for a different request.",
       recovery:
-        "Use a fresh clientRequestId for a new operation; reuse one only to retry the identical call.",
+        "Use a fresh clientRequestId for a new operation; reuse one only to " +
+        "retry the identical call.",
     },
     de: {
       message: "Diese clientRequestId wurde bereits für eine andere Anfrage verwendet.",
       recovery:
-        "Verwende für eine neue Aktion eine neue clientRequestId; wiederverwende sie nur für die identische Wiederholung.",
+        "Verwende für eine neue Aktion eine neue clientRequestId; wiederverwende " +
+        "sie nur für die identische Wiederholung.",
     },
   },
   REQUEST_IN_PROGRESS: {
@@ -159,12 +171,14 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     en: {
       message: "The capability is not valid for this session.",
       recovery:
-        "Copy capabilities verbatim from the latest result of this session; never edit or construct them.",
+        "Copy capabilities verbatim from the latest result of this session; " +
+        "never edit or construct them.",
     },
     de: {
       message: "Die Berechtigung ist für diese Sitzung ungültig.",
       recovery:
-        "Kopiere Berechtigungen unverändert aus dem letzten Ergebnis dieser Sitzung; nie bearbeiten oder selbst bauen.",
+        "Kopiere Berechtigungen unverändert aus dem letzten Ergebnis dieser " +
+        "Sitzung; nie bearbeiten oder selbst bauen.",
     },
   },
   CAPABILITY_STALE: {
@@ -186,12 +200,14 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     en: {
       message: "The capability was already used by another request.",
       recovery:
-        "Do not reuse a capability for a new operation; load the learning context once to continue.",
+        "Do not reuse a capability for a new operation; load the learning " +
+        "context once to continue.",
     },
     de: {
       message: "Die Berechtigung wurde bereits von einer anderen Anfrage verwendet.",
       recovery:
-        "Verwende eine Berechtigung nicht für eine neue Aktion; lade den Lernkontext einmal, um fortzufahren.",
+        "Verwende eine Berechtigung nicht für eine neue Aktion; lade den " +
+        "Lernkontext einmal, um fortzufahren.",
     },
   },
   BATCH_INCOMPLETE: {
@@ -228,7 +244,8 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     de: {
       message: "Diese Version von SkillPilot Coach startet keine neuen Sitzungen mehr.",
       recovery:
-        "Bitte die lernende Person, mit dem neueren SkillPilot Coach unter {successorUrl} fortzufahren.",
+        "Bitte die lernende Person, mit dem neueren SkillPilot Coach unter " +
+        "{successorUrl} fortzufahren.",
     },
   },
   TEMPORARILY_UNAVAILABLE: {
@@ -249,12 +266,15 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
     en: {
       message: "An internal error occurred; nothing was saved.",
       recovery:
-        "Do not claim progress was saved. Retry the identical call once; stop structured coaching if it fails again.",
+        "Do not claim progress was saved. Retry the identical call once; stop " +
+        "structured coaching if it fails again.",
     },
     de: {
       message: "Ein interner Fehler ist aufgetreten; nichts wurde gespeichert.",
       recovery:
-        "Behaupte nicht, dass Fortschritt gespeichert wurde. Wiederhole den identischen Aufruf einmal; bei erneutem Fehler strukturiertes Coaching beenden.",
+        "Behaupte nicht, dass Fortschritt gespeichert wurde. Wiederhole den " +
+        "identischen Aufruf einmal; bei erneutem Fehler strukturiertes Coaching " +
+        "beenden.",
     },
   },
 };

@@ -15,8 +15,3 @@ export class CoachError extends Error {
     super(code);
   }
 }
-
-/** True for a CoachError, whichever module instance created it. */
-export function isCoachError(error: unknown): error is CoachError {
-  return error instanceof CoachError;
-}

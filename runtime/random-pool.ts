@@ -7,11 +7,11 @@ let pool = Buffer.alloc(0);
 let offset = 0;
 
 /**
- * `n` fresh bytes from the operating system's CSPRNG, the same source as `crypto.randomBytes`.
- * Each call to `randomBytes` costs a native round trip that dominated the price of a token id or
- * an IV on the hot path, so bytes are fetched in blocks (as Node's own `randomUUID` does) and handed
- * out once each. A block is never rewritten: a refill allocates a new one, so every returned view
- * stays exclusively its caller's.
+ * `n` fresh bytes from the operating system's CSPRNG, the same source as `crypto.randomBytes`. Each
+ * call to `randomBytes` costs a native round trip that dominated the price of a token id or an IV
+ * on the hot path, so bytes are fetched in blocks (as Node's own `randomUUID` does) and handed out
+ * once each. A block is never rewritten: a refill allocates a new one, so every returned view stays
+ * exclusively its caller's.
  */
 export function randomPoolBytes(n: number): Buffer {
   if (n > POOL_BYTES) return randomFillSync(Buffer.allocUnsafe(n));

@@ -9,7 +9,10 @@ import {
 import type { RuntimeConfig } from "./config.js";
 import { isLoopbackHost } from "./http/launch-auth.js";
 
-/** Server-side secrets, from configuration or created in the data directory on first start; never logged. */
+/**
+ * Server-side secrets, from configuration or created in the data directory on first start; never
+ * logged.
+ */
 export interface RuntimeSecrets {
   /** Key of the truncated HMAC-SHA-256 session fingerprint in logs (L13). */
   logHmacKey: string;
@@ -21,7 +24,9 @@ export interface RuntimeSecrets {
 
 export const secretsFileName = "secrets.json";
 
-/** Shortest configured launch secret or log key accepted (characters): shorter ones are guessable. */
+/**
+ * Shortest configured launch secret or log key accepted (characters): shorter ones are guessable.
+ */
 const MIN_SECRET_LENGTH = 32;
 
 /** Where each secret comes from when configured: config file key and environment variable. */
@@ -54,8 +59,8 @@ async function readSecretsFile(file: string): Promise<Partial<RuntimeSecrets> | 
 }
 
 /**
- * Read `<dataDir>/secrets.json`, creating it (mode 0600, in a 0700 directory) with fresh random keys
- * on first start. A file from an older version without a launch secret gets one added.
+ * Read `<dataDir>/secrets.json`, creating it (mode 0600, in a 0700 directory) with fresh random
+ * keys on first start. A file from an older version without a launch secret gets one added.
  */
 export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecrets> {
   const file = path.join(dataDir, secretsFileName);
@@ -65,7 +70,7 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecre
     const upgraded = { ...existing, launchSecret: randomSecret() } as RuntimeSecrets;
     // Replace atomically so a crash never leaves a half-written key file.
     const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(upgraded, null, 2) + "\n", { mode: 0o600 });
+    await writeFile(tmp, `${JSON.stringify(upgraded, null, 2)}\n`, { mode: 0o600 });
     await rename(tmp, file);
     return upgraded;
   }
@@ -78,7 +83,7 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecre
   };
   try {
     // "wx": when two processes start at once, exactly one writes; the other reads its file.
-    await writeFile(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600, flag: "wx" });
+    await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
     return secrets;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -92,7 +97,8 @@ function checkConfigured(config: RuntimeConfig): void {
     const value = config[name];
     if (value !== undefined && (typeof value !== "string" || value.length < MIN_SECRET_LENGTH))
       throw new Error(
-        `${secretSettings[name].key} (${secretSettings[name].env}) must be a string of at least ${MIN_SECRET_LENGTH} characters`,
+        `${secretSettings[name].key} (${secretSettings[name].env}) must be a ` +
+          `string of at least ${MIN_SECRET_LENGTH} characters`,
       );
   }
   if (config.capabilityKeys !== undefined) {
@@ -110,8 +116,8 @@ function checkConfigured(config: RuntimeConfig): void {
  * The secrets this process runs with. Configured values (config file or environment) win. With a
  * PostgreSQL `databaseUrl` several nodes share one database, so a per-node generated key would make
  * capabilities, option payloads and log fingerprints disagree between nodes: the log key, the
- * keyring and (beyond loopback) the launch secret must then come from configuration, or start fails.
- * Otherwise what is not configured comes from `<dataDir>/secrets.json`.
+ * keyring and (beyond loopback) the launch secret must then come from configuration, or start
+ * fails. Otherwise what is not configured comes from `<dataDir>/secrets.json`.
  */
 export async function resolveSecrets(config: RuntimeConfig): Promise<RuntimeSecrets> {
   checkConfigured(config);
@@ -129,7 +135,11 @@ export async function resolveSecrets(config: RuntimeConfig): Promise<RuntimeSecr
     const missing = needed.filter((name) => configured[name] === undefined);
     if (missing.length > 0)
       throw new Error(
-        `DATABASE_URL is set, so every node must share its keys from configuration; missing: ${missing.map((n) => `${secretSettings[n].env} (config "${secretSettings[n].key}")`).join(", ")}`,
+        `DATABASE_URL is set, so every node must share its keys from ` +
+          `configuration; missing: ` +
+          missing
+            .map((n) => `${secretSettings[n].env} (config "${secretSettings[n].key}")`)
+            .join(", "),
       );
     // On loopback the launch secret is never asked for; a per-process one keeps the type total.
     return { launchSecret: randomSecret(), ...configured } as RuntimeSecrets;

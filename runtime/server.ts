@@ -37,7 +37,8 @@ export function createApp(
   handlers: CoachHandlers<CallContext> = coachHandlers,
 ) {
   const { config, identity } = services;
-  // The bound origin is known once listening; until then (and without a server) it is the configured one.
+  // The bound origin is known once listening; until then (and without a server) it is the
+  // configured one.
   let boundOrigin = `http://${config.host}:${config.port}`;
   const mcpUrl = () => launchMcpUrl(config.publicUrl, config.host, boundOrigin, identity.mcpUrl);
   const mcp = createCoachMcpHandler(services, handlers);
@@ -79,7 +80,13 @@ export function createApp(
   app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return { app, mcp, setBoundOrigin: (origin: string) => void (boundOrigin = origin) };
+  return {
+    app,
+    mcp,
+    setBoundOrigin: (origin: string) => {
+      boundOrigin = origin;
+    },
+  };
 }
 
 /** Start the HTTP server on the configured host and port (0 = any free port). */
@@ -113,7 +120,8 @@ export async function startServer(
   const { port } = server.address() as AddressInfo;
   const origin = `http://${urlHost(services.config.host)}:${port}`;
   setBoundOrigin(origin);
-  // A start page derived from host and port (not configured) names the port actually bound (--port 0).
+  // A start page derived from host and port (not configured) names the port actually bound (--port
+  // 0).
   if (services.config.launchUrl === defaultLaunchUrl(services.config.host, services.config.port))
     services.config.launchUrl = `${origin}/start`;
   let closing: Promise<void> | undefined;

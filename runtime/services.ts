@@ -13,7 +13,10 @@ export interface RuntimeServices {
   config: RuntimeConfig;
   identity: RuntimeIdentity;
   curriculum: Curriculum;
-  /** The contract line in force now (re-read when the file changes): its policyRevision gates sessions and capabilities (L11). */
+  /**
+   * The contract line in force now (re-read when the file changes): its policyRevision gates
+   * sessions and capabilities (L11).
+   */
   line: LineSource;
   store: CoachStore;
   /** Capability and option-payload keys (C11). */
@@ -43,6 +46,9 @@ export interface CallContext {
   facts: CallFacts;
   /** The session once it passed the gate (step 2), with the line revision this call runs under. */
   session?: OpenSession;
-  /** Widget-private data a UI-bound tool returns in the result's `_meta`, never in structuredContent (C9). */
+  /**
+   * Widget-private data a UI-bound tool returns in the result's `_meta`, never in structuredContent
+   * (C9).
+   */
   widgetMeta?: Record<string, unknown>;
 }

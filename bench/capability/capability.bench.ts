@@ -96,16 +96,24 @@ const results = {
 const fmt = (ns: number) => `${(ns / 1000).toFixed(2).padStart(8)} µs`;
 const ratio = (ns: number, base: number) => `${(ns / base).toFixed(1).padStart(6)}×`;
 console.log(
-  `capability bench — claims ${claimsJson.length} B, token ${token.length} chars, ${ROUNDS}×${ITERATIONS} calls, median`,
+  `capability bench — claims ${claimsJson.length} B, token ${token.length} ` +
+    `chars, ${ROUNDS}×${ITERATIONS} calls, median`,
 );
 console.log(
-  `${"operation".padEnd(28)}${"per call".padStart(11)}${"vs sha256".padStart(11)}${"vs ajv".padStart(9)}`,
+  "operation".padEnd(28) +
+    "per call".padStart(11) +
+    "vs sha256".padStart(11) +
+    "vs ajv".padStart(9),
 );
 for (const [name, ns] of Object.entries(results))
   console.log(
-    `${name.padEnd(28)}${fmt(ns)}${ratio(ns, results.sha256).padStart(11)}${ratio(ns, results.ajv).padStart(9)}`,
+    name.padEnd(28) +
+      fmt(ns) +
+      ratio(ns, results.sha256).padStart(11) +
+      ratio(ns, results.ajv).padStart(9),
   );
 console.log(
   `mint+verify = ${(results.mintVerify / results.sha256).toFixed(1)}× one sha256, ` +
-    `${(results.mintVerify / results.ajv).toFixed(1)}× one ajv validation (replay store held ${store.size} ids)`,
+    `${(results.mintVerify / results.ajv).toFixed(1)}× one ajv validation ` +
+    `(replay store held ${store.size} ids)`,
 );

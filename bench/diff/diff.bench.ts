@@ -71,9 +71,14 @@ async function main(): Promise<void> {
       rss = Math.max(...runs.map((r) => r.maxRssMB));
     // Judged on CPU time: the machine is shared and other processes' load inflates wall-clock time.
     console.log(
-      `diff 3000 tools (${mb(sizes[0])} MB → ${mb(sizes[1])} MB, fresh process, median of 3): cpu ${cpu.toFixed(0)} ms, wall ${wall.toFixed(0)} ms, peak RSS ${rss.toFixed(0)} MB` +
-        ` — ${runs[0].findings} findings, ${runs[0].breaking} breaking, bump ${runs[0].requiredBump}` +
-        ` [targets < 2000 ms: ${cpu < 2000 ? "met" : "MISSED"} (wall ${wall < 2000 ? "met" : "over, machine load"}), < 500 MB: ${rss < 500 ? "met" : "MISSED"}]`,
+      `diff 3000 tools (${mb(sizes[0])} MB → ${mb(sizes[1])} MB, fresh process, ` +
+        `median of 3): cpu ${cpu.toFixed(0)} ms, wall ${wall.toFixed(0)} ms, peak ` +
+        `RSS ${rss.toFixed(0)} MB` +
+        ` — ${runs[0].findings} findings, ${runs[0].breaking} breaking, bump ` +
+        `${runs[0].requiredBump}` +
+        ` [targets < 2000 ms: ${cpu < 2000 ? "met" : "MISSED"} (wall ` +
+        `${wall < 2000 ? "met" : "over, machine load"}), < 500 MB: ` +
+        `${rss < 500 ? "met" : "MISSED"}]`,
     );
 
     // 2. Baseline in the same run: openapi-diff at 300 tools vs. our diff on the same 300 tools.
@@ -99,13 +104,19 @@ async function main(): Promise<void> {
     const ours300 = median(ours),
       theirs300 = median(theirs);
     console.log(
-      `baseline, same run: openapi-diff on the equivalent OpenAPI documents at 300 tools: cpu ${theirs300.toFixed(0)} ms (breaking: ${theirVerdict}); skillpilot diff on the same 300 tools (in-process): cpu ${ours300.toFixed(0)} ms`,
+      `baseline, same run: openapi-diff on the equivalent OpenAPI documents at ` +
+        `300 tools: cpu ${theirs300.toFixed(0)} ms (breaking: ${theirVerdict}); ` +
+        `skillpilot diff on the same 300 tools (in-process): cpu ` +
+        `${ours300.toFixed(0)} ms`,
     );
     console.log(
-      `speed ratio per tool: ${(theirs300 / 300 / (cpu / 3000)).toFixed(1)}× (our 3000-tool process vs openapi-diff at 300), ${(theirs300 / ours300).toFixed(1)}× at equal size [target ≥ 20×]`,
+      `speed ratio per tool: ${(theirs300 / 300 / (cpu / 3000)).toFixed(1)}× ` +
+        `(our 3000-tool process vs openapi-diff at 300), ` +
+        `${(theirs300 / ours300).toFixed(1)}× at equal size [target ≥ 20×]`,
     );
 
-    // 3. Recall on the corpus: which expected breaks each tool reports, and false alarms on compatible pairs.
+    // 3. Recall on the corpus: which expected breaks each tool reports, and false alarms on
+    //    compatible pairs.
     const corpus = path.join(repoRoot, "test/fixtures/diff-corpus");
     const cases = (await readdir(corpus, { withFileTypes: true }))
       .filter((e) => e.isDirectory())
@@ -137,7 +148,10 @@ async function main(): Promise<void> {
       }
     }
     console.log(
-      `corpus (${cases.length} pairs, ${expectedBreaking} breaking): skillpilot diff found ${oursHit}/${expectedBreaking} breaks, ${oursFalse} false alarms; openapi-diff found ${theirsHit}/${expectedBreaking}, ${theirsFalse} false alarms`,
+      `corpus (${cases.length} pairs, ${expectedBreaking} breaking): skillpilot ` +
+        `diff found ${oursHit}/${expectedBreaking} breaks, ${oursFalse} false ` +
+        `alarms; openapi-diff found ${theirsHit}/${expectedBreaking}, ` +
+        `${theirsFalse} false alarms`,
     );
     console.log(`missed by openapi-diff: ${missedByTheirs.join(", ")}`);
     if (theirsErrors.length) console.log(`openapi-diff could not read: ${theirsErrors.join(", ")}`);

@@ -4,8 +4,9 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * A JSON Schema 2020-12 node rewritten in the OpenAPI 3.0 dialect openapi-diff reads: `const` → one-value
- * `enum`, `type` arrays with `null` → `nullable`, numeric `exclusiveMinimum/Maximum` → boolean form.
+ * A JSON Schema 2020-12 node rewritten in the OpenAPI 3.0 dialect openapi-diff reads: `const` →
+ * one-value `enum`, `type` arrays with `null` → `nullable`, numeric `exclusiveMinimum/Maximum` →
+ * boolean form.
  */
 export function toOpenApi30(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toOpenApi30);
@@ -37,13 +38,16 @@ export function toOpenApi30(schema: unknown): unknown {
   return out;
 }
 
-/** The OpenAPI 3.0 document equivalent to a tools list: one POST operation per tool, request = input, 200 = output. */
+/**
+ * The OpenAPI 3.0 document equivalent to a tools list: one POST operation per tool, request =
+ * input, 200 = output.
+ */
 export function contractToOpenApi(doc: ContractDoc, version = "1.0.0"): Json {
   const scopes = new Set<string>();
   const paths: Json = {};
   for (const t of [...doc.tools.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const toolScopes = (t.securitySchemes ?? []).flatMap((s) => s.scopes);
-    toolScopes.forEach((s) => scopes.add(s));
+    for (const s of toolScopes) scopes.add(s);
     paths[`/tools/${t.name}`] = {
       post: {
         operationId: t.name,

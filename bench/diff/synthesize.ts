@@ -1,4 +1,7 @@
-/** Deterministic synthetic contracts for the diff benchmark: N tools shaped like the coach's, and a mutated "after". */
+/**
+ * Deterministic synthetic contracts for the diff benchmark: N tools shaped like the coach's, and a
+ * mutated "after".
+ */
 
 const sid = {
   type: "string",
@@ -7,13 +10,19 @@ const sid = {
 };
 const actions = Array.from({ length: 10 }, (_, i) => `action_${i}`);
 
-/** One synthetic tool (about 2.3 KB of JSON) with nested inputs and outputs, a union, arrays and enums. */
+/**
+ * One synthetic tool (about 2.3 KB of JSON) with nested inputs and outputs, a union, arrays and
+ * enums.
+ */
 export function synthTool(i: number): Record<string, unknown> {
   const write = i % 3 !== 0;
   return {
     name: `synth_tool_${String(i).padStart(5, "0")}`,
     title: `Synthetic tool ${i}`,
-    description: `Synthetic ${write ? "write" : "read"} tool number ${i}, shaped like a coach tool: nested objects, a tagged union, arrays of objects and enums, so the diff walks realistic schemas.`,
+    description:
+      `Synthetic ${write ? "write" : "read"} tool number ${i}, shaped ` +
+      `like a coach tool: nested objects, a tagged union, arrays of ` +
+      `objects and enums, so the diff walks realistic schemas.`,
     annotations: {
       readOnlyHint: !write,
       destructiveHint: false,
@@ -115,24 +124,32 @@ export function synthContract(n: number): { tools: Record<string, unknown>[] } {
   return { tools: Array.from({ length: n }, (_, i) => synthTool(i)) };
 }
 
-type Tool = ReturnType<typeof synthTool> & {
-  inputSchema: any;
-  outputSchema: any;
-  annotations: any;
+type Tool = Record<string, unknown>;
+type Node = Record<string, unknown>;
+
+/** The object at a `/`-separated path of a synthetic tool (every step exists by construction). */
+const at = (t: Tool, path: string): Node =>
+  path.split("/").reduce<Node>((node, key) => node[key] as Node, t);
+const list = (t: Tool, path: string): unknown[] => {
+  const parts = path.split("/");
+  const last = parts.pop() as string;
+  return at(t, parts.join("/"))[last] as unknown[];
 };
 
-// One mutation per kind; every 50th tool gets the next one, so the breaks spread over the whole document.
+// One mutation per kind; every 50th tool gets the next one, so the breaks spread over the whole
+// document.
 const mutations: [string, (t: Tool) => void][] = [
-  ["input enum narrowed", (t) => t.inputSchema.properties.decision.enum.pop()],
-  ["new required input", (t) => t.inputSchema.required.push("assessments")],
+  ["input enum narrowed", (t) => list(t, "inputSchema/properties/decision/enum").pop()],
+  ["new required input", (t) => list(t, "inputSchema/required").push("assessments")],
   [
     "output enum widened",
-    (t) => t.outputSchema.properties.successor.properties.communicationLocale.enum.push("fr"),
+    (t) =>
+      list(t, "outputSchema/properties/successor/properties/communicationLocale/enum").push("fr"),
   ],
   [
     "output property removed",
     (t) => {
-      delete t.outputSchema.properties.mastery;
+      delete at(t, "outputSchema/properties").mastery;
     },
   ],
   [
@@ -144,19 +161,19 @@ const mutations: [string, (t: Tool) => void][] = [
   [
     "readOnly flipped",
     (t) => {
-      t.annotations.readOnlyHint = !t.annotations.readOnlyHint;
+      at(t, "annotations").readOnlyHint = !at(t, "annotations").readOnlyHint;
     },
   ],
   [
     "optional input added",
     (t) => {
-      t.inputSchema.properties.note = { enum: ["a", "b"] };
+      at(t, "inputSchema/properties").note = { enum: ["a", "b"] };
     },
   ],
   [
     "input bound narrowed",
     (t) => {
-      t.inputSchema.properties.assessments.maxItems = 5;
+      at(t, "inputSchema/properties/assessments").maxItems = 5;
     },
   ],
 ];

@@ -66,17 +66,22 @@ try {
   const check = timeProcess([cli, "-C", project.root, "generate", "--check"]);
   console.log(`cold node -e 0 (baseline)      ${baseline.toFixed(0)} ms`);
   console.log(
-    `cold generate (V1)             ${gen.toFixed(0)} ms  = ${(gen / baseline).toFixed(1)}x baseline  target < 3000 ms: ${gen < 3000 ? "ok" : "MISSED"}`,
+    `cold generate (V1)             ${gen.toFixed(0)} ms  = ` +
+      `${(gen / baseline).toFixed(1)}x baseline  target < 3000 ms: ` +
+      `${gen < 3000 ? "ok" : "MISSED"}`,
   );
   console.log(
-    `cold generate --check (V1)     ${check.toFixed(0)} ms  = ${(check / baseline).toFixed(1)}x baseline  target < 2000 ms: ${check < 2000 ? "ok" : "MISSED"}`,
+    `cold generate --check (V1)     ${check.toFixed(0)} ms  = ` +
+      `${(check / baseline).toFixed(1)}x baseline  target < 2000 ms: ` +
+      `${check < 2000 ? "ok" : "MISSED"}`,
   );
   await timeInProcess(10, 1); // warm up module loading and JIT
   const t: Record<number, number> = {};
   for (const n of [100, 300, 1000]) {
     t[n] = await timeInProcess(n, n >= 1000 ? 3 : 5);
     console.log(
-      `in-process generate, ${String(n).padStart(4)} tools  ${t[n]!.toFixed(0)} ms CPU  (${(t[n]! / n).toFixed(2)} ms/tool)`,
+      `in-process generate, ${String(n).padStart(4)} tools  ${t[n]!.toFixed(0)} ` +
+        `ms CPU  (${(t[n]! / n).toFixed(2)} ms/tool)`,
     );
   }
   const ratio = t[1000]! / t[100]!;

@@ -1,5 +1,6 @@
 // Release benchmarks (issue #6): `prepare` of the V1 plugin against its 3 s budget, and archive
-// throughput on a 50 MB synthetic tree against `tar --sort=name | gzip -9` measured in the same run.
+// throughput on a 50 MB synthetic tree against `tar --sort=name | gzip -9` measured in the same
+// run.
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -79,7 +80,8 @@ function syntheticBytes(bytes: number, seed: number): Buffer {
 async function benchPrepare(): Promise<void> {
   const template = await makeTemplateProject();
   try {
-    await generateFromSources(await readContractSources(defaultPaths(template))); // warm-up: module load and JIT
+    // warm-up: module load and JIT
+    await generateFromSources(await readContractSources(defaultPaths(template)));
     const baseline = await timed(
       async () => generateFromSources(await readContractSources(defaultPaths(template))),
       3,
@@ -94,7 +96,8 @@ async function benchPrepare(): Promise<void> {
     const budget = 3000;
     console.log(`prepare (V1 plugin, fresh draft, median of 3): ${fmt(cold)}`);
     console.log(
-      `  baseline: in-process generate of the same schemas: ${fmt(baseline)} -> prepare/generate ratio ${(cold / baseline).toFixed(2)}`,
+      `  baseline: in-process generate of the same schemas: ${fmt(baseline)} -> ` +
+        `prepare/generate ratio ${(cold / baseline).toFixed(2)}`,
     );
     console.log(
       `  budget 3 s: ${(cold / budget).toFixed(2)} of budget -> ${cold < budget ? "PASS" : "FAIL"}`,
@@ -146,10 +149,13 @@ async function benchArchives(): Promise<void> {
     console.log(`archives (50 MB synthetic tree, ${files} files, median of 3):`);
     console.log(`  baseline tar --sort=name | gzip -9: ${fmt(baseline)} (${mbps(baseline)})`);
     console.log(
-      `  skillpilot tar.gz (read + USTAR + gzip 9): ${fmt(ours)} (${mbps(ours)}) -> throughput ratio ${(baseline / ours).toFixed(2)} (need >= 0.50: ${baseline / ours >= 0.5 ? "PASS" : "FAIL"})`,
+      `  skillpilot tar.gz (read + USTAR + gzip 9): ${fmt(ours)} (${mbps(ours)}) ` +
+        `-> throughput ratio ${(baseline / ours).toFixed(2)} (need >= 0.50: ` +
+        `${baseline / ours >= 0.5 ? "PASS" : "FAIL"})`,
     );
     console.log(
-      `  skillpilot zip (read + deflate 9): ${fmt(zip)} (${mbps(zip)}) -> throughput ratio ${(baseline / zip).toFixed(2)}`,
+      `  skillpilot zip (read + deflate 9): ${fmt(zip)} (${mbps(zip)}) -> ` +
+        `throughput ratio ${(baseline / zip).toFixed(2)}`,
     );
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -43,11 +43,14 @@ const router = new Router();
 router.all("/mcp", mcpRoute(mcp));
 app.use(hostGuard([]));
 app.use(router.routes());
-const server = http.createServer(app.callback()).listen(0, "127.0.0.1", () => {
-  process.stdout.write(
-    `MCP endpoint http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`,
-  );
-});
+const handle = app.callback();
+const server = http
+  .createServer((req, res) => void handle(req, res))
+  .listen(0, "127.0.0.1", () => {
+    process.stdout.write(
+      `MCP endpoint http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`,
+    );
+  });
 process.once("SIGTERM", () => {
   server.close();
   server.closeAllConnections();

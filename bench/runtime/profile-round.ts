@@ -68,7 +68,8 @@ try {
     await stopProcess(child);
   }
   process.stdout.write(
-    `${rounds} rounds, ${errors} errors in ${SECONDS} s (server options: ${nodeOptions.join(" ")})\n`,
+    `${rounds} rounds, ${errors} errors in ${SECONDS} s (server options: ` +
+      `${nodeOptions.join(" ")})\n`,
   );
 } finally {
   await rm(dir, { recursive: true, force: true });

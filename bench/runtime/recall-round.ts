@@ -6,6 +6,7 @@
  * ago, no goal active), through the same services the server uses.
  */
 import path from "node:path";
+import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config.js";
 import { launchSession } from "../../runtime/domain/launch.js";
@@ -13,7 +14,9 @@ import type { RawMcpCaller } from "./raw-mcp-client.js";
 
 const DAY_MS = 86_400_000;
 
-/** Create `count` sessions, each with one recall item that is due now; returns their session ids. */
+/**
+ * Create `count` sessions, each with one recall item that is due now; returns their session ids.
+ */
 export async function seedRecallLearners(
   root: string,
   dataDir: string,
@@ -60,7 +63,7 @@ export async function seedRecallLearners(
   }
 }
 
-type Result = { isError?: boolean; structuredContent?: Record<string, any> };
+type Result<N extends ToolName> = { isError?: boolean; structuredContent?: ToolOutput<N> };
 
 /** Each seeded session once, in order; throws when the pool is used up. */
 export function fromPool(pool: string[]): () => string {
@@ -80,18 +83,18 @@ export function recallRounds(
   caller: RawMcpCaller,
   nextSession: () => string,
 ): () => Promise<boolean> {
+  const call = <N extends ToolName>(name: N, args: Record<string, unknown>) =>
+    caller.call(name, args) as Promise<Result<N>>;
   return async () => {
     const learningSessionId = nextSession();
-    const started: Result = await caller.call("start_skillpilot_verified_recall", {
-      learningSessionId,
-    });
+    const started = await call("start_skillpilot_verified_recall", { learningSessionId });
     if (started.isError) return false;
-    const revealed: Result = await caller.call("get_skillpilot_verified_recall_answers", {
+    const revealed = await call("get_skillpilot_verified_recall_answers", {
       learningSessionId,
       batchCapability: started.structuredContent!.batchCapability,
     });
     if (revealed.isError) return false;
-    const recorded: Result = await caller.call("record_skillpilot_verified_recall_results", {
+    const recorded = await call("record_skillpilot_verified_recall_results", {
       learningSessionId,
       gradingCapability: revealed.structuredContent!.gradingCapability,
       assessments: started.structuredContent!.batch.items.map(() => ({ passed: true })),

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
@@ -35,7 +36,10 @@ try {
   );
   try {
     // Arguments travel as JSON, as they do from a client.
-    const call = async (name: string, args: Record<string, unknown>) => {
+    const call = async <N extends ToolName>(
+      name: N,
+      args: Record<string, unknown>,
+    ): Promise<ToolOutput<N>> => {
       const result = await callTool(
         services,
         coachHandlers,
@@ -43,7 +47,7 @@ try {
         JSON.parse(JSON.stringify(args)),
       );
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-      return result.structuredContent as Record<string, any>;
+      return result.structuredContent as ToolOutput<N>;
     };
     let next = 0;
     const round = async () => {
@@ -75,7 +79,10 @@ try {
       if (repetition > 0) perRound.push((used.user + used.system) / 1000 / ROUNDS);
     }
     process.stdout.write(
-      `Verified Recall round in-process (callTool, ${IN_FLIGHT} in flight): CPU ${median(perRound).toFixed(3)} ms per round (median of ${REPETITIONS} x ${ROUNDS}; range ${Math.min(...perRound).toFixed(3)}-${Math.max(...perRound).toFixed(3)})\n`,
+      `Verified Recall round in-process (callTool, ${IN_FLIGHT} in flight): CPU ` +
+        `${median(perRound).toFixed(3)} ms per round (median of ${REPETITIONS} x ` +
+        `${ROUNDS}; range ` +
+        `${Math.min(...perRound).toFixed(3)}-${Math.max(...perRound).toFixed(3)})\n`,
     );
   } finally {
     await closeServices(services);

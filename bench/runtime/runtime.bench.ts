@@ -4,11 +4,11 @@
  * keep-alive HTTP (RawMcpCaller: the SDK client's wire format without its client-side cost, so the
  * server is what is measured; set-up uses the real SDK v2 client).
  *  (a) a bare SDK v2 echo tool mounted the same way (the baseline), before and after the coach
- *      scenarios; their mean is the baseline of (b) and (c), so load drift on a shared machine cancels,
- *  (b) get_skillpilot_learning_context on the real server,
- *  (c) complete_skillpilot_goal on the real server, every call a durable commit (synchronous=FULL),
- *  (d) the Verified Recall round (issue #4): start → answers → record, three calls and two durable
- *      commits, each round on its own seeded learner whose recall is due (see recall-round.ts). It is
+ * scenarios; their mean is the baseline of (b) and (c), so load drift on a shared machine cancels,
+ * (b) get_skillpilot_learning_context on the real server, (c) complete_skillpilot_goal on the real
+ * server, every call a durable commit (synchronous=FULL), (d) the Verified Recall round (issue #4):
+ * start → answers → record, three calls and two durable
+ * commits, each round on its own seeded learner whose recall is due (see recall-round.ts). It is
  *      measured in short slices interleaved with echo slices against the same, still running echo
  *      server (ABBA order), so both see the same machine load,
  *  (e) the round's floor: the same three calls against the same server code whose three recall
@@ -19,7 +19,8 @@
  * server process: other work on the machine barely moves it); the throughput ratio (echo calls/s ÷
  * rounds/s, median over the interleaved pairs) is printed beside it.
  * Run: npm run bench:runtime
- *   (BENCH_SECONDS, BENCH_CLIENTS, BENCH_PAIRS, BENCH_SLICE_SECONDS, BENCH_RECALL_POOL override the defaults)
+ * (BENCH_SECONDS, BENCH_CLIENTS, BENCH_PAIRS, BENCH_SLICE_SECONDS, BENCH_RECALL_POOL override the
+ * defaults)
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -257,9 +258,17 @@ const echo: Result = {
 };
 const unitName = (r: Result) => r.unit ?? "calls";
 const fmt = (r: Result) =>
-  `${r.name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(7)} ${unitName(r)}/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.calls} ${unitName(r)}, ${r.errors} errors)${r.serverCpuMs === undefined ? "" : `   server CPU ${r.serverCpuMs.toFixed(3)} ms/${unitName(r).replace(/s$/, "")}`}`;
+  `${r.name.padEnd(40)} ${r.perSecond.toFixed(0).padStart(7)} ${unitName(r)}/s   ` +
+  `p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ` +
+  `ms   (${r.calls} ${unitName(r)}, ${r.errors} ` +
+  "errors)" +
+  (r.serverCpuMs === undefined
+    ? ""
+    : `   server CPU ${r.serverCpuMs.toFixed(3)} ms/${unitName(r).replace(/s$/, "")}`);
 process.stdout.write(
-  `runtime benchmark: ${CLIENTS} concurrent callers (MCP 2026-07-28 over keep-alive HTTP), ${SECONDS} s per scenario, recall in ${PAIRS} x ${SLICE_SECONDS} s slices interleaved with echo\n`,
+  `runtime benchmark: ${CLIENTS} concurrent callers (MCP 2026-07-28 over ` +
+    `keep-alive HTTP), ${SECONDS} s per scenario, recall in ${PAIRS} x ` +
+    `${SLICE_SECONDS} s slices interleaved with echo\n`,
 );
 for (const r of [echoBefore, context, complete, echoInterleaved, recall, floor, echoAfter, echo])
   process.stdout.write(`${fmt(r)}\n`);
@@ -277,13 +286,18 @@ if (
 ) {
   const perEcho = echoInterleaved.serverCpuMs;
   process.stdout.write(
-    `ratio recall round/echo (cost, server CPU per round / per echo call): ${costVerdict(recall.serverCpuMs / perEcho)}\n`,
+    `ratio recall round/echo (cost, server CPU per round / per echo call): ` +
+      `${costVerdict(recall.serverCpuMs / perEcho)}\n`,
   );
   process.stdout.write(
-    `  of which: floor (the three calls with replayed outputs) ${(floor.serverCpuMs / perEcho).toFixed(2)}x, domain work (round - floor) ${((recall.serverCpuMs - floor.serverCpuMs) / perEcho).toFixed(2)}x\n`,
+    `  of which: floor (the three calls with replayed outputs) ` +
+      `${(floor.serverCpuMs / perEcho).toFixed(2)}x, domain work (round - floor) ` +
+      `${((recall.serverCpuMs - floor.serverCpuMs) / perEcho).toFixed(2)}x\n`,
   );
 }
 process.stdout.write(
-  `ratio recall round/echo (throughput, echo calls/s / rounds/s, median of ${PAIRS} pairs): ${costVerdict(median(pairRatios))}, pairs ${Math.min(...pairRatios).toFixed(2)}-${Math.max(...pairRatios).toFixed(2)}x\n`,
+  `ratio recall round/echo (throughput, echo calls/s / rounds/s, median of ` +
+    `${PAIRS} pairs): ${costVerdict(median(pairRatios))}, pairs ` +
+    `${Math.min(...pairRatios).toFixed(2)}-${Math.max(...pairRatios).toFixed(2)}x\n`,
 );
 if (context.errors || complete.errors || recall.errors || floor.errors) process.exitCode = 1;

@@ -16,7 +16,8 @@ export function registerContractCommand(program: Command): void {
   contract
     .command("show")
     .description(
-      "Print the contract summary (identity, version layers, line policy, tools with kind and annotations) from generated/contract.snapshot.json.",
+      "Print the contract summary (identity, version layers, line policy, tools " +
+        "with kind and annotations) from generated/contract.snapshot.json.",
     )
     .option("--json", "print the canonical snapshot JSON instead")
     .addHelpText(
@@ -29,7 +30,7 @@ export function registerContractCommand(program: Command): void {
     .action(async (opts: { json?: boolean }, command: Command) => {
       const snapshot = await readSnapshot(projectPaths(command).root);
       process.stdout.write(
-        opts.json ? JSON.stringify(snapshot, null, 2) + "\n" : contractSummary(snapshot),
+        opts.json ? `${JSON.stringify(snapshot, null, 2)}\n` : contractSummary(snapshot),
       );
     });
 }

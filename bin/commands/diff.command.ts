@@ -16,12 +16,17 @@ interface DiffOptions {
   today?: string;
 }
 
-/** `skillpilot diff [OLD] [NEW]`: direction-aware Contract-Diff with SemVer classification (L6, L12.2). */
+/**
+ * `skillpilot diff [OLD] [NEW]`: direction-aware Contract-Diff with SemVer classification (L6,
+ * L12.2).
+ */
 export function registerDiffCommand(program: Command): void {
   program
     .command("diff")
     .description(
-      "Compare the contract against every published snapshot (or --against, or OLD NEW): breaking changes with witnesses, the minimum SemVer bump and its L6 class.",
+      "Compare the contract against every published snapshot (or --against, or " +
+        "OLD NEW): breaking changes with witnesses, the minimum SemVer bump and " +
+        "its L6 class.",
     )
     .argument(
       "[old]",
@@ -30,7 +35,8 @@ export function registerDiffCommand(program: Command): void {
     .argument("[new]", "new contract (default: the project's generated snapshot)")
     .option(
       "--against <spec>",
-      "baseline instead of contracts/published/: a directory (every contract.snapshot.json below it), a file, or git:REF",
+      "baseline instead of contracts/published/: a directory (every " +
+        "contract.snapshot.json below it), a file, or git:REF",
     )
     .addOption(formatOption())
     .option("--waivers <file>", "waiver file (default: contracts/waivers.json when it exists)")
@@ -86,7 +92,7 @@ export function registerDiffCommand(program: Command): void {
         if (outcome.status === "nothing-to-compare") {
           if (opts.format === "json")
             process.stdout.write(
-              JSON.stringify(
+              `${JSON.stringify(
                 {
                   requiredBump: "none",
                   classification: "server-only",
@@ -98,7 +104,7 @@ export function registerDiffCommand(program: Command): void {
                 },
                 null,
                 2,
-              ) + "\n",
+              )}\n`,
             );
           else process.exitCode = emitReport([], opts.format, { summary: outcome.message });
           return;

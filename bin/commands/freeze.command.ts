@@ -10,7 +10,9 @@ export function registerFreezeCommand(program: Command): void {
   program
     .command("freeze")
     .description(
-      "Lock the draft of <version> for portal review: records its content identity in contracts/review-freeze.json; prepare may then only reproduce it, and the server refuses a different contract.",
+      "Lock the draft of <version> for portal review: records its content " +
+        "identity in contracts/review-freeze.json; prepare may then only reproduce " +
+        "it, and the server refuses a different contract.",
     )
     .argument("<version>", "the draft version (SemVer, without -SNAPSHOT)")
     .addOption(formatOption())

@@ -13,7 +13,8 @@ export function registerGenerateCommand(program: Command): void {
   program
     .command("generate")
     .description(
-      "Validate schemas/ and write generated/ (types, validators, MCP descriptors, handler interfaces, contract snapshot).",
+      "Validate schemas/ and write generated/ (types, validators, MCP " +
+        "descriptors, handler interfaces, contract snapshot).",
     )
     .option(
       "--check",
@@ -37,7 +38,9 @@ export function registerGenerateCommand(program: Command): void {
       }
       if (opts.check) {
         const drift = await checkGenerated(paths.root, result.files);
-        const summary = `generated/ is up to date (${result.files.length} files, ${result.model!.tools.length} tools)`;
+        const summary =
+          `generated/ is up to date (${result.files.length} files, ` +
+          `${result.model!.tools.length} tools)`;
         process.exitCode = emitReport([...result.diagnostics, ...drift], opts.format, { summary });
         return;
       }

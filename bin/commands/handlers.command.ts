@@ -22,7 +22,9 @@ export function registerHandlersCommand(program: Command): void {
     .command("scaffold")
     .argument("<dir>", "folder to create the handler files in (relative to -C/--root)")
     .description(
-      "Create a <tool>.handler.ts per tool that implements the generated interface and throws a not-implemented error. Existing files are left untouched.",
+      "Create a <tool>.handler.ts per tool that implements the generated " +
+        "interface and throws a not-implemented error. Existing files are left " +
+        "untouched.",
     )
     .addOption(formatOption())
     .addHelpText(

@@ -10,12 +10,17 @@ import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
-/** `skillpilot lint [FILE]`: the automatable acceptance gate over a contract snapshot or any tools/list. */
+/**
+ * `skillpilot lint [FILE]`: the automatable acceptance gate over a contract snapshot or any
+ * tools/list.
+ */
 export function registerLintCommand(program: Command): void {
   program
     .command("lint")
     .description(
-      "Check the contract against the automatable gate (G1–G4, G11, C5, C16): write envelopes, no free text, closed inputs, no loops, one imperative, UI only on reads, explicit truthful annotations, no secrets in outputs.",
+      "Check the contract against the automatable gate (G1–G4, G11, C5, C16): " +
+        "write envelopes, no free text, closed inputs, no loops, one imperative, " +
+        "UI only on reads, explicit truthful annotations, no secrets in outputs.",
     )
     .argument(
       "[file]",

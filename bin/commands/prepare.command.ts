@@ -10,7 +10,10 @@ export function registerPrepareCommand(program: Command): void {
   program
     .command("prepare")
     .description(
-      "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree (plugin.json, tools.json, contract-line.json, skills/, ui/), contract snapshot, SHA256SUMS, the deterministic plugin-install-bundle.tar.gz and directory-submission.zip.",
+      "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree " +
+        "(plugin.json, tools.json, contract-line.json, skills/, ui/), contract " +
+        "snapshot, SHA256SUMS, the deterministic plugin-install-bundle.tar.gz and " +
+        "directory-submission.zip.",
     )
     .option(
       "--version <semver>",
@@ -19,7 +22,8 @@ export function registerPrepareCommand(program: Command): void {
     .addOption(formatOption())
     .addHelpText(
       "after",
-      "\nWhile X is under review freeze, prepare only succeeds when it reproduces the frozen bytes." +
+      "\nWhile X is under review freeze, prepare only succeeds when it " +
+        "reproduces the frozen bytes." +
         exitCodesHelp({
           ok: "written or unchanged",
           findings: "findings or refused",
@@ -30,7 +34,10 @@ export function registerPrepareCommand(program: Command): void {
       const result = await prepare(projectPaths(command).root, { version: opts.version });
       const message =
         result.draft &&
-        `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} (content sha256 ${result.draft.contentSha256})\n  tar      ${result.draft.archives.tar}\n  tar.gz   ${result.draft.archives.tarGz}\n  zip      ${result.draft.archives.zip}`;
+        `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} ` +
+          `(content sha256 ${result.draft.contentSha256})\n  tar      ` +
+          `${result.draft.archives.tar}\n  tar.gz   ` +
+          `${result.draft.archives.tarGz}\n  zip      ${result.draft.archives.zip}`;
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: message });
     });
 }

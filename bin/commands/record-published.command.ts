@@ -16,7 +16,10 @@ export function registerRecordPublishedCommand(program: Command): void {
   program
     .command("record-published")
     .description(
-      "After portal publication of <version>: copy its frozen draft to contracts/published/openai/<plugin>/<version>/, retain its UI bytes under contracts/ui/, append contracts/release-index.json and end the freeze. Never overwrites.",
+      "After portal publication of <version>: copy its frozen draft to " +
+        "contracts/published/openai/<plugin>/<version>/, retain its UI bytes under " +
+        "contracts/ui/, append contracts/release-index.json and end the freeze. " +
+        "Never overwrites.",
     )
     .argument("<version>", "the published version (must be frozen, with unchanged bytes)")
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)

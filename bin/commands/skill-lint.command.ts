@@ -21,7 +21,9 @@ export function registerSkillLintCommand(program: Command): void {
   program
     .command("skill-lint")
     .description(
-      "Check that every tool the skills name (front matter and backticked names) exists in the contract and is model-visible, and hash the skills tree reproducibly (sorted sha256 manifest).",
+      "Check that every tool the skills name (front matter and backticked names) " +
+        "exists in the contract and is model-visible, and hash the skills tree " +
+        "reproducibly (sorted sha256 manifest).",
     )
     .option("--skills <dir>", "skills tree (relative to -C/--root)", "skills")
     .option(
@@ -67,7 +69,7 @@ export function registerSkillLintCommand(program: Command): void {
       // JSON carries the tree hash inside the document: `{"diagnostics":[…],"skillsTree":{…}}`.
       else if (opts.format === "json")
         process.stdout.write(
-          JSON.stringify(
+          `${JSON.stringify(
             {
               diagnostics: sortDiagnostics(diagnostics),
               ...(tree
@@ -82,7 +84,7 @@ export function registerSkillLintCommand(program: Command): void {
             },
             null,
             2,
-          ) + "\n",
+          )}\n`,
         );
       else {
         emitReport(diagnostics, opts.format, { textTo: "stdout" });

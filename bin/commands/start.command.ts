@@ -1,4 +1,4 @@
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { bootServices, closeServices } from "../../runtime/boot.js";
 import type { ConfigOverrides } from "../../runtime/config.js";
 import { isValidLearnerName, launchSession } from "../../runtime/domain/launch.js";
@@ -41,7 +41,9 @@ export function registerStartCommand(program: Command): void {
       .command("start")
       .alias("serve")
       .description(
-        "Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain in-flight calls and close the database.",
+        "Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party " +
+          "launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain " +
+          "in-flight calls and close the database.",
       ),
   )
     .option(
@@ -71,7 +73,8 @@ export function registerStartCommand(program: Command): void {
       const running = await startServer(services);
       process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
       process.stdout.write(
-        `Start a learning session at ${services.config.launchUrl} or: npx skillpilot session start --learner NAME\n`,
+        `Start a learning session at ${services.config.launchUrl} or: npx ` +
+          `skillpilot session start --learner NAME\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = () => void running.close().then(resolve);
@@ -91,7 +94,9 @@ export function registerStartCommand(program: Command): void {
     session
       .command("start")
       .description(
-        "Mint a learning session for a learner under the contract line in release/line.json and print its sps_… id. Exit 1 when the line refuses (BLOCK, or WARN without --acknowledge-successor).",
+        "Mint a learning session for a learner under the contract line in " +
+          "release/line.json and print its sps_… id. Exit 1 when the line refuses " +
+          "(BLOCK, or WARN without --acknowledge-successor).",
       )
       .requiredOption("--learner <name>", "first-party learner name (stays in the backend)")
       .addOption(
@@ -134,7 +139,8 @@ export function registerStartCommand(program: Command): void {
           process.stdout.write(`${result.learningSessionId}\n`);
         } else if (result.kind === "acknowledgementRequired") {
           process.stderr.write(
-            `This line is being replaced by ${result.successor.launchUrl}. Re-run with --acknowledge-successor to start here anyway.\n`,
+            `This line is being replaced by ${result.successor.launchUrl}. ` +
+              `Re-run with --acknowledge-successor to start here anyway.\n`,
           );
           process.exitCode = ExitCode.findings;
         } else {

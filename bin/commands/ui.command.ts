@@ -20,7 +20,8 @@ export function registerUiCommand(program: Command): void {
     );
   ui.command("build")
     .description(
-      "Build each ui/<name>/ into one self-contained HTML page and print its ui://skillpilot/coach/<major>/sha256-<hex>/index.html URI.",
+      "Build each ui/<name>/ into one self-contained HTML page and print its " +
+        "ui://skillpilot/coach/<major>/sha256-<hex>/index.html URI.",
     )
     .option(
       "--activate",
@@ -56,7 +57,8 @@ export function registerUiCommand(program: Command): void {
         const listing = opts.json
           ? JSON.stringify(Object.fromEntries(artifacts.map((a) => [a.name, a.uri])), null, 2)
           : artifacts.map((a) => `${a.name}  ${a.uri}`).join("\n");
-        // The listing is this command's result in text format; with a machine --format it is a status line.
+        // The listing is this command's result in text format; with a machine --format it is a
+        // status line.
         emitStatus(opts.format, listing);
         if (!opts.activate) {
           process.exitCode = emitReport([], opts.format);
@@ -64,7 +66,8 @@ export function registerUiCommand(program: Command): void {
         }
         const result = await activateUi(root, artifacts);
         const message = result.changed.length
-          ? `activated ${result.changed.join(", ")}; regenerated ${result.regenerated.length} file(s)`
+          ? `activated ${result.changed.join(", ")}; regenerated ` +
+            `${result.regenerated.length} file(s)`
           : "release/line.json already binds these URIs";
         process.exitCode = emitReport(result.diagnostics, opts.format, { summary: message });
       },

@@ -16,7 +16,8 @@ export function registerUnfreezeCommand(program: Command): void {
   program
     .command("unfreeze")
     .description(
-      "End the review freeze of <version> (e.g. the review was rejected); the reason is kept in the freeze history.",
+      "End the review freeze of <version> (e.g. the review was rejected); the " +
+        "reason is kept in the freeze history.",
     )
     .argument("<version>", "the frozen version")
     .requiredOption(

@@ -10,7 +10,10 @@ export function registerVerifyCommand(program: Command): void {
   program
     .command("verify")
     .description(
-      "Release CI gate: published folders match contracts/release-index.json and rebuild to the same archives, every published UI URI still serves identical bytes, the manifest gate (L12.1), the contract line (L11) and the review freeze (L3).",
+      "Release CI gate: published folders match contracts/release-index.json and " +
+        "rebuild to the same archives, every published UI URI still serves " +
+        "identical bytes, the manifest gate (L12.1), the contract line (L11) and " +
+        "the review freeze (L3).",
     )
     .addOption(formatOption())
     .addHelpText(

@@ -18,6 +18,6 @@ export function renderGithub(diagnostics: readonly Diagnostic[]): string {
       const pointer = d.location.pointer ? ` (at ${d.location.pointer})` : "";
       return `::${level[d.severity]} ${props.join(",")}::${escapeData(d.message + pointer)}`;
     })
-    .map((l) => l + "\n")
+    .map((l) => `${l}\n`)
     .join("");
 }

@@ -5,15 +5,18 @@ const icon = { error: "❌ error", warning: "⚠️ warning", note: "ℹ️ note
 // Table cells: pipes split cells and newlines end rows; backticks keep code readable.
 const cell = (s: string) => s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
-/** A Markdown report (for PR comments and job summaries): a counts line, a table, then witnesses. */
+/**
+ * A Markdown report (for PR comments and job summaries): a counts line, a table, then witnesses.
+ */
 export function renderMarkdown(diagnostics: readonly Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
   const lines = [
-    `**${errors} error(s), ${warnings} warning(s), ${diagnostics.length - errors - warnings} note(s)**`,
+    `**${errors} error(s), ${warnings} warning(s), ` +
+      `${diagnostics.length - errors - warnings} note(s)**`,
     "",
   ];
-  if (diagnostics.length === 0) return lines.join("\n") + "\n";
+  if (diagnostics.length === 0) return `${lines.join("\n")}\n`;
   lines.push("| Severity | Rule | Location | Message |", "|---|---|---|---|");
   for (const d of diagnostics) {
     const where = [
@@ -33,7 +36,8 @@ export function renderMarkdown(diagnostics: readonly Diagnostic[]): string {
     lines.push("", "### Witnesses", "");
     for (const d of withWitness) {
       lines.push(
-        `<details><summary><code>${d.ruleId}</code> ${cell(d.message).replace(/</g, "&lt;")}</summary>`,
+        `<details><summary><code>${d.ruleId}</code> ` +
+          `${cell(d.message).replace(/</g, "&lt;")}</summary>`,
         "",
         "```json",
         JSON.stringify(d.data!.witness, null, 2),
@@ -44,5 +48,5 @@ export function renderMarkdown(diagnostics: readonly Diagnostic[]): string {
       );
     }
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

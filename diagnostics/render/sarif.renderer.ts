@@ -64,5 +64,5 @@ export function renderSarif(diagnostics: readonly Diagnostic[]): string {
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + "\n";
+  return `${JSON.stringify(log, null, 2)}\n`;
 }

@@ -16,5 +16,5 @@ export function renderText(diagnostics: readonly Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
   lines.push(`${errors} error(s), ${warnings} warning(s)`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

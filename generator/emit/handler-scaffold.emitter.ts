@@ -3,11 +3,13 @@ import { pascalCase, type EmittedFile } from "./emitted-file.js";
 
 const kebab = (snake: string) => snake.replace(/_/g, "-");
 const camel = (snake: string) => pascalCase(snake).replace(/^./, (c) => c.toLowerCase());
+const importLine = (name: string, from: string) => `import { ${name} } from "${from}";`;
 
 /**
- * Starter handler files for a backend: one `<tool>.handler.ts` per tool that implements the generated
- * interface and throws a clear not-implemented error, plus an `index.ts` assembling them. The caller
- * writes only files that do not exist yet. `generatedImport` is the import path of `generated/` from `dir`.
+ * Starter handler files for a backend: one `<tool>.handler.ts` per tool that implements the
+ * generated interface and throws a clear not-implemented error, plus an `index.ts` assembling them.
+ * The caller writes only files that do not exist yet. `generatedImport` is the import path of
+ * `generated/` from `dir`.
  */
 export function emitHandlerScaffold(
   model: ContractModel,
@@ -39,7 +41,7 @@ export class NotImplementedError extends Error {
   files.push({
     path: `${dir}/index.ts`,
     contents: `import type { CoachHandlers } from "${generatedImport}/handlers.gen.js";
-${model.tools.map((t) => `import { ${camel(t.name)} } from "./${kebab(t.name)}.handler.js";`).join("\n")}
+${model.tools.map((t) => importLine(camel(t.name), `./${kebab(t.name)}.handler.js`)).join("\n")}
 
 /** Every tool's handler, keyed by tool name. */
 export const handlers: CoachHandlers<unknown> = {

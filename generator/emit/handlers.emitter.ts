@@ -17,13 +17,17 @@ export function emitHandlers(model: ContractModel): EmittedFile {
   const io = model.tools
     .map(
       (t) =>
-        `  ${t.name}: { input: ${ioTypeNames(t.name).input}; output: ${ioTypeNames(t.name).output}; kind: ${JSON.stringify(t.kind)} };`,
+        `  ${t.name}: { input: ${ioTypeNames(t.name).input}; output: ` +
+        `${ioTypeNames(t.name).output}; kind: ${JSON.stringify(t.kind)} };`,
     )
     .join("\n");
   const methods = model.tools
     .map((t) => {
       const { input, output } = ioTypeNames(t.name);
-      return `${jsdoc(`${t.title} (${t.kind}). ${t.description}`, "  ")}  ${t.name}(input: ${input}, ctx: Ctx): Promise<${output}>;`;
+      return (
+        `${jsdoc(`${t.title} (${t.kind}). ${t.description}`, "  ")}  ` +
+        `${t.name}(input: ${input}, ctx: Ctx): Promise<${output}>;`
+      );
     })
     .join("\n");
   const kinds = model.tools.map((t) => `  ${t.name}: ${JSON.stringify(t.kind)},`).join("\n");

@@ -32,7 +32,8 @@ export function bundleForTypes(model: ContractModel): JsonObject {
       if (droppedKeys.has(k)) continue;
       if (k === "$ref" && typeof v === "string") {
         const r = registry.resolve(v, base);
-        if (!r.ok && r.reason === "builtin") continue; // the 2020-12 meta-schema: any JSON Schema object
+        // the 2020-12 meta-schema: any JSON Schema object
+        if (!r.ok && r.reason === "builtin") continue;
         if (!r.ok) throw new Error(`bug: unresolved $ref ${v} reached the types emitter`);
         const name = nameOf(r.target.docId, r.target.pointer);
         if (name) out.$ref = `#/$defs/${name}`;
@@ -86,7 +87,9 @@ function isDefsOnly(json: JsonObject): boolean {
 /** TypeScript types for every envelope, shared definition and tool input/output, in one file. */
 export async function emitTypes(model: ContractModel): Promise<EmittedFile> {
   const ts = await compile(bundleForTypes(model) as never, "ContractTypeIndex", {
-    bannerComment: `${generatedHeader}\n/* TypeScript types of the coach contract; invariants are discriminated unions. */`,
+    bannerComment:
+      `${generatedHeader}\n/* TypeScript types of the coach ` +
+      `contract; invariants are discriminated unions. */`,
     declareExternallyReferenced: true,
     unreachableDefinitions: true,
     enableConstEnums: false,

@@ -33,7 +33,8 @@ export function validatorExports(
 export function emitValidators(model: ContractModel): EmittedFile[] {
   const ajv = createAjv({ code: { source: true, esm: true } });
   for (const doc of model.schemaDocs) ajv.addSchema(doc.json);
-  // A tool file is not a schema; its input/output become $defs of a synthetic document under the tool's $id.
+  // A tool file is not a schema; its input/output become $defs of a synthetic document under the
+  // tool's $id.
   for (const tool of model.tools)
     ajv.addSchema({ $id: tool.id, $defs: { input: tool.input.raw, output: tool.output.raw } });
   const exports = validatorExports(model);

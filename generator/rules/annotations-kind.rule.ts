@@ -1,7 +1,10 @@
 import { isObject } from "../walk.js";
 import { createRule } from "./rule.js";
 
-/** Annotations tell the truth about the tool's kind (C4): reads are read-only and non-destructive, writes are not read-only. */
+/**
+ * Annotations tell the truth about the tool's kind (C4): reads are read-only and non-destructive,
+ * writes are not read-only.
+ */
 export const annotationsMatchKind = createRule({
   id: "ANNOTATIONS_CONTRADICT_KIND",
   severity: "error",

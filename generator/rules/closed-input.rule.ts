@@ -21,7 +21,8 @@ export const closedInput = createRule({
         (node, loc) => {
           if (isOpenObject(node))
             report(
-              `${String(tool.doc.name)}: input object accepts unknown properties; set additionalProperties:false`,
+              `${String(tool.doc.name)}: input object accepts unknown ` +
+                `properties; set additionalProperties:false`,
               { ...loc, pointer: pointerJoin(loc.pointer ?? "", "additionalProperties") },
             );
         },

@@ -3,12 +3,16 @@ import { walkResolved } from "../deref.js";
 import { isObject } from "../walk.js";
 import { createRule } from "./rule.js";
 
-/** A mutation must not accept chat free text (C5, G11): every string input of a write is constrained. */
+/**
+ * A mutation must not accept chat free text (C5, G11): every string input of a write is
+ * constrained.
+ */
 export const freeTextInput = createRule({
   id: "FREE_TEXT_INPUT",
   severity: "error",
   summary:
-    "Write tools accept no free-text strings: each string input needs enum, const, pattern or format (C5, G11).",
+    "Write tools accept no free-text strings: each string input needs enum, " +
+    "const, pattern or format (C5, G11).",
   check: (ctx, report) => {
     for (const tool of ctx.tools) {
       if (tool.doc.kind === "read" || !isObject(tool.doc.input)) continue;
@@ -20,7 +24,8 @@ export const freeTextInput = createRule({
         (node, loc) => {
           if (isFreeTextString(node))
             report(
-              `${String(tool.doc.name)}: string input without enum/const/pattern/format lets chat free text reach the backend`,
+              `${String(tool.doc.name)}: string input without ` +
+                `enum/const/pattern/format lets chat free text reach the backend`,
               loc,
             );
         },

@@ -3,7 +3,10 @@ import { walkSchema } from "../walk.js";
 import { createRule } from "./rule.js";
 import { schemaRoots } from "./schema-roots.js";
 
-/** Every `pattern` and `patternProperties` key compiles as a Unicode regular expression (as Ajv compiles it). */
+/**
+ * Every `pattern` and `patternProperties` key compiles as a Unicode regular expression (as Ajv
+ * compiles it).
+ */
 export const invalidPattern = createRule({
   id: "SCHEMA_PATTERN_INVALID",
   severity: "error",

@@ -15,7 +15,10 @@ export interface ToolSource {
 export interface RuleContext {
   registry: SchemaRegistry;
   tools: readonly ToolSource[];
-  /** Every JSON Schema document (envelopes, common, contract-line, plugin and tool-definition schemas). */
+  /**
+   * Every JSON Schema document (envelopes, common, contract-line, plugin and tool-definition
+   * schemas).
+   */
   schemaDocs: readonly SourceFile[];
   /** release/line.json as parsed (may be invalid; the line rule checks it). */
   line: { file: string; json: unknown } | undefined;

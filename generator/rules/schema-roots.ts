@@ -1,7 +1,9 @@
 import { isObject } from "../walk.js";
 import type { RuleContext } from "./rule.js";
 
-/** Every JSON Schema written in the repository: whole schema documents and each tool's input/output. */
+/**
+ * Every JSON Schema written in the repository: whole schema documents and each tool's input/output.
+ */
 export function schemaRoots(
   ctx: RuleContext,
 ): { file: string; pointer: string; schema: unknown }[] {

@@ -9,7 +9,8 @@ export const uiBinding = createRule({
   id: "UI_BINDING_INVALID",
   severity: "error",
   summary:
-    'Only read tools bind UI, to an active URI from release/line.json; app-only tools have visibility ["app"] (L9, L10).',
+    "Only read tools bind UI, to an active URI from release/line.json; app-only " +
+    'tools have visibility ["app"] (L9, L10).',
   check: (ctx, report) => {
     const activeUi =
       isObject(ctx.line?.json) && isObject(ctx.line.json.activeUi) ? ctx.line.json.activeUi : {};
@@ -25,7 +26,8 @@ export const uiBinding = createRule({
         const resource = String(ui.resource);
         if (typeof activeUi[resource] !== "string")
           report(
-            `${name} binds UI resource ${resource}, but ${ctx.line?.file ?? "release/line.json"} names no active URI for it`,
+            `${name} binds UI resource ${resource}, but ` +
+              `${ctx.line?.file ?? "release/line.json"} names no active URI for it`,
             { file: tool.file, pointer: "/ui/resource" },
           );
       }

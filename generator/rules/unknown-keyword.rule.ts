@@ -4,7 +4,10 @@ import { walkSchema } from "../walk.js";
 import { createRule } from "./rule.js";
 import { schemaRoots } from "./schema-roots.js";
 
-/** Strict mode: a keyword outside the 2020-12 vocabularies is almost always a typo that silently validates nothing. */
+/**
+ * Strict mode: a keyword outside the 2020-12 vocabularies is almost always a typo that silently
+ * validates nothing.
+ */
 export const unknownKeyword = createRule({
   id: "UNKNOWN_KEYWORD",
   severity: "error",

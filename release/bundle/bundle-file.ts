@@ -1,4 +1,7 @@
-/** One regular file of a bundle: a posix path relative to the bundle root, its bytes and its archive mode. */
+/**
+ * One regular file of a bundle: a posix path relative to the bundle root, its bytes and its archive
+ * mode.
+ */
 export interface BundleFile {
   /** Posix path inside the archive, no leading slash, no `.`/`..` segments. */
   path: string;
@@ -12,9 +15,4 @@ export function sortBundleFiles(files: readonly BundleFile[]): BundleFile[] {
   return [...files].sort((a, b) =>
     Buffer.compare(Buffer.from(a.path, "utf8"), Buffer.from(b.path, "utf8")),
   );
-}
-
-/** Put every file under `prefix/` (used to nest the skills tree or UI artifacts inside a package tree). */
-export function underPrefix(prefix: string, files: readonly BundleFile[]): BundleFile[] {
-  return files.map((f) => ({ ...f, path: `${prefix}/${f.path}` }));
 }

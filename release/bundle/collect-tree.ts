@@ -19,8 +19,9 @@ export interface CollectOptions {
 }
 
 /**
- * Read a directory tree as bundle files. Walks with `lstat` so a symlink is seen as one and refused,
- * keeps regular files only, ignores disk permissions and mtimes, and returns files in archive order.
+ * Read a directory tree as bundle files. Walks with `lstat` so a symlink is seen as one and
+ * refused, keeps regular files only, ignores disk permissions and mtimes, and returns files in
+ * archive order.
  */
 export async function collectTree(
   root: string,

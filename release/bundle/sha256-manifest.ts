@@ -1,4 +1,6 @@
-/** Hex sha256 of some bytes: the project's one implementation, re-exported for the release modules. */
+/**
+ * Hex sha256 of some bytes: the project's one implementation, re-exported for the release modules.
+ */
 export { sha256Hex } from "../../contract/canonical.js";
 
 /** One line of a `sha256  path` manifest. */

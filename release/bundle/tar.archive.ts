@@ -5,9 +5,9 @@ import { fixedArchiveTime } from "./fixed-time.js";
 
 /**
  * A USTAR tar of `files`, byte-identical for equal input whatever the host: entries sorted by UTF-8
- * path, fixed mtime, uid/gid 0, empty owner names, mode from the file list. Paths over 100 bytes use
- * the USTAR prefix field; paths that cannot (non-ASCII, or no split fits) get a PAX `path` record —
- * both as tar-stream encodes them.
+ * path, fixed mtime, uid/gid 0, empty owner names, mode from the file list. Paths over 100 bytes
+ * use the USTAR prefix field; paths that cannot (non-ASCII, or no split fits) get a PAX `path`
+ * record — both as tar-stream encodes them.
  */
 export async function buildTar(
   files: readonly BundleFile[],
@@ -21,7 +21,8 @@ export async function buildTar(
     pack.on("error", reject);
   });
   for (const file of sortBundleFiles(files)) {
-    // One entry at a time: tar-stream queues, but awaiting each keeps memory flat and order obvious.
+    // One entry at a time: tar-stream queues, but awaiting each keeps memory flat and order
+    // obvious.
     await new Promise<void>((resolve, reject) =>
       pack.entry(
         {

@@ -61,7 +61,10 @@ export async function readDoc(
   return docFromText(text, rel(root, abs), diagnostics, version);
 }
 
-/** `contracts/published/<provider>/<plugin>/<version>/contract.snapshot.json`: exactly one per published version. */
+/**
+ * `contracts/published/<provider>/<plugin>/<version>/contract.snapshot.json`: exactly one per
+ * published version.
+ */
 async function publishedSnapshots(root: string): Promise<string[]> {
   const dirs = async (p: string) =>
     (await readdir(p, { withFileTypes: true }).catch(() => []))
@@ -95,7 +98,10 @@ export async function publishedBaselines(
   );
 }
 
-/** Baselines named by `--against`: a directory (every snapshot below it), a file, or `git:REF` (the snapshot at that commit). */
+/**
+ * Baselines named by `--against`: a directory (every snapshot below it), a file, or `git:REF` (the
+ * snapshot at that commit).
+ */
 export async function againstBaselines(
   root: string,
   against: string,

@@ -160,7 +160,9 @@ export function diffContracts(
       problems.push(
         diagnose(
           VERSION_BUMP_TOO_LOW,
-          `package version ${oldDoc.packageVersion} → ${newDoc.packageVersion} declares ${declared === "none" ? "no bump" : `a ${declared} bump`}, but the contract changes against ${oldDoc.file} require ${required}`,
+          `package version ${oldDoc.packageVersion} → ${newDoc.packageVersion} ` +
+            `declares ${declared === "none" ? "no bump" : `a ${declared} bump`}, ` +
+            `but the contract changes against ${oldDoc.file} require ${required}`,
           {
             file: newDoc.file,
             pointer: newDoc.format === "snapshot" ? "/plugin/packageVersion" : "",
@@ -193,7 +195,8 @@ export function diffContracts(
       problems.push(
         diagnose(
           WAIVER_EXPIRED,
-          `waiver ${w.fingerprint.slice(0, 19)}… (${w.ruleId ?? "?"}, approved by ${w.approver}) expired on ${w.expires}`,
+          `waiver ${w.fingerprint.slice(0, 19)}… (${w.ruleId ?? "?"}, approved ` +
+            `by ${w.approver}) expired on ${w.expires}`,
           where,
         ),
       );

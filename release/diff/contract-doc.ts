@@ -10,14 +10,20 @@ export const CONTRACT_INPUT_INVALID = defineRule({
   summary: "A compared document is neither a contract snapshot nor an MCP tools/list result.",
 });
 
-/** One tool as the diff compares it: descriptor facts plus comparable (dereferenced, annotation-free) schemas. */
+/**
+ * One tool as the diff compares it: descriptor facts plus comparable (dereferenced,
+ * annotation-free) schemas.
+ */
 export interface DiffTool {
   name: string;
   /** Real JSON pointer of the tool inside its document (for line numbers). */
   pointer: string;
   title?: string;
   description?: string;
-  /** `read | write | app-only` where the document says so (our snapshot); tools/list documents do not. */
+  /**
+   * `read | write | app-only` where the document says so (our snapshot); tools/list documents do
+   * not.
+   */
   kind?: string;
   annotations?: JsonObject;
   /** Raw schemas after `$ref` inlining (descriptions kept), and their comparable forms. */
@@ -88,7 +94,8 @@ export function parseContractDoc(
     diagnostics.push(
       diagnose(
         CONTRACT_INPUT_INVALID,
-        `${file} has no tools array: expected a contract snapshot, {"tools":[…]} or an array of tool descriptors`,
+        `${file} has no tools array: expected a contract snapshot, {"tools":[…]} ` +
+          `or an array of tool descriptors`,
         { file, pointer: "" },
       ),
     );
@@ -165,12 +172,10 @@ function toDiffTool(
       : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
   const ui = uiBinding(entry._meta);
   const schemes = Array.isArray(entry.securitySchemes)
-    ? entry.securitySchemes
-        .filter(isObject)
-        .map((s) => ({
-          type: String(s.type),
-          scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
-        }))
+    ? entry.securitySchemes.filter(isObject).map((s) => ({
+        type: String(s.type),
+        scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
+      }))
     : undefined;
   // Comparable forms are built on first use: most tools of a large contract are byte-identical on
   // both sides and never need one (rules compare the raw schemas first).
@@ -179,10 +184,12 @@ function toDiffTool(
     name: entry.name,
     pointer,
     get input() {
-      return (input ??= comparable(rawInput));
+      input ??= comparable(rawInput);
+      return input;
     },
     get output() {
-      return (output ??= comparable(rawOutput));
+      output ??= comparable(rawOutput);
+      return output;
     },
     ...(typeof entry.title === "string" ? { title: entry.title } : {}),
     ...(typeof entry.description === "string" ? { description: entry.description } : {}),
@@ -199,18 +206,23 @@ function toDiffTool(
 
 const sameCache = new WeakMap<DiffTool, WeakMap<DiffTool, { input: boolean; output: boolean }>>();
 
-/** True when a tool's raw input (or output) schema is identical on both sides; memoized per tool pair. */
+/**
+ * True when a tool's raw input (or output) schema is identical on both sides; memoized per tool
+ * pair.
+ */
 export function sameRawSchema(before: DiffTool, after: DiffTool, key: "input" | "output"): boolean {
   let inner = sameCache.get(before);
-  if (!inner) sameCache.set(before, (inner = new WeakMap()));
+  if (!inner) {
+    inner = new WeakMap();
+    sameCache.set(before, inner);
+  }
   let entry = inner.get(after);
-  if (!entry)
-    inner.set(
-      after,
-      (entry = {
-        input: jsonEqual(before.rawInput, after.rawInput),
-        output: jsonEqual(before.rawOutput, after.rawOutput),
-      }),
-    );
+  if (!entry) {
+    entry = {
+      input: jsonEqual(before.rawInput, after.rawInput),
+      output: jsonEqual(before.rawOutput, after.rawOutput),
+    };
+    inner.set(after, entry);
+  }
   return entry[key];
 }

@@ -10,7 +10,9 @@ export type Bump = (typeof bumps)[number];
 /** Larger of two bumps. */
 export const maxBump = (a: Bump, b: Bump): Bump => (bumps.indexOf(a) >= bumps.indexOf(b) ? a : b);
 
-/** A diff rule: shared-table metadata plus the bump it requires and whether a waiver may accept it. */
+/**
+ * A diff rule: shared-table metadata plus the bump it requires and whether a waiver may accept it.
+ */
 export interface DiffRuleMeta extends RuleMeta {
   bump: Bump;
   waivable: boolean;
@@ -18,7 +20,10 @@ export interface DiffRuleMeta extends RuleMeta {
 
 const severityOf = (bump: Bump): Severity => (bump === "major" ? "error" : "note");
 
-/** Register a diff rule id in the shared rule table. Breaking (major) rules are errors; the rest are notes. */
+/**
+ * Register a diff rule id in the shared rule table. Breaking (major) rules are errors; the rest are
+ * notes.
+ */
 export function defineDiffRule(
   id: string,
   bump: Bump,
@@ -35,7 +40,10 @@ export function defineDiffRule(
 
 /** A concrete value that shows a break: valid for one side, rejected by the other. */
 export interface Witness {
-  /** `call`: tool arguments an old client sends; `result`: structured content a server returns; `value`: an envelope value. */
+  /**
+   * `call`: tool arguments an old client sends; `result`: structured content a server returns;
+   * `value`: an envelope value.
+   */
   kind: "call" | "result" | "value" | "fact";
   /** The side whose schema accepts the value and the side that rejects it. */
   acceptedBy: "old" | "new";
@@ -48,7 +56,10 @@ export interface Witness {
 /** What a rule reports; the engine adds severity, location, fingerprint and waiver status. */
 export interface RawFinding {
   tool?: string;
-  /** Stable, name-based pointer (`/tools/<name>/inputSchema/properties/x`), used in output and fingerprints. */
+  /**
+   * Stable, name-based pointer (`/tools/<name>/inputSchema/properties/x`), used in output and
+   * fingerprints.
+   */
   pointer: string;
   /** The side and real JSON pointer where the change sits, for file:line. */
   at: { side: "old" | "new"; pointer: string };

@@ -17,10 +17,10 @@ const objectsOnly = (s: JsonObject) => {
 };
 
 /**
- * True only when no value can satisfy both schemas — what a `oneOf` needs of its branches. Proven by
- * disjoint type sets, by enumerated values the other side rejects, or (for object-only schemas) by a
- * property one side requires that the other forbids or constrains disjointly (tagged unions). Anything
- * else counts as possibly overlapping.
+ * True only when no value can satisfy both schemas — what a `oneOf` needs of its branches. Proven
+ * by disjoint type sets, by enumerated values the other side rejects, or (for object-only schemas)
+ * by a property one side requires that the other forbids or constrains disjointly (tagged unions).
+ * Anything else counts as possibly overlapping.
  */
 export function provablyDisjoint(
   a: JsonObject,

@@ -1,8 +1,8 @@
 /**
- * What the subset checker found, as data: one way a value valid under the source schema is
- * rejected by the target schema. The checker is direction-blind; the wording is not — the same gap
- * reads "value "fr" is no longer accepted" for old calls against a new input schema, but "new results
- * may carry value "fr", which old clients do not accept" for a new output against old clients.
+ * What the subset checker found, as data: one way a value valid under the source schema is rejected
+ * by the target schema. The checker is direction-blind; the wording is not — the same gap reads
+ * "value "fr" is no longer accepted" for old calls against a new input schema, but "new results may
+ * carry value "fr", which old clients do not accept" for a new output against old clients.
  */
 export type Gap =
   | { gap: "nothing" }
@@ -41,7 +41,8 @@ const other = (side: "old" | "new") => (side === "old" ? "new" : "old");
 
 /**
  * The gap as something the source values "may do" (`carry value "fr"`, `omit "locale"`), whether
- * the target rejects or requires it, and an optional constraint note. `target` names the checking side.
+ * the target rejects or requires it, and an optional constraint note. `target` names the checking
+ * side.
  */
 function action(
   g: Gap,
@@ -109,17 +110,29 @@ function action(
   }
 }
 
-/** Old values checked by the new schema (input narrowing, envelope narrowing): "… is no longer accepted". */
+/**
+ * Old values checked by the new schema (input narrowing, envelope narrowing): "… is no longer
+ * accepted".
+ */
 function noLongerAccepted(g: Gap): string {
   switch (g.gap) {
     case "nothing":
       return "the new schema accepts nothing here";
     case "oneof-overlap":
-      return `values may match oneOf branches ${g.branches[0]} and ${g.branches[1]} at once, which oneOf rejects`;
+      return (
+        `values may match oneOf branches ${g.branches[0]} and ` +
+        `${g.branches[1]} at once, which oneOf rejects`
+      );
     case "no-branch":
-      return `no branch of the new union accepts every value here${g.closest ? ` (closest branch: ${noLongerAccepted(g.closest)})` : ""}`;
+      return (
+        `no branch of the new union accepts every value ` +
+        `here${g.closest ? ` (closest branch: ${noLongerAccepted(g.closest)})` : ""}`
+      );
     case "opaque":
-      return `the new schema adds or changes \`${g.keyword}\`, which the checker cannot prove compatible`;
+      return (
+        `the new schema adds or changes \`${g.keyword}\`, which the checker ` +
+        `cannot prove compatible`
+      );
     case "value":
       return `value ${j(g.value)} is no longer accepted`;
     case "type":
@@ -129,7 +142,10 @@ function noLongerAccepted(g: Gap): string {
     case "string":
       return `${g.keyword} ${j(g.from)} → ${j(g.to)} rejects ${j(g.value)}`;
     case "pattern-unproven":
-      return `pattern changed to ${j(g.to)}; no sampled old value is rejected, but inclusion is not proven`;
+      return (
+        `pattern changed to ${j(g.to)}; no sampled old value is rejected, ` +
+        `but inclusion is not proven`
+      );
     case "format":
       return `format ${j(g.from)} → ${j(g.to)}`;
     case "length":
@@ -153,7 +169,10 @@ function noLongerAccepted(g: Gap): string {
     case "property":
       return `property ${j(g.property)} is no longer accepted`;
     case "pattern-properties":
-      return "the old schema admits properties by pattern (patternProperties), which the checker does not compare";
+      return (
+        "the old schema admits properties by pattern (patternProperties), " +
+        "which the checker does not compare"
+      );
     case "closed":
       return "unknown properties are no longer accepted";
   }
@@ -171,25 +190,39 @@ interface Audience {
 }
 
 /**
- * "<values> may <do X>, which <checker> do not accept / require (<note>)": the wording for values of
- * one side that the other (old) side checks.
+ * "<values> may <do X>, which <checker> do not accept / require (<note>)": the wording for values
+ * of one side that the other (old) side checks.
  */
 function mayBreak(a: Audience): Perspective["describe"] {
   return (g) => {
     if (g.gap === "opaque")
-      return `\`${g.keyword}\` differs between the old and the new schema; the checker cannot prove that ${a.checker} ${a.accepts} all ${a.values}`;
+      return (
+        `\`${g.keyword}\` differs between the old and the new schema; the ` +
+        `checker cannot prove that ${a.checker} ${a.accepts} all ${a.values}`
+      );
     if (g.gap === "pattern-unproven")
-      return `pattern changed from ${j(g.to)} to ${j(g.from)}; no sampled ${a.value} is rejected by ${a.checker}, but inclusion is not proven`;
+      return (
+        `pattern changed from ${j(g.to)} to ${j(g.from)}; no sampled ` +
+        `${a.value} is rejected by ${a.checker}, but inclusion is not proven`
+      );
     const { verb, requires, note } = action(g, "old");
-    return `${a.values} may ${verb}, which ${a.checker} ${requires ? a.requires : a.rejects}${note ? ` (${note})` : ""}`;
+    return (
+      `${a.values} may ${verb}, which ${a.checker} ` +
+      `${requires ? a.requires : a.rejects}${note ? ` (${note})` : ""}`
+    );
   };
 }
 
-/** Old results checked by the new output schema: what new results never do any more (a narrowing). */
+/**
+ * Old results checked by the new output schema: what new results never do any more (a narrowing).
+ */
 function noLongerReturned(g: Gap): string {
   if (g.gap === "required") return `new results always carry ${j(g.property)}`;
   if (g.gap === "opaque")
-    return `\`${g.keyword}\` differs between the old and the new schema; new results may be narrower than old ones`;
+    return (
+      `\`${g.keyword}\` differs between the old and the new schema; new ` +
+      `results may be narrower than old ones`
+    );
   const { verb, note } = action(g, "new");
   return `new results no longer ${verb}${note ? ` (${note})` : ""}`;
 }
@@ -222,7 +255,10 @@ export const perspectives = {
       requires: "require",
     }),
   },
-  /** Output schemas, old → new: what old results could carry that new results never do (a narrowing). */
+  /**
+   * Output schemas, old → new: what old results could carry that new results never do (a
+   * narrowing).
+   */
   oldResults: { source: "old", describe: noLongerReturned },
   /** Shared envelopes, old → new: values old writers produce must stay valid. */
   oldValues: { source: "old", describe: noLongerAccepted },

@@ -5,11 +5,12 @@ import { pointerSegments } from "../../diagnostics/locate.js";
 
 type Position = { line: number; column: number };
 
-const pointerOf = (path: JSONPath) => path.map((s) => "/" + escapePointerSegment(s)).join("");
+const pointerOf = (path: JSONPath) => path.map((s) => `/${escapePointerSegment(s)}`).join("");
 
 /**
- * Positions (1-based line/column) of the given JSON pointers and all their prefixes in `text`, found in
- * one streaming pass without building a syntax tree — a 7 MB tools/list would need hundreds of MB for one.
+ * Positions (1-based line/column) of the given JSON pointers and all their prefixes in `text`,
+ * found in one streaming pass without building a syntax tree — a 7 MB tools/list would need
+ * hundreds of MB for one.
  */
 function positions(text: string, pointers: readonly string[]): Map<string, Position> {
   const wanted = new Set<string>();
@@ -21,7 +22,7 @@ function positions(text: string, pointers: readonly string[]): Map<string, Posit
       wanted.add(
         segs
           .slice(0, i + 1)
-          .map((x) => "/" + escapePointerSegment(x))
+          .map((x) => `/${escapePointerSegment(x)}`)
           .join(""),
       );
     });
@@ -50,8 +51,8 @@ function positions(text: string, pointers: readonly string[]): Map<string, Posit
 }
 
 /**
- * Fill in file:line:col for many diagnostics on large documents: one streaming pass per file
- * (the shared `withLines` parses a whole tree per diagnostic, which a 7 MB tools/list with dozens of
+ * Fill in file:line:col for many diagnostics on large documents: one streaming pass per file (the
+ * shared `withLines` parses a whole tree per diagnostic, which a 7 MB tools/list with dozens of
  * findings cannot afford). Same answer: the deepest existing node on each pointer.
  */
 export function locateFindings(
@@ -78,7 +79,7 @@ export function locateFindings(
           : found.get(
               segs
                 .slice(0, n)
-                .map((x) => "/" + escapePointerSegment(x))
+                .map((x) => `/${escapePointerSegment(x)}`)
                 .join(""),
             );
       if (at) return { ...d, location: { ...d.location, ...at } };

@@ -38,15 +38,20 @@ export function inlineRefs(
   const id = "https://contract-diff.invalid/schema";
   const json = isObject(schema) ? { ...schema, $id: id } : schema;
   const { registry } = SchemaRegistry.build([{ file, text: "", json, sha256: "" }]);
-  // An unresolvable (remote or dangling) $ref would inline as {} and accept anything: refuse the input instead.
+  // An unresolvable (remote or dangling) $ref would inline as {} and accept anything: refuse the
+  // input instead.
   const check = (node: unknown, at: string): void => {
-    if (Array.isArray(node)) return node.forEach((v, i) => check(v, `${at}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, v] of node.entries()) check(v, `${at}/${i}`);
+      return;
+    }
     if (!isObject(node)) return;
     if (typeof node.$ref === "string" && !registry.resolve(node.$ref, id).ok)
       diagnostics.push(
         diagnose(
           UNRESOLVED_REF,
-          `${file}: $ref ${node.$ref} cannot be resolved inside the schema; the diff only follows local references`,
+          `${file}: $ref ${node.$ref} cannot be resolved inside the schema; the ` +
+            `diff only follows local references`,
           { file, pointer: `${at}/$ref` },
         ),
       );

@@ -8,7 +8,8 @@ export function diffDiagnostics(result: DiffResult): Diagnostic[] {
     ruleId: f.ruleId,
     severity: f.severity,
     message: f.waiver
-      ? `${f.message} [waived by ${f.waiver.approver} until ${f.waiver.expires}: ${f.waiver.reason}]`
+      ? `${f.message} [waived by ${f.waiver.approver} until ${f.waiver.expires}: ` +
+        `${f.waiver.reason}]`
       : f.message,
     location: f.location,
     data: {
@@ -28,17 +29,24 @@ export function diffSummary(result: DiffResult): string[] {
   const lines = result.comparisons.map((c) => {
     const versions =
       c.old.packageVersion || c.new.packageVersion
-        ? ` (${c.old.packageVersion ?? "?"} → ${c.new.packageVersion ?? "?"}, declared ${c.declaredBump ?? "unknown"})`
+        ? ` (${c.old.packageVersion ?? "?"} → ${c.new.packageVersion ?? "?"}, ` +
+          `declared ${c.declaredBump ?? "unknown"})`
         : "";
-    return `${c.old.file} → ${c.new.file}${versions}: requires ${c.requiredBump} (${c.classification})${c.breaking ? ", BREAKING" : ""}`;
+    return (
+      `${c.old.file} → ${c.new.file}${versions}: requires ${c.requiredBump} ` +
+      `(${c.classification})${c.breaking ? ", BREAKING" : ""}`
+    );
   });
   lines.push(
-    `verdict: ${result.breaking ? "breaking" : "compatible"}; minimum bump ${result.requiredBump} (${result.classification})`,
+    `verdict: ${result.breaking ? "breaking" : "compatible"}; minimum bump ` +
+      `${result.requiredBump} (${result.classification})`,
   );
   return lines;
 }
 
-/** Render a diff result; `json` is the published result document, the rest are diagnostic renderers. */
+/**
+ * Render a diff result; `json` is the published result document, the rest are diagnostic renderers.
+ */
 export function renderDiff(
   result: DiffResult,
   diagnostics: Diagnostic[],
@@ -49,16 +57,14 @@ export function renderDiff(
       ...f,
       location: diagnostics[i]?.location ?? f.location,
     }));
-    return (
-      JSON.stringify(
-        { ...result, findings, problems: diagnostics.slice(result.findings.length) },
-        null,
-        2,
-      ) + "\n"
-    );
+    return `${JSON.stringify(
+      { ...result, findings, problems: diagnostics.slice(result.findings.length) },
+      null,
+      2,
+    )}\n`;
   }
   const body = renderDiagnostics(diagnostics, format);
-  if (format === "text") return diffSummary(result).join("\n") + "\n" + body;
+  if (format === "text") return `${diffSummary(result).join("\n")}\n${body}`;
   if (format === "markdown")
     return `## Contract-Diff: ${result.breaking ? "breaking" : "compatible"}\n\n${diffSummary(
       result,

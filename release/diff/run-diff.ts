@@ -17,7 +17,10 @@ import { defaultWaiverFile, readWaivers } from "./waivers.js";
 /** What `skillpilot diff` was asked to compare. */
 export interface DiffRequest {
   root: string;
-  /** Explicit OLD and NEW documents; without them the project's snapshot is compared to its baselines. */
+  /**
+   * Explicit OLD and NEW documents; without them the project's snapshot is compared to its
+   * baselines.
+   */
   oldFile?: string;
   newFile?: string;
   against?: string;
@@ -28,7 +31,9 @@ export interface DiffRequest {
   now: Date;
 }
 
-/** Outcome: input errors (exit 2), nothing to compare (exit 0), or a result with its diagnostics. */
+/**
+ * Outcome: input errors (exit 2), nothing to compare (exit 0), or a result with its diagnostics.
+ */
 export type DiffOutcome =
   | { status: "input-error"; diagnostics: Diagnostic[] }
   | { status: "nothing-to-compare"; message: string }
@@ -66,7 +71,10 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       if (baselines.length === 0 && !hasErrors(input))
         return {
           status: "nothing-to-compare",
-          message: `no published snapshot under ${publishedRoot}/: nothing to compare against (run record-published after the first publication)`,
+          message:
+            `no published snapshot under ${publishedRoot}/: nothing to ` +
+            `compare against (run record-published after the first ` +
+            `publication)`,
         };
     }
   }

@@ -47,14 +47,18 @@ function seeded(seed: string): () => number {
   };
 }
 
-// Building a RandExp is costly (character ranges); samples are deterministic, so compute each set once.
+// Building a RandExp is costly (character ranges); samples are deterministic, so compute each set
+// once.
 const sampleCache = new Map<string, string[]>();
 
 /** Up to `count` distinct strings matching `pattern` (seeded, short repetitions first). */
 export function patternSamples(pattern: string, count: number): string[] {
   const key = `${count} ${pattern}`;
   let cached = sampleCache.get(key);
-  if (!cached) sampleCache.set(key, (cached = generatePatternSamples(pattern, count)));
+  if (!cached) {
+    cached = generatePatternSamples(pattern, count);
+    sampleCache.set(key, cached);
+  }
   return cached;
 }
 

@@ -28,7 +28,10 @@ import {
 } from "./sample.js";
 import type { ValueChecker } from "./value-check.js";
 
-/** Why a source schema is not a subset of a target schema. Direction-aware rules map these to rule ids. */
+/**
+ * Why a source schema is not a subset of a target schema. Direction-aware rules map these to rule
+ * ids.
+ */
 export type IncompatKind =
   | "type"
   | "enum"
@@ -54,7 +57,10 @@ export interface Incompat {
   gap: Gap;
   /** The whole root value (e.g. the full tool call) that should show the incompatibility. */
   witness?: unknown;
-  /** True once Ajv confirmed: the witness is valid under the source root and invalid under the target root. */
+  /**
+   * True once Ajv confirmed: the witness is valid under the source root and invalid under the
+   * target root.
+   */
   verified: boolean;
   sourceNode: Schema;
   targetNode: Schema;
@@ -68,8 +74,9 @@ interface Ctx {
   depth: number;
 }
 
-// Keywords whose inclusion this checker does not reason about: a target that differs in any of them is
-// only accepted when the source carries the identical keyword (conservative), else a sampled witness is sought.
+// Keywords whose inclusion this checker does not reason about: a target that differs in any of them
+// is only accepted when the source carries the identical keyword (conservative), else a sampled
+// witness is sought.
 const opaqueKeywords = [
   "not",
   "if",
@@ -93,7 +100,7 @@ const opaqueKeywords = [
 
 const child = (ctx: Ctx, segments: (string | number)[], wrap: (v: unknown) => unknown): Ctx => ({
   ...ctx,
-  path: ctx.path + segments.map((s) => "/" + escapePointerSegment(s)).join(""),
+  path: ctx.path + segments.map((s) => `/${escapePointerSegment(s)}`).join(""),
   wrap,
   depth: ctx.depth + 1,
 });
@@ -122,7 +129,8 @@ const report = (
 
 /**
  * The proposed local witness if the local schemas agree it shows the gap, else the first sampled
- * candidate of the source that does (a bound, an enum member, a type's edge value); else the proposal.
+ * candidate of the source that does (a bound, an enum member, a type's edge value); else the
+ * proposal.
  */
 function localWitness(ctx: Ctx, source: Schema, target: Schema, proposed: unknown): unknown {
   const shows = (v: unknown) =>
@@ -164,10 +172,10 @@ export function findIncompatibilities(
 function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
   if (acceptsAnything(targetIn) || sourceIn === false || ctx.depth > 64) return;
   const source = flattenAllOf(sourceIn === true ? {} : sourceIn);
-  if (targetIn === false)
-    return report(ctx, "type", { gap: "nothing" }, sourceIn, targetIn, {
-      value: sampleValue(source),
-    });
+  if (targetIn === false) {
+    report(ctx, "type", { gap: "nothing" }, sourceIn, targetIn, { value: sampleValue(source) });
+    return;
+  }
   let target = targetIn as JsonObject;
   if (jsonEqual(source, target)) return;
   if (Array.isArray(target.allOf)) {
@@ -179,7 +187,8 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
   const sourceBranches = unionBranches(source);
   if (sourceBranches) {
     const key = Array.isArray(source.oneOf) ? "oneOf" : "anyOf";
-    sourceBranches.forEach((b, i) => subset(b, target, child(ctx, [key, i], ctx.wrap)));
+    for (const [i, b] of sourceBranches.entries())
+      subset(b, target, child(ctx, [key, i], ctx.wrap));
     return;
   }
   const key = Array.isArray(target.oneOf)
@@ -188,25 +197,27 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
       ? "anyOf"
       : undefined;
   if (key) {
-    // target = siblings ∧ (b1 ∨ b2 …): the source must fit the siblings and one branch, each checked as written.
+    // target = siblings ∧ (b1 ∨ b2 …): the source must fit the siblings and one branch, each
+    // checked as written.
     const { [key]: branches, ...rest } = target;
     if (!acceptsAnything(rest)) subset(source, rest, ctx);
     const usable = (branches as Schema[]).filter((b) => b !== false);
-    return subsetOfUnion(
+    subsetOfUnion(
       source,
       target,
       usable,
       usable.map((b) => mergeShallow(rest, isObject(b) ? flattenAllOf(b) : {})),
       ctx,
     );
+    return;
   }
   compareLeaf(source, target, ctx);
 }
 
 /**
  * A non-union source must fit one branch of the target union; report the closest branch's gaps.
- * `outline` holds each branch merged with the union's siblings (a superset), used only to prove that
- * the other branches of a `oneOf` cannot also match.
+ * `outline` holds each branch merged with the union's siblings (a superset), used only to prove
+ * that the other branches of a `oneOf` cannot also match.
  */
 function subsetOfUnion(
   source: JsonObject,
@@ -220,7 +231,8 @@ function subsetOfUnion(
     const trial: Incompat[] = [];
     subset(source, branch, { ...ctx, out: trial });
     if (trial.length === 0) {
-      // `oneOf` also rejects a value that matches a second branch: the others must be provably disjoint.
+      // `oneOf` also rejects a value that matches a second branch: the others must be provably
+      // disjoint.
       const overlap = Array.isArray(target.oneOf)
         ? outline.findIndex((other, j) => j !== i && !provablyDisjoint(source, other, ctx.checker))
         : -1;
@@ -238,7 +250,8 @@ function subsetOfUnion(
     }
     if (!best || trial.length < best.length) best = trial;
   }
-  // Prefer a value the whole union rejects; else keep the closest branch's witness for Ajv to judge.
+  // Prefer a value the whole union rejects; else keep the closest branch's witness for Ajv to
+  // judge.
   const shows = (v: unknown) =>
     ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
   const local = [sampleValue(source), ...candidatesOf(source, declaredTypes(source))].find(shows);
@@ -313,7 +326,7 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
       : candidatesOf(source, st).find((v) => !targetValues.some((x) => jsonEqual(x, v)));
     if (finite && missing === undefined) return;
     const kind = "const" in target ? "const" : "enum";
-    return report(
+    report(
       ctx,
       kind,
       { gap: "pinned", values: targetValues },
@@ -321,10 +334,11 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
       target,
       missing === undefined ? undefined : { value: missing },
     );
+    return;
   }
   if (st.has("string") && admitsType(tt, "string")) compareString(source, target, ctx);
   if ((st.has("number") || st.has("integer")) && admitsType(tt, "integer"))
-    compareNumber(source, target, st.has("number") && tt.has("number") ? false : true, ctx);
+    compareNumber(source, target, !(st.has("number") && tt.has("number")), ctx);
   if (st.has("array") && tt.has("array")) compareArray(source, target, ctx);
   if (st.has("object") && tt.has("object")) compareObject(source, target, ctx);
 }

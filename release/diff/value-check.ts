@@ -19,7 +19,10 @@ export class ValueChecker {
   });
   private readonly cache = new Map<string, ValidateFunction | null>();
 
-  /** The compiled validator of a schema, or null when Ajv cannot compile it (then nothing is proven). */
+  /**
+   * The compiled validator of a schema, or null when Ajv cannot compile it (then nothing is
+   * proven).
+   */
   validator(schema: Schema): ValidateFunction | null {
     const key = JSON.stringify(schema);
     let fn = this.cache.get(key);

@@ -4,7 +4,10 @@ import { snapshotPath } from "../../contract/snapshot.js";
 import { sha256Hex } from "../bundle/sha256-manifest.js";
 import { readFreezeState } from "./freeze-state.js";
 
-/** The answer of `checkFrozenContract`: whether the server may start, and why (one line for the log). */
+/**
+ * The answer of `checkFrozenContract`: whether the server may start, and why (one line for the
+ * log).
+ */
 export interface FrozenContractCheck {
   ok: boolean;
   message: string;
@@ -13,17 +16,17 @@ export interface FrozenContractCheck {
 }
 
 /**
- * Start-up guard of the review freeze (L3): while a version is frozen, the contract the server would
- * serve (`generated/contract.snapshot.json`) must be byte-identical to the frozen draft's snapshot.
- * `allowDrift: true` is the explicit override (e.g. `skillpilot start --allow-contract-drift`);
- * the result is then ok, and its message says that the freeze was overridden.
- * Synchronous and side-effect free, so the runtime can call it before it binds a port.
+ * Start-up guard of the review freeze (L3): while a version is frozen, the contract the server
+ * would serve (`generated/contract.snapshot.json`) must be byte-identical to the frozen draft's
+ * snapshot. `allowDrift: true` is the explicit override (e.g. `skillpilot start
+ * --allow-contract-drift`); the result is then ok, and its message says that the freeze was
+ * overridden. Synchronous and side-effect free, so the runtime can call it before it binds a port.
  */
 export function checkFrozenContract(
   root: string,
   options: { allowDrift?: boolean } = {},
 ): FrozenContractCheck {
-  let state;
+  let state: ReturnType<typeof readFreezeState>;
   try {
     state = readFreezeState(root);
   } catch (e) {
@@ -50,7 +53,10 @@ export function checkFrozenContract(
       message: `contract matches frozen ${active.version}`,
       frozenVersion: active.version,
     };
-  const drift = `${snapshotPath} (sha256 ${served.slice(0, 12)}…) differs from the contract frozen for review in ${active.version} (sha256 ${active.snapshotSha256.slice(0, 12)}…)`;
+  const drift =
+    `${snapshotPath} (sha256 ${served.slice(0, 12)}…) differs from ` +
+    `the contract frozen for review in ${active.version} (sha256 ` +
+    `${active.snapshotSha256.slice(0, 12)}…)`;
   return options.allowDrift
     ? {
         ok: true,
@@ -59,7 +65,9 @@ export function checkFrozenContract(
       }
     : {
         ok: false,
-        message: `${drift}; refusing to start (override explicitly, or \`skillpilot unfreeze ${active.version} --reason …\`)`,
+        message:
+          `${drift}; refusing to start (override explicitly, or ` +
+          `\`skillpilot unfreeze ${active.version} --reason …\`)`,
         frozenVersion: active.version,
       };
 }

@@ -29,7 +29,10 @@ export interface FreezeState {
   history: FreezeEvent[];
 }
 
-/** Read the freeze state (synchronously: the runtime calls this once at start). Missing file = nothing frozen. */
+/**
+ * Read the freeze state (synchronously: the runtime calls this once at start). Missing file =
+ * nothing frozen.
+ */
 export function readFreezeState(root: string): FreezeState {
   let text: string;
   try {

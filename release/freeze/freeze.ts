@@ -26,7 +26,8 @@ export const DRAFT_STALE = defineRule({
   id: "DRAFT_STALE",
   severity: "error",
   summary:
-    "The draft's contract snapshot differs from generated/; run `skillpilot prepare` before freezing (L3).",
+    "The draft's contract snapshot differs from generated/; run `skillpilot " +
+    "prepare` before freezing (L3).",
 });
 export const FREEZE_ALREADY_ACTIVE = defineRule({
   id: "FREEZE_ALREADY_ACTIVE",
@@ -48,7 +49,10 @@ export interface ReleaseStepResult {
 
 const refuse = (...diagnostics: Diagnostic[]): ReleaseStepResult => ({ diagnostics });
 
-/** Checks shared by freeze and record-published: the version's draft exists, is intact, and its identity. */
+/**
+ * Checks shared by freeze and record-published: the version's draft exists, is intact, and its
+ * identity.
+ */
 export async function intactDraft(
   root: string,
   version: string,
@@ -129,7 +133,8 @@ export async function freeze(
     return refuse(
       diagnose(
         DRAFT_STALE,
-        `${draft.dir}/${releaseFiles.snapshot} differs from ${snapshotPath}; run \`skillpilot prepare\` first`,
+        `${draft.dir}/${releaseFiles.snapshot} differs from ${snapshotPath}; run ` +
+          `\`skillpilot prepare\` first`,
         { file: draft.dir },
       ),
     );
@@ -153,14 +158,18 @@ export async function freeze(
   };
 }
 
-/** `skillpilot unfreeze X --reason …`: end the review freeze of X, keeping the reason in the history. */
+/**
+ * `skillpilot unfreeze X --reason …`: end the review freeze of X, keeping the reason in the
+ * history.
+ */
 export async function unfreeze(
   root: string,
   version: string,
   reason: string,
   now: Date = new Date(),
 ): Promise<ReleaseStepResult> {
-  // An empty reason is the caller's usage error (the CLI rejects it with exit 2), not a finding about the project.
+  // An empty reason is the caller's usage error (the CLI rejects it with exit 2), not a finding
+  // about the project.
   if (!reason.trim()) throw new RangeError("unfreeze needs a non-empty reason");
   const state = readFreezeState(root);
   if (state.active?.version !== version)

@@ -68,7 +68,8 @@ export async function checkLine(
       diagnostics.push(
         diagnose(
           LINE_SUCCESSOR_NOT_NEWER,
-          `successor contract major ${successor.contractMajor} is not above this line's ${String(doc.contractMajor)}`,
+          `successor contract major ${successor.contractMajor} is not above this ` +
+            `line's ${String(doc.contractMajor)}`,
           { file: lineFile, pointer: "/successor/contractMajor" },
         ),
       );
@@ -78,7 +79,8 @@ export async function checkLine(
       diagnostics.push(
         diagnose(
           LINE_SUCCESSOR_NOT_ALLOWLISTED,
-          `WARN line's successor launches from ${origin ?? successor.launchUrl}, which is not in ${allowlistFile}`,
+          `WARN line's successor launches from ${origin ?? successor.launchUrl}, ` +
+            `which is not in ${allowlistFile}`,
           { file: lineFile, pointer: "/successor/launchUrl" },
         ),
       );

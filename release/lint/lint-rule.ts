@@ -2,7 +2,10 @@ import type { Location, RuleMeta, Severity } from "../../diagnostics/diagnostic.
 import { defineRule } from "../../diagnostics/rule-table.js";
 import type { ContractDoc, DiffTool } from "../diff/contract-doc.js";
 
-/** How a tool is used, from the snapshot's `kind` or, for a plain tools/list, from its annotations and visibility. */
+/**
+ * How a tool is used, from the snapshot's `kind` or, for a plain tools/list, from its annotations
+ * and visibility.
+ */
 export type ToolKind = "read" | "write" | "app-only";
 
 /** A tool as the gate lint sees it. */
@@ -14,7 +17,10 @@ export interface LintTool extends DiffTool {
 
 export type LintReport = (message: string, location: Location, severity?: Severity) => void;
 
-/** One gate rule: shared-table metadata, the gate/requirement it automates, and a pure check over the contract. */
+/**
+ * One gate rule: shared-table metadata, the gate/requirement it automates, and a pure check over
+ * the contract.
+ */
 export interface LintRule {
   meta: RuleMeta;
   check(tools: readonly LintTool[], doc: ContractDoc, report: LintReport): void;

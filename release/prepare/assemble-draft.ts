@@ -27,7 +27,8 @@ export const RELEASE_VERSION_MISMATCH = defineRule({
   id: "RELEASE_VERSION_MISMATCH",
   severity: "error",
   summary:
-    "The release version must equal packageVersion in schemas/plugin.json; bump it there first (L12.1).",
+    "The release version must equal packageVersion in schemas/plugin.json; bump " +
+    "it there first (L12.1).",
 });
 export const BUNDLE_INPUT_INVALID = defineRule({
   id: "BUNDLE_INPUT_INVALID",
@@ -54,7 +55,8 @@ export const UI_NOT_ACTIVATED = defineRule({
   id: "UI_NOT_ACTIVATED",
   severity: "warning",
   summary:
-    "A ui/<name>/ source builds to another hash than the active URI; run `skillpilot ui build --activate` to ship it (L10).",
+    "A ui/<name>/ source builds to another hash than the active URI; run " +
+    "`skillpilot ui build --activate` to ship it (L10).",
 });
 
 /** A draft computed in memory: every file of the draft folder, and the identities that matter. */
@@ -142,7 +144,8 @@ function checkVersion(version: string, packageVersion: string): Diagnostic[] {
     return [
       diagnose(
         RELEASE_VERSION_MISMATCH,
-        `release version ${version} differs from packageVersion ${packageVersion}; bump schemas/plugin.json first`,
+        `release version ${version} differs from packageVersion ` +
+          `${packageVersion}; bump schemas/plugin.json first`,
         location,
       ),
     ];
@@ -171,7 +174,8 @@ async function activeUi(
       diagnostics.push(
         diagnose(
           UI_NOT_ACTIVATED,
-          `ui/${name} builds to ${source.uri}, but the active URI is ${uri}; run \`skillpilot ui build --activate\` to ship the change`,
+          `ui/${name} builds to ${source.uri}, but the active URI is ${uri}; run ` +
+            `\`skillpilot ui build --activate\` to ship the change`,
           location,
         ),
       );
@@ -180,7 +184,8 @@ async function activeUi(
       diagnostics.push(
         diagnose(
           UI_URI_UNRESOLVED,
-          `${uri} (${name}) resolves to no bytes with that hash: neither retained under contracts/ui/ nor built from ui/${name}/`,
+          `${uri} (${name}) resolves to no bytes with that hash: neither ` +
+            `retained under contracts/ui/ nor built from ui/${name}/`,
           location,
         ),
       );

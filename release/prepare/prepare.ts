@@ -31,8 +31,8 @@ export interface PrepareResult {
 }
 
 /**
- * `skillpilot prepare`: regenerate `contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/` (L3). While X is
- * frozen the draft may only be reproduced byte for byte; a published X is never re-drafted.
+ * `skillpilot prepare`: regenerate `contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/` (L3). While X
+ * is frozen the draft may only be reproduced byte for byte; a published X is never re-drafted.
  */
 export async function prepare(
   root: string,
@@ -60,7 +60,10 @@ export async function prepare(
         ...diagnostics,
         diagnose(
           FROZEN_DRAFT_CHANGED,
-          `${draft.version} is under review freeze (content ${frozen.contentSha256.slice(0, 12)}…), but the project now produces ${draft.contentSha256.slice(0, 12)}…; revert the change or \`skillpilot unfreeze ${draft.version} --reason …\``,
+          `${draft.version} is under review freeze (content ` +
+            `${frozen.contentSha256.slice(0, 12)}…), but the project now produces ` +
+            `${draft.contentSha256.slice(0, 12)}…; revert the change or ` +
+            `\`skillpilot unfreeze ${draft.version} --reason …\``,
           { file: contractsLayout.reviewFreeze },
         ),
       ],

@@ -62,20 +62,23 @@ export async function recordPublished(
       diagnostics: [
         diagnose(
           PUBLISHED_EXISTS,
-          `${version} is already recorded (${pubDir}) with other bytes than its draft; published versions are never overwritten`,
+          `${version} is already recorded (${pubDir}) with other bytes than its ` +
+            `draft; published versions are never overwritten`,
           { file: pubDir },
         ),
       ],
     };
   }
   if (draft.diagnostics.length) return { diagnostics: draft.diagnostics };
-  // A folder without an index entry is only accepted when it is this very draft (an interrupted run).
+  // A folder without an index entry is only accepted when it is this very draft (an interrupted
+  // run).
   if (published.exists && !(intact && published.contentSha256 === draft.contentSha256))
     return {
       diagnostics: [
         diagnose(
           PUBLISHED_EXISTS,
-          `${pubDir} exists with other bytes than the draft of ${version}; published versions are never overwritten`,
+          `${pubDir} exists with other bytes than the draft of ${version}; ` +
+            `published versions are never overwritten`,
           { file: pubDir },
         ),
       ],
@@ -86,7 +89,8 @@ export async function recordPublished(
       diagnostics: [
         diagnose(
           NOT_FROZEN,
-          `${version} is not under review freeze; run \`skillpilot freeze ${version}\` before it is submitted`,
+          `${version} is not under review freeze; run \`skillpilot freeze ` +
+            `${version}\` before it is submitted`,
           { file: contractsLayout.reviewFreeze },
         ),
       ],
@@ -96,7 +100,9 @@ export async function recordPublished(
       diagnostics: [
         diagnose(
           FROZEN_DRAFT_MODIFIED,
-          `${draft.dir} changed since it was frozen (${frozen.active.contentSha256.slice(0, 12)}… → ${draft.contentSha256!.slice(0, 12)}…)`,
+          `${draft.dir} changed since it was frozen ` +
+            `(${frozen.active.contentSha256.slice(0, 12)}… → ` +
+            `${draft.contentSha256!.slice(0, 12)}…)`,
           { file: draft.dir },
         ),
       ],

@@ -6,7 +6,9 @@ import { contractsLayout } from "../layout.js";
 /** Format tag of `contracts/release-index.json`. */
 export const releaseIndexFormat = "skillpilot-release-index/1";
 
-/** One published version as `record-published` wrote it. Entries are never edited afterwards (L4). */
+/**
+ * One published version as `record-published` wrote it. Entries are never edited afterwards (L4).
+ */
 export interface ReleaseEntry {
   version: string;
   packageName: string;
@@ -33,7 +35,9 @@ export interface ReleaseIndex {
   releases: ReleaseEntry[];
 }
 
-/** Read the index; a missing file is an empty index. Throws on unreadable JSON (verify reports it). */
+/**
+ * Read the index; a missing file is an empty index. Throws on unreadable JSON (verify reports it).
+ */
 export async function readReleaseIndex(root: string): Promise<ReleaseIndex> {
   const text = await readFile(path.join(root, contractsLayout.releaseIndex), "utf8").catch(
     () => undefined,

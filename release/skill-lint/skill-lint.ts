@@ -19,7 +19,8 @@ export const SKILL_TREE_INVALID = defineRule({
   id: "SKILL_TREE_INVALID",
   severity: "error",
   summary:
-    "The skills tree cannot be frozen reproducibly: missing, a symlink or special file, or no SKILL.md (L5, L7).",
+    "The skills tree cannot be frozen reproducibly: missing, a symlink or " +
+    "special file, or no SKILL.md (L5, L7).",
 });
 export const SKILL_TREE_HASH_MISMATCH = defineRule({
   id: "SKILL_TREE_HASH_MISMATCH",
@@ -34,8 +35,8 @@ export interface SkillLintResult {
 }
 
 /**
- * Skill-Contract-Lint (L7): every tool a SKILL.md names exists in the contract and is visible to the
- * model; the tree hashes reproducibly (and, when `expectHash` is given, to that hash).
+ * Skill-Contract-Lint (L7): every tool a SKILL.md names exists in the contract and is visible to
+ * the model; the tree hashes reproducibly (and, when `expectHash` is given, to that hash).
  * `skillsDir` is absolute; `label` is how files are named in findings (repository-relative).
  */
 export async function skillLint(

@@ -6,7 +6,8 @@ export const SKILL_FRONT_MATTER_INVALID = defineRule({
   id: "SKILL_FRONT_MATTER_INVALID",
   severity: "error",
   summary:
-    "A SKILL.md starts with YAML front matter that names the skill and describes when to use it (L7).",
+    "A SKILL.md starts with YAML front matter that names the skill and describes " +
+    "when to use it (L7).",
 });
 
 /** One tool name a skill refers to, with where it is written (1-based). */
@@ -17,7 +18,8 @@ export interface ToolRef {
   from: "front-matter" | "text";
 }
 
-// Tool names are snake_case with at least one underscore; camelCase fields and UPPER error codes are not tools.
+// Tool names are snake_case with at least one underscore; camelCase fields and UPPER error codes
+// are not tools.
 const toolName = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
 /**

@@ -1,7 +1,10 @@
 import { collectTree } from "../bundle/collect-tree.js";
 import { renderSha256Manifest, sha256Hex } from "../bundle/sha256-manifest.js";
 
-/** The skills tree as it ships (L7): its files, the sorted `sha256  path` manifest and the manifest's own sha256. */
+/**
+ * The skills tree as it ships (L7): its files, the sorted `sha256 path` manifest and the manifest's
+ * own sha256.
+ */
 export interface SkillTree {
   files: { path: string; data: Buffer }[];
   manifest: string;

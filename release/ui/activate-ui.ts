@@ -17,8 +17,8 @@ export interface ActivateResult {
 }
 
 /**
- * Point `release/line.json` `activeUi` at the given artifacts and regenerate, so descriptors bind the
- * new URIs (L10). Other fields keep their order and values. When the result does not generate
+ * Point `release/line.json` `activeUi` at the given artifacts and regenerate, so descriptors bind
+ * the new URIs (L10). Other fields keep their order and values. When the result does not generate
  * cleanly, line.json is restored and the diagnostics are returned.
  */
 export async function activateUi(
@@ -32,7 +32,7 @@ export async function activateUi(
   const changed = artifacts.filter((a) => active[a.name] !== a.uri).map((a) => a.name);
   for (const a of artifacts) active[a.name] = a.uri;
   line.activeUi = Object.fromEntries(Object.entries(active).sort(([a], [b]) => (a < b ? -1 : 1)));
-  const text = JSON.stringify(line, null, 2) + "\n";
+  const text = `${JSON.stringify(line, null, 2)}\n`;
   if (text !== original) await writeFile(abs, text);
   const result = await generateFromSources(await readContractSources(defaultPaths(root)));
   if (hasErrors(result.diagnostics)) {

@@ -22,8 +22,8 @@ const STYLESHEET = /<link\b(?=[^>]*\brel=["']stylesheet["'])[^>]*?\bhref=["']([^
 
 /**
  * Build `ui/<name>/index.html` into one self-contained page: local `<script src>` and stylesheet
- * `<link>`s are inlined, remote references are refused (the widget CSP allows no foreign origin).
- * A page that references nothing is its own artifact, byte for byte, so its hash is the file's hash.
+ * `<link>`s are inlined, remote references are refused (the widget CSP allows no foreign origin). A
+ * page that references nothing is its own artifact, byte for byte, so its hash is the file's hash.
  */
 export async function buildUiArtifact(
   uiDir: string,
@@ -40,7 +40,8 @@ export async function buildUiArtifact(
     html,
     SCRIPT_SRC,
     async (_m, before: string, src: string, after: string) =>
-      `<script${before}${after}>\n${escapeClosing(await readLocal(dir, src, entry), "script")}\n</script>`,
+      `<script${before}${after}>\n` +
+      `${escapeClosing(await readLocal(dir, src, entry), "script")}\n</script>`,
   );
   html = await replaceAsync(
     html,

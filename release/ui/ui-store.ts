@@ -9,8 +9,9 @@ import { parseUiUri, retainedUiPath, uiUri } from "./ui-uri.js";
 export type RetainOutcome = "written" | "unchanged";
 
 /**
- * Keep the bytes of a UI URI under `contracts/ui/<uri path>` for good (L10). The path is derived from
- * the content hash, so the only legal content is the one that hashes to it: anything else is refused.
+ * Keep the bytes of a UI URI under `contracts/ui/<uri path>` for good (L10). The path is derived
+ * from the content hash, so the only legal content is the one that hashes to it: anything else is
+ * refused.
  */
 export async function retainUiArtifact(
   root: string,
@@ -39,8 +40,9 @@ export type UiSource = "retained" | "source";
 
 /**
  * The bytes a UI URI serves, verified against its hash: first the retained store (every URI ever
- * published), then the current `ui/<name>/` sources (the active, not yet published pages). The runtime
- * serves `resources/read` from this; undefined means the URI is unknown (or its bytes were altered).
+ * published), then the current `ui/<name>/` sources (the active, not yet published pages). The
+ * runtime serves `resources/read` from this; undefined means the URI is unknown (or its bytes were
+ * altered).
  */
 export async function resolveUiResource(
   root: string,
@@ -58,7 +60,9 @@ export async function resolveUiResource(
   return built ? { html: built.html, from: "source" } : undefined;
 }
 
-/** One UI resource the runtime can list: its URI, and the active resource name when it is bound now. */
+/**
+ * One UI resource the runtime can list: its URI, and the active resource name when it is bound now.
+ */
 export interface ServableUi {
   uri: string;
   /** `activeUi` key in release/line.json, when this URI is bound by a descriptor now. */

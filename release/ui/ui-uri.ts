@@ -1,4 +1,7 @@
-/** The content-addressed URI of a UI artifact (L10): `ui://skillpilot/coach/<major>/sha256-<hex>/index.html`. */
+/**
+ * The content-addressed URI of a UI artifact (L10):
+ * `ui://skillpilot/coach/<major>/sha256-<hex>/index.html`.
+ */
 export function uiUri(contractMajor: number, sha256: string): string {
   return `ui://skillpilot/coach/${contractMajor}/sha256-${sha256}/index.html`;
 }
@@ -11,7 +14,10 @@ export function parseUiUri(uri: string): { contractMajor: number; sha256: string
   return m ? { contractMajor: Number(m[1]), sha256: m[2] } : undefined;
 }
 
-/** Repository-relative path where a retained artifact of `uri` lives: the URI path under `contracts/ui/`. */
+/**
+ * Repository-relative path where a retained artifact of `uri` lives: the URI path under
+ * `contracts/ui/`.
+ */
 export function retainedUiPath(uri: string): string | undefined {
   return parseUiUri(uri) ? `contracts/ui/${uri.slice("ui://".length)}` : undefined;
 }

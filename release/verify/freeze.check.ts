@@ -13,7 +13,10 @@ export const CONTRACT_DRIFTED_WHILE_FROZEN = defineRule({
   summary: "generated/contract.snapshot.json differs from the contract frozen for review (L3).",
 });
 
-/** While a version is under review freeze, its draft bytes and the served contract stay as frozen (L3). */
+/**
+ * While a version is under review freeze, its draft bytes and the served contract stay as frozen
+ * (L3).
+ */
 export async function checkFreeze(root: string, plugin: string): Promise<Diagnostic[]> {
   const active = readFreezeState(root).active;
   if (!active) return [];
@@ -24,7 +27,8 @@ export async function checkFreeze(root: string, plugin: string): Promise<Diagnos
     out.push(
       diagnose(
         FROZEN_DRAFT_MODIFIED,
-        `${dir} no longer holds the bytes frozen for review${state.problems.length ? `: ${state.problems.join("; ")}` : ""}`,
+        `${dir} no longer holds the bytes frozen for ` +
+          `review${state.problems.length ? `: ${state.problems.join("; ")}` : ""}`,
         { file: dir },
       ),
     );

@@ -12,19 +12,22 @@ export const MANIFEST_DISPLAY_NAME = defineRule({
   id: "MANIFEST_DISPLAY_NAME",
   severity: "error",
   summary:
-    "The display name is empty, longer than 30 characters, or differs between plugin.json and the line (L1, L12.1).",
+    "The display name is empty, longer than 30 characters, or differs between " +
+    "plugin.json and the line (L1, L12.1).",
 });
 export const MANIFEST_PACKAGE_NAME = defineRule({
   id: "MANIFEST_PACKAGE_NAME",
   severity: "error",
   summary:
-    "The technical package name is permanent: it may never differ from what was published (L1, L12.1).",
+    "The technical package name is permanent: it may never differ from what was " +
+    "published (L1, L12.1).",
 });
 export const MANIFEST_SEMVER = defineRule({
   id: "MANIFEST_SEMVER",
   severity: "error",
   summary:
-    "Package SemVer is inconsistent across plugin.json, drafts, published folders and the index (L2, L12.1).",
+    "Package SemVer is inconsistent across plugin.json, drafts, published " +
+    "folders and the index (L2, L12.1).",
 });
 export const MANIFEST_VERSION_REUSED = defineRule({
   id: "MANIFEST_VERSION_REUSED",
@@ -35,10 +38,13 @@ export const MANIFEST_ORIGIN = defineRule({
   id: "MANIFEST_ORIGIN",
   severity: "error",
   summary:
-    "MCP URL, OAuth resource, widget origin and metadata URL must share one origin that never changes (L1, L12.1).",
+    "MCP URL, OAuth resource, widget origin and metadata URL must share one " +
+    "origin that never changes (L1, L12.1).",
 });
 
-/** The fields of a plugin identity the gate reads, from schemas/plugin.json or a package manifest. */
+/**
+ * The fields of a plugin identity the gate reads, from schemas/plugin.json or a package manifest.
+ */
 interface Identity {
   packageName: string;
   displayName: string;
@@ -70,7 +76,8 @@ export async function checkManifestGate(
     out.push(
       diagnose(
         MANIFEST_DISPLAY_NAME,
-        `release/line.json displayName ${JSON.stringify(line.displayName)} differs from ${JSON.stringify(source.displayName)}`,
+        `release/line.json displayName ${JSON.stringify(line.displayName)} ` +
+          `differs from ${JSON.stringify(source.displayName)}`,
         { file: "release/line.json", pointer: "/displayName" },
       ),
     );
@@ -113,7 +120,8 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_SEMVER,
-          `${location.file}/package/plugin.json carries ${manifest.version}, the index ${entry.version}`,
+          `${location.file}/package/plugin.json carries ${manifest.version}, the ` +
+            `index ${entry.version}`,
           location,
         ),
       );
@@ -121,7 +129,8 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_ORIGIN,
-          `${entry.version} was published on ${originOf(manifest.mcpUrl)}; a published plugin cannot move to ${originOf(source.mcpUrl)}`,
+          `${entry.version} was published on ${originOf(manifest.mcpUrl)}; a ` +
+            `published plugin cannot move to ${originOf(source.mcpUrl)}`,
           { file: pluginFile, pointer: "/mcpUrl" },
         ),
       );
@@ -144,7 +153,8 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_VERSION_REUSED,
-          `packageVersion ${source.version} is published, but the generated contract differs from it; bump packageVersion`,
+          `packageVersion ${source.version} is published, but the generated ` +
+            `contract differs from it; bump packageVersion`,
           { file: pluginFile, pointer: "/packageVersion" },
         ),
       );
@@ -187,7 +197,8 @@ function checkIdentity(
     out.push(
       diagnose(
         MANIFEST_DISPLAY_NAME,
-        `display name ${JSON.stringify(id.displayName)} has ${length} characters (1–${maxDisplayName} allowed)`,
+        `display name ${JSON.stringify(id.displayName)} has ${length} characters ` +
+          `(1–${maxDisplayName} allowed)`,
         at("/displayName"),
       ),
     );
@@ -219,7 +230,8 @@ function checkIdentity(
       out.push(
         diagnose(
           MANIFEST_ORIGIN,
-          `${field} is on ${origin ?? "no https origin"}, the MCP URL on ${first ?? "no https origin"}`,
+          `${field} is on ${origin ?? "no https origin"}, the MCP URL on ` +
+            `${first ?? "no https origin"}`,
           at(`/${field}`),
         ),
       );
@@ -243,13 +255,18 @@ function checkIdentity(
     out.push(
       diagnose(
         MANIFEST_ORIGIN,
-        `protectedResourceMetadataUrl must be ${first}/.well-known/oauth-protected-resource${mcpPath} (RFC 9728 for the MCP URL)`,
+        `protectedResourceMetadataUrl must be ` +
+          `${first}/.well-known/oauth-protected-resource${mcpPath} (RFC 9728 for ` +
+          `the MCP URL)`,
         at("/protectedResourceMetadataUrl"),
       ),
     );
 }
 
-/** The identity in a release folder's package/plugin.json; undefined when unreadable (other checks report it). */
+/**
+ * The identity in a release folder's package/plugin.json; undefined when unreadable (other checks
+ * report it).
+ */
 async function packageIdentity(absDir: string): Promise<Identity | undefined> {
   try {
     const m = JSON.parse(

@@ -109,7 +109,8 @@ export async function checkPublished(
       out.push(
         diagnose(
           BUNDLE_NOT_REPRODUCIBLE,
-          `${dir}: archives rebuilt from ${releaseFiles.packageDir}/ differ from the published ones`,
+          `${dir}: archives rebuilt from ${releaseFiles.packageDir}/ differ from ` +
+            `the published ones`,
           { file: dir },
         ),
       );

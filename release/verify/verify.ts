@@ -40,7 +40,8 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
     out.push(
       diagnose(
         RELEASE_INDEX_INVALID,
-        `${contractsLayout.releaseIndex} has format ${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`,
+        `${contractsLayout.releaseIndex} has format ` +
+          `${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`,
         { file: contractsLayout.releaseIndex },
       ),
     );

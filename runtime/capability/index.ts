@@ -4,7 +4,7 @@ export {
   type CapabilityErrorCode,
   type CapabilityFailureReason,
 } from "./capability-error.js";
-export { purposes, purposeBinding, type Purpose, type Claims, type ClaimData } from "./claims.js";
+export { purposes, type Purpose, type Claims, type ClaimData } from "./claims.js";
 export {
   keyringFromConfig,
   generateKeyringConfig,
@@ -12,18 +12,11 @@ export {
   type KeyringConfig,
 } from "./keyring.js";
 export { MemoryReplayStore, type ReplayStore, type ReplayVerdict } from "./replay-store.js";
-export { sessionFingerprint } from "./session-fingerprint.js";
 export { assertBound, type Binding, type Expectation, type MintRequest } from "./sealed-claims.js";
 export {
   mintCapability,
   openCapability,
   spendCapability,
   verifyCapability,
-  type SpendOptions,
 } from "./capability.js";
-export {
-  mintOptionPayload,
-  openOptionPayload,
-  type OptionExpectation,
-  type OptionMintRequest,
-} from "./option-payload.js";
+export { mintOptionPayload, openOptionPayload } from "./option-payload.js";

@@ -4,10 +4,16 @@ import type { Keyring } from "./keyring.js";
 
 /** 128 bits: enough to make a collision between two sessions irrelevant. */
 const FINGERPRINT_BYTES = 16;
-/** Sessions whose fingerprints stay memoized per keyring (each recent session is fingerprinted on every mint and open). */
+/**
+ * Sessions whose fingerprints stay memoized per keyring (each recent session is fingerprinted on
+ * every mint and open).
+ */
 const MEMO_SESSIONS = 4096;
 
-/** Per keyring: `kid NUL sessionId` → fingerprint. The HMAC is deterministic, so a memo hit is the same value. */
+/**
+ * Per keyring: `kid NUL sessionId` → fingerprint. The HMAC is deterministic, so a memo hit is the
+ * same value.
+ */
 const memo = new WeakMap<Keyring, LRUCache<string, string>>();
 
 /**
@@ -21,7 +27,10 @@ export function sessionFingerprint(
   learningSessionId: string,
 ): string {
   let fingerprints = memo.get(keyring);
-  if (!fingerprints) memo.set(keyring, (fingerprints = new LRUCache({ max: MEMO_SESSIONS })));
+  if (!fingerprints) {
+    fingerprints = new LRUCache({ max: MEMO_SESSIONS });
+    memo.set(keyring, fingerprints);
+  }
   const key = `${kid}\u0000${learningSessionId}`;
   let fingerprint = fingerprints.get(key);
   if (fingerprint === undefined) {

@@ -45,12 +45,6 @@ export function seal(
   return `${prefix}.${kid}.${text}`;
 }
 
-/** The parts of a token, before decryption. */
-export interface TokenParts {
-  prefix: TokenPrefix;
-  kid: string;
-}
-
 /**
  * Open a token of the given family and purpose. Any deviation — shape, non-canonical
  * base64url, unknown kid, wrong key, purpose or tag — is CAPABILITY_INVALID.

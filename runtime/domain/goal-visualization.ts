@@ -64,8 +64,8 @@ const labels = {
 } as const;
 
 /** Characters XML 1.0 forbids, plus lone surrogates: dropped so the document always parses. */
-// eslint-disable-next-line no-control-regex
 const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these code points are what it removes
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escape text for element content and attribute values alike. */
@@ -115,15 +115,18 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
   const left: string[] = [text(16, TOP - 10, l.builds, ` font-size="11" fill="#6b7280"`)];
   if (shown.length === 0)
     left.push(
-      `<rect x="16" y="${TOP}" width="220" height="${BOX_HEIGHT}" rx="8" fill="#ffffff" stroke="#d1d5db" stroke-dasharray="4 3"/>`,
+      `<rect x="16" y="${TOP}" width="220" height="${BOX_HEIGHT}" rx="8" ` +
+        `fill="#ffffff" stroke="#d1d5db" stroke-dasharray="4 3"/>`,
       text(28, TOP + 25, l.none, ` font-size="12" fill="#6b7280"`),
     );
   shown.forEach((title, i) => {
     const y = TOP + i * ROW;
     left.push(
-      `<rect x="16" y="${y}" width="220" height="${BOX_HEIGHT}" rx="8" fill="#ecfdf5" stroke="#10b981"/>`,
+      `<rect x="16" y="${y}" width="220" height="${BOX_HEIGHT}" rx="8" ` +
+        `fill="#ecfdf5" stroke="#10b981"/>`,
       text(28, y + 25, fit(title, 30), ` font-size="12" fill="#111827"`),
-      `<path d="M236 ${y + 20} C268 ${y + 20} 268 ${goalMid} 300 ${goalMid}" fill="none" stroke="#9ca3af" stroke-width="1.5"/>`,
+      `<path d="M236 ${y + 20} C268 ${y + 20} 268 ${goalMid} 300 ${goalMid}" ` +
+        `fill="none" stroke="#9ca3af" stroke-width="1.5"/>`,
     );
   });
   if (hidden > 0)
@@ -133,7 +136,8 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
 
   const titleLines = twoLines(input.title, 28);
   const goal = [
-    `<rect x="300" y="${goalY}" width="244" height="72" rx="10" fill="${colors.fill}" stroke="${colors.stroke}" stroke-width="2"/>`,
+    `<rect x="300" y="${goalY}" width="244" height="72" rx="10" ` +
+      `fill="${colors.fill}" stroke="${colors.stroke}" stroke-width="2"/>`,
     ...titleLines.map((line, i) =>
       text(
         314,
@@ -152,7 +156,9 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
 
   const label = `${fit(input.title, 120)} — ${l.status[input.status]}`;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeXml(label)}" font-family="${FONT}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" ` +
+      `viewBox="0 0 ${WIDTH} ${height}" role="img" ` +
+      `aria-label="${escapeXml(label)}" font-family="${FONT}">`,
     `<title>${escapeXml(label)}</title>`,
     `<rect width="${WIDTH}" height="${height}" rx="12" fill="#ffffff"/>`,
     text(16, 28, heading, ` font-size="15" font-weight="700" fill="#111827"`),

@@ -19,9 +19,10 @@ export function skillsWithFrontier(
 
 /**
  * The backend decides the next step after a goal is mastered (C1): with exactly one teachable goal
- * in the focus skill (or, with the focus skill done, exactly one anywhere) it becomes active at once;
- * otherwise no goal is active and the full context offers a choice (next goal, or another focus skill).
- * With `hold`, no goal is activated: a checkpoint is due first (see `checkpointPending`).
+ * in the focus skill (or, with the focus skill done, exactly one anywhere) it becomes active at
+ * once; otherwise no goal is active and the full context offers a choice (next goal, or another
+ * focus skill). With `hold`, no goal is activated: a checkpoint is due first (see
+ * `checkpointPending`).
  */
 export function advanceAfterMastery(
   curriculum: Curriculum,

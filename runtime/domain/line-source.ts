@@ -11,13 +11,19 @@ import { CoachError } from "../errors.js";
 const RACY_MARGIN_MS = 50;
 
 interface CachedLine {
-  /** mtime, ctime, size and inode (undefined: the file was missing): any edit or atomic replace changes at least one. */
+  /**
+   * mtime, ctime, size and inode (undefined: the file was missing): any edit or atomic replace
+   * changes at least one.
+   */
   signature: Pick<BigIntStats, "mtimeNs" | "ctimeNs" | "size" | "ino"> | undefined;
   line: ContractLine | undefined;
   racy: boolean;
 }
 
-/** Compared field by field: this runs on every call, and formatting four bigints as text cost more than the stat. */
+/**
+ * Compared field by field: this runs on every call, and formatting four bigints as text cost more
+ * than the stat.
+ */
 function sameSignature(a: CachedLine["signature"], b: BigIntStats): boolean {
   return (
     a !== undefined &&

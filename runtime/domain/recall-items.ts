@@ -1,7 +1,9 @@
 import type { LearnerSnapshot } from "./learner-state.js";
 import { initialSchedule, selectDue, type RecallSchedule } from "./spaced-repetition.js";
 
-/** At most this many prompts per Verified Recall batch: a round the learner can finish in one go. */
+/**
+ * At most this many prompts per Verified Recall batch: a round the learner can finish in one go.
+ */
 export const maxBatchItems = 5;
 
 /** A mastered goal as a recall item. */

@@ -36,5 +36,6 @@ export async function openSession(
   if (!inForce) throw new CoachError("TEMPORARILY_UNAVAILABLE");
   if (inForce.policyRevision > session.policyRevision)
     throw new CoachError("SESSION_VERSION_UNAVAILABLE");
-  return (ctx.session = { ...session, policyRevisionInForce: inForce.policyRevision });
+  ctx.session = { ...session, policyRevisionInForce: inForce.policyRevision };
+  return ctx.session;
 }

@@ -26,28 +26,26 @@ export function batchPrompts(
   batch: RecallBatchState,
   locale: Locale,
 ): NonEmpty<RecallPrompt> {
-  return <NonEmpty<RecallPrompt>>(
-    batch.goalIds.map((goalId, i) => ({
-      position: i + 1,
-      goalId,
-      prompt: curriculum.goal(goalId)!.recall.prompt[locale],
-    }))
-  );
+  return <NonEmpty<RecallPrompt>>batch.goalIds.map((goalId, i) => ({
+    position: i + 1,
+    goalId,
+    prompt: curriculum.goal(goalId)!.recall.prompt[locale],
+  }));
 }
 
-/** The reference answers of a batch in the same order: only ever shown by the answers step (C15). */
+/**
+ * The reference answers of a batch in the same order: only ever shown by the answers step (C15).
+ */
 export function batchAnswers(
   curriculum: Curriculum,
   batch: RecallBatchState,
   locale: Locale,
 ): NonEmpty<RecallReferenceAnswer> {
-  return <NonEmpty<RecallReferenceAnswer>>(
-    batch.goalIds.map((goalId, i) => ({
-      position: i + 1,
-      goalId,
-      referenceAnswer: curriculum.goal(goalId)!.recall.answer[locale],
-    }))
-  );
+  return <NonEmpty<RecallReferenceAnswer>>batch.goalIds.map((goalId, i) => ({
+    position: i + 1,
+    goalId,
+    referenceAnswer: curriculum.goal(goalId)!.recall.answer[locale],
+  }));
 }
 
 /**

@@ -20,10 +20,15 @@ export const capabilityLifetimeMs: Readonly<Record<WorkflowPurpose, number>> = {
   practice: 2 * 3600_000,
 };
 
-/** Who a capability is issued to and when: the session (by fingerprint), the line revision in force and the call's clock. */
+/**
+ * Who a capability is issued to and when: the session (by fingerprint), the line revision in force
+ * and the call's clock.
+ */
 export interface CapabilityScope {
   services: RuntimeServices;
-  /** The gated session; its policyRevisionInForce is what capabilities are minted and checked under. */
+  /**
+   * The gated session; its policyRevisionInForce is what capabilities are minted and checked under.
+   */
   session: OpenSession;
   now: Date;
 }
@@ -50,10 +55,10 @@ export function issueCapability(
 
 /**
  * The storage-free checks of a capability sent back by the model: decrypt → complete (purpose,
- * session) → not stale (expiry, the line's current policyRevision, binding). Throws CapabilityError, which the
- * dispatcher answers with its stable code. The replay check runs inside the write transaction.
- * With `"deferred"`, the binding is left to the write rule's `bind` step (`assertBound` against
- * the state locked in the transaction), so a write reads its learner once.
+ * session) → not stale (expiry, the line's current policyRevision, binding). Throws
+ * CapabilityError, which the dispatcher answers with its stable code. The replay check runs inside
+ * the write transaction. With `"deferred"`, the binding is left to the write rule's `bind` step
+ * (`assertBound` against the state locked in the transaction), so a write reads its learner once.
  */
 export function checkCapability(
   scope: CapabilityScope,

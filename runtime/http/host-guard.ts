@@ -23,7 +23,9 @@ export function hostGuard(allowedHostnames: string[]): Middleware {
   };
 }
 
-/** The hostnames a config allows besides loopback: the bound host (unless a wildcard) and extras. */
+/**
+ * The hostnames a config allows besides loopback: the bound host (unless a wildcard) and extras.
+ */
 export function configuredHostnames(host: string, extra: string[]): string[] {
   const bound =
     host === "0.0.0.0" || host === "::"

@@ -1,24 +1,32 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Middleware } from "koa";
 
-/** Host values that keep the server on this machine; anything else (0.0.0.0, a LAN address, 127.0.0.2 …) counts as reachable. */
+/**
+ * Host values that keep the server on this machine; anything else (0.0.0.0, a LAN address,
+ * 127.0.0.2 …) counts as reachable.
+ */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
 
-/** True when the server binds only to loopback, where the first-party launch API needs no secret. */
+/**
+ * True when the server binds only to loopback, where the first-party launch API needs no secret.
+ */
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
-/** Compare through fixed-length digests, so neither the length nor a prefix of the secret leaks through timing. */
+/**
+ * Compare through fixed-length digests, so neither the length nor a prefix of the secret leaks
+ * through timing.
+ */
 function sameSecret(given: string, expected: string): boolean {
   const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
   return timingSafeEqual(digest(given), digest(expected));
 }
 
 /**
- * Guard of `POST /api/sessions` once the server is reachable beyond loopback: the first-party caller
- * (WebGUI backend, start page, scripts) must send `Authorization: Bearer <launch secret>`, otherwise
- * 401 before the body is even parsed. `undefined` (loopback) lets every request through.
+ * Guard of `POST /api/sessions` once the server is reachable beyond loopback: the first-party
+ * caller (WebGUI backend, start page, scripts) must send `Authorization: Bearer <launch secret>`,
+ * otherwise 401 before the body is even parsed. `undefined` (loopback) lets every request through.
  */
 export function launchAuth(secret: string | undefined): Middleware {
   return async (ctx, next) => {

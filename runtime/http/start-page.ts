@@ -2,8 +2,9 @@ import type { Middleware } from "koa";
 
 /**
  * `GET /start`: the minimal first-party start page every session error points to. It posts to
- * `/api/sessions` and shows the session id to paste into the chat client. The launch key is needed only
- * when the server is reachable beyond loopback; it is sent as a bearer token, never in the body.
+ * `/api/sessions` and shows the session id to paste into the chat client. The launch key is needed
+ * only when the server is reachable beyond loopback; it is sent as a bearer token, never in the
+ * body.
  */
 export function startPage(): Middleware {
   const html = `<!doctype html>
@@ -11,8 +12,11 @@ export function startPage(): Middleware {
 <body>
 <h1>Start a SkillPilot Coach session</h1>
 <form id="f"><label>Name <input name="learner" required maxlength="200"></label>
-<label>Language <select name="locale"><option value="en">English</option><option value="de">Deutsch</option></select></label>
-<label>Launch key (remote servers only) <input name="launchKey" type="password" autocomplete="off"></label>
+<label>Language <select name="locale">
+  <option value="en">English</option><option value="de">Deutsch</option>
+</select></label>
+<label>Launch key (remote servers only)
+  <input name="launchKey" type="password" autocomplete="off"></label>
 <button>Start</button></form>
 <pre id="out"></pre>
 <script>

@@ -1,7 +1,10 @@
 import type { MessageLocale } from "../error-table.js";
 import type { RuntimeServices } from "../services.js";
 
-/** The contract's session handle (`$defs/LearningSessionId` in schemas/envelopes/common.schema.json). */
+/**
+ * The contract's session handle (`$defs/LearningSessionId` in
+ * schemas/envelopes/common.schema.json).
+ */
 const SESSION_ID = /^sps_[A-Za-z0-9_-]{22,64}$/;
 
 /**

@@ -23,12 +23,19 @@ export function summarize(tool: ToolName, output: ToolOutput<ToolName>): string 
     return `${saved(o.receipt)} Next: ${(o.successor as FullContext).requiredAction}.`;
   if (o.receipt && o.continuation) {
     const tally = o.recalled as { passed: number; failed: number };
-    return `${saved(o.receipt)} Recalled ${tally.passed}, not yet ${tally.failed}. Next: ${(o.continuation as { action: string }).action}.`;
+    return (
+      `${saved(o.receipt)} Recalled ${tally.passed}, not yet ` +
+      `${tally.failed}. Next: ` +
+      `${(o.continuation as { action: string }).action}.`
+    );
   }
   if (o.receipt && typeof o.remaining === "number")
     return `${saved(o.receipt)} ${o.remaining} practice cards left.`;
   if (o.batch)
-    return `Verified Recall batch with ${(o.batch as { items: unknown[] }).items.length} prompts is open.`;
+    return (
+      `Verified Recall batch with ` +
+      `${(o.batch as { items: unknown[] }).items.length} prompts is open.`
+    );
   if (Array.isArray(o.answers))
     return `${o.answers.length} reference answers are ready for grading.`;
   if (o.rendered === true) return `The image of goal ${String(o.goalId)} is shown.`;

@@ -9,7 +9,8 @@ export const uiMimeType = "text/html;profile=mcp-app";
 /**
  * The resource `_meta` of both pages: MCP Apps `ui` keys plus their OpenAI equivalents. The pages
  * are self-contained (inline script and style, `default-src 'none'`), so every CSP list is empty:
- * the widget may load, connect to and frame nothing. It runs on the plugin's one widget origin (L1).
+ * the widget may load, connect to and frame nothing. It runs on the plugin's one widget origin
+ * (L1).
  */
 export function uiResourceMeta(widgetOrigin: string): Record<string, unknown> {
   return {
@@ -25,7 +26,9 @@ export function uiResourceMeta(widgetOrigin: string): Record<string, unknown> {
   };
 }
 
-/** The active pages as the descriptors bind them (`release/line.json` activeUi, via the generator). */
+/**
+ * The active pages as the descriptors bind them (`release/line.json` activeUi, via the generator).
+ */
 function activeUiResources(): Resource[] {
   const byUri = new Map<string, Resource>();
   for (const tool of toolDescriptors) {
@@ -56,7 +59,10 @@ interface ServablePages {
   pages: Map<string, string>;
 }
 
-/** A retained page that is no longer bound by a descriptor: named by its address, since its bytes are all that is kept. */
+/**
+ * A retained page that is no longer bound by a descriptor: named by its address, since its bytes
+ * are all that is kept.
+ */
 function retainedResource(uri: string): Resource {
   const short = parseUiUri(uri)?.sha256.slice(0, 12) ?? "unknown";
   return {
@@ -70,7 +76,8 @@ function retainedResource(uri: string): Resource {
 /**
  * Resolve every servable URI once: the active ones the descriptors bind plus everything
  * `listServableUi` names (the line's activeUi and the retained store). A URI whose bytes cannot be
- * found or do not match its hash is left out. Never rejects: a broken store serves the active pages it can.
+ * found or do not match its hash is left out. Never rejects: a broken store serves the active pages
+ * it can.
  */
 async function loadServablePages(root: string): Promise<ServablePages> {
   const active = activeUiResources();

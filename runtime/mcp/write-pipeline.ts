@@ -65,9 +65,15 @@ export interface WriteRule<N extends ToolName, Auth = undefined, Value = undefin
    * refused later in the transaction leaves it unspent.
    */
   spends?(auth: Auth): Claims | undefined;
-  /** The idempotency key part chosen by the caller; default `input.clientRequestId`. Undefined: no replay record. */
+  /**
+   * The idempotency key part chosen by the caller; default `input.clientRequestId`. Undefined: no
+   * replay record.
+   */
   requestKey?(input: ToolInput<N>, auth: Auth): string | undefined;
-  /** The version the caller based the write on; default `input.expectedStateVersion`. Undefined: no lock. */
+  /**
+   * The version the caller based the write on; default `input.expectedStateVersion`. Undefined: no
+   * lock.
+   */
   expectedVersion?(input: ToolInput<N>, auth: Auth): number | undefined;
   /** Step 6: the domain rule. Throw a CoachError to refuse; nothing is persisted then. */
   apply(
@@ -91,11 +97,10 @@ function newReceiptId(): string {
 
 /**
  * Turn a rule into a handler of the generated interface. Input arrives validated (step 1, in the
- * dispatcher); this runs steps 2–7 of the write path:
- * session gate → authorize → (in one transaction) the learner read once → the rule's binding check →
- * capability spend → idempotency → optimistic lock
- * → the domain effect, `stateVersion + 1`, the receipt and the idempotency record → the answer. Any failure
- * rolls the whole transaction back (C14).
+ * dispatcher); this runs steps 2–7 of the write path: session gate → authorize → (in one
+ * transaction) the learner read once → the rule's binding check → capability spend → idempotency →
+ * optimistic lock → the domain effect, `stateVersion + 1`, the receipt and the idempotency record →
+ * the answer. Any failure rolls the whole transaction back (C14).
  */
 export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N, Auth, Value>) {
   return async (input: ToolInput<N>, ctx: CallContext): Promise<ToolOutput<N>> => {

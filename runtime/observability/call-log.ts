@@ -101,7 +101,8 @@ interface Destination {
  * Make every line logged so far durable, then release a file destination. sonic-boom's `flush(cb)`
  * can call back while an asynchronous write is still pending, so a reader right after close could
  * miss lines; `end()` writes what is buffered, waits for a write in flight, fsyncs and closes, and
- * only then emits 'close'. stdout/stderr stay open (they are flushed only): other code still writes there.
+ * only then emits 'close'. stdout/stderr stay open (they are flushed only): other code still writes
+ * there.
  */
 export function closeLogger(logger: Logger): Promise<void> {
   const dest = (logger as unknown as Record<symbol, Destination | undefined>)[

@@ -21,13 +21,11 @@ const memo = new LRUCache<string, { key: Buffer; fingerprints: LRUCache<string, 
 export function logFingerprint(key: string, learningSessionId: string): string {
   let entry = memo.get(key);
   if (!entry) {
-    memo.set(
-      key,
-      (entry = {
-        key: Buffer.from(key, "base64url"),
-        fingerprints: new LRUCache({ max: MEMO_SESSIONS }),
-      }),
-    );
+    entry = {
+      key: Buffer.from(key, "base64url"),
+      fingerprints: new LRUCache({ max: MEMO_SESSIONS }),
+    };
+    memo.set(key, entry);
   }
   let fingerprint = entry.fingerprints.get(learningSessionId);
   if (fingerprint === undefined) {

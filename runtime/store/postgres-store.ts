@@ -25,16 +25,14 @@ async function readLearner(
     .where({ learner_id: learnerId })
     .first<{ state_version: number; state_json: string } | undefined>();
   if (!state) throw new Error("learner state missing");
-  const rows = await db("progress")
-    .where({ learner_id: learnerId })
-    .select<
-      {
-        goal_id: string;
-        status: GoalProgress["status"];
-        attempts: number;
-        mastered_at: string | null;
-      }[]
-    >();
+  const rows = await db("progress").where({ learner_id: learnerId }).select<
+    {
+      goal_id: string;
+      status: GoalProgress["status"];
+      attempts: number;
+      mastered_at: string | null;
+    }[]
+  >();
   const progress = new Map(
     rows.map((r) => [
       r.goal_id,

@@ -47,7 +47,10 @@ function openConnection(file: string): Database.Database {
   return db;
 }
 
-/** A learner's state row with its progress rows folded in as JSON `[goal_id, status, attempts, mastered_at]` tuples. */
+/**
+ * A learner's state row with its progress rows folded in as JSON `[goal_id, status, attempts,
+ * mastered_at]` tuples.
+ */
 interface LearnerRow {
   state_version: number;
   state_json: string;
@@ -75,43 +78,58 @@ function statements(db: Database.Database) {
     learner: db.prepare<[number, number], LearnerRow>(
       `SELECT state_version, state_json,
          (SELECT json_group_array(json_array(goal_id, status, attempts, mastered_at))
-            FROM (SELECT goal_id, status, attempts, mastered_at FROM progress WHERE learner_id = ? ORDER BY goal_id)) AS progress_json
+            FROM (SELECT goal_id, status, attempts, mastered_at FROM progress
+                   WHERE learner_id = ? ORDER BY goal_id)) AS progress_json
        FROM learner_state WHERE learner_id = ?`,
     ),
     idempotency: db.prepare<[string, string, string, number], IdempotencyRow>(
-      "SELECT fingerprint, response, created_at, expires_at FROM idempotency_records WHERE session_id = ? AND tool_name = ? AND client_request_id = ? AND expires_at > ?",
+      "SELECT fingerprint, response, created_at, expires_at FROM " +
+        "idempotency_records WHERE session_id = ? AND tool_name = ? AND " +
+        "client_request_id = ? AND expires_at > ?",
     ),
     // REPLACE: an expired record under the same key is overwritten by the new operation.
     saveIdempotency: db.prepare(
-      "INSERT OR REPLACE INTO idempotency_records (session_id, tool_name, client_request_id, fingerprint, response, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT OR REPLACE INTO idempotency_records (session_id, tool_name, " +
+        "client_request_id, fingerprint, response, created_at, expires_at) VALUES " +
+        "(?, ?, ?, ?, ?, ?, ?)",
     ),
     saveState: db.prepare(
-      "UPDATE learner_state SET state_version = ?, state_json = ?, updated_at = ? WHERE learner_id = ? AND state_version = ?",
+      "UPDATE learner_state SET state_version = ?, state_json = ?, updated_at = " +
+        "? WHERE learner_id = ? AND state_version = ?",
     ),
     saveProgress: db.prepare(
-      `INSERT INTO progress (learner_id, goal_id, status, attempts, mastered_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (learner_id, goal_id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts, mastered_at = excluded.mastered_at, updated_at = excluded.updated_at`,
+      `INSERT INTO progress (learner_id, goal_id, status, attempts, mastered_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (learner_id, goal_id) DO UPDATE SET status = excluded.status,
+         attempts = excluded.attempts, mastered_at = excluded.mastered_at,
+         updated_at = excluded.updated_at`,
     ),
     receipt: db.prepare(
-      "INSERT INTO receipts (receipt_id, learner_id, session_id, operation, state_version, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO receipts (receipt_id, learner_id, session_id, operation, " +
+        "state_version, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
     ),
     learnerByName: db.prepare<[string], { id: number }>(
       "SELECT id FROM learners WHERE external_name = ?",
     ),
     insertLearner: db.prepare("INSERT INTO learners (external_name, created_at) VALUES (?, ?)"),
     insertState: db.prepare(
-      "INSERT INTO learner_state (learner_id, state_version, state_schema_version, state_json, updated_at) VALUES (?, 1, ?, ?, ?)",
+      "INSERT INTO learner_state (learner_id, state_version, " +
+        "state_schema_version, state_json, updated_at) VALUES (?, 1, ?, ?, ?)",
     ),
     insertSession: db.prepare(
-      "INSERT INTO sessions (session_id, learner_id, locale, contract_major, workflow_version, curriculum_revision, policy_revision, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO sessions (session_id, learner_id, locale, contract_major, " +
+        "workflow_version, curriculum_revision, policy_revision, created_at, " +
+        "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     purge: db.prepare("DELETE FROM idempotency_records WHERE expires_at <= ?"),
     spentBy: db.prepare<[string], { use_key: string }>(
       "SELECT use_key FROM spent_capabilities WHERE jti = ?",
     ),
-    // A fresh token (the common case) costs this one statement; only a token seen before is looked up.
+    // A fresh token (the common case) costs this one statement; only a token seen before is looked
+    // up.
     spend: db.prepare(
-      "INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, ?) ON CONFLICT (jti) DO NOTHING",
+      "INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES (?, ?, " +
+        "?) ON CONFLICT (jti) DO NOTHING",
     ),
     purgeSpent: db.prepare("DELETE FROM spent_capabilities WHERE expires_at <= ?"),
   };

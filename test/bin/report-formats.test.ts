@@ -33,9 +33,9 @@ const ajv = new AjvDraft04.default({ strict: false, validateFormats: false, unic
 const validSarif = ajv.compile(sarifSchema);
 
 /**
- * Run a command with `--format sarif` and `--format json` and assert: the expected exit code, stdout
- * is exactly one parseable document (a schema-valid SARIF log; `{"diagnostics":[…]}`), and it holds
- * an error exactly when the command failed. Returns the parsed JSON report.
+ * Run a command with `--format sarif` and `--format json` and assert: the expected exit code,
+ * stdout is exactly one parseable document (a schema-valid SARIF log; `{"diagnostics":[…]}`), and
+ * it holds an error exactly when the command failed. Returns the parsed JSON report.
  */
 function expectReports(
   root: string,
@@ -72,174 +72,189 @@ function expectReports(
   return report;
 }
 
-describe("bin: --format puts one complete machine report on stdout for every diagnostic-producing command (L12, L12.2, L12.3)", function () {
-  // Dozens of CLI spawns (tsx start-up each) on a possibly loaded CI machine.
-  this.timeout(600_000);
-  let template: string;
-  let root: string;
-  let version: string;
-  before(async () => {
-    template = await makeTemplateProject();
-    root = await copyProject(template);
-    version = JSON.parse(
-      await readFile(path.join(root, "schemas/plugin.json"), "utf8"),
-    ).packageVersion;
-    // A skills tree that passes skill-lint, so the clean run is clean.
-    await writeFile(
-      path.join(root, "skills/skillpilot-coach/SKILL.md"),
-      "---\nname: skillpilot-coach\ndescription: Coach a learner.\n---\nCall `get_skillpilot_learning_context` first.\n",
-    );
-  });
-  after(async () => {
-    await removeProject(root);
-    await removeProject(template);
-  });
-
-  it("generate: a clean --check and a drifted generated/ (L12)", async () => {
-    expectReports(root, ["generate", "--check"], 0);
-    const clean = skillpilot(root, ["generate", "--check", "--format", "sarif"]);
-    assert.match(
-      clean.stderr,
-      /generated\/ is up to date/,
-      "the status line goes to stderr for machine formats",
-    );
-    const file = path.join(root, "generated/tools.gen.ts");
-    const original = await readFile(file, "utf8");
-    await writeFile(file, original.replace("Load the complete", "Load the whole"));
-    const drift = expectReports(root, ["generate", "--check"], 1);
-    assert.ok(drift.diagnostics.some((d) => d.ruleId === "GENERATED_EDITED"));
-    await writeFile(file, original);
-  });
-
-  it("handlers scaffold: created files on success, the schema problem on failure", async () => {
-    expectReports(root, ["handlers", "scaffold", "backend/handlers"], 0);
-    const file = path.join(root, "schemas/tools/complete_skillpilot_goal.json");
-    const original = await readFile(file, "utf8");
-    await writeFile(file, "{\n");
-    try {
-      assert.ok(
-        expectReports(root, ["handlers", "scaffold", "backend/other"], 1).diagnostics.some(
-          (d) => d.ruleId === "SCHEMA_PARSE_ERROR",
-        ),
+describe(
+  "bin: --format puts one complete machine report on stdout for every " +
+    "diagnostic-producing command (L12, L12.2, L12.3)",
+  function () {
+    // Dozens of CLI spawns (tsx start-up each) on a possibly loaded CI machine.
+    this.timeout(600_000);
+    let template: string;
+    let root: string;
+    let version: string;
+    before(async () => {
+      template = await makeTemplateProject();
+      root = await copyProject(template);
+      version = JSON.parse(
+        await readFile(path.join(root, "schemas/plugin.json"), "utf8"),
+      ).packageVersion;
+      // A skills tree that passes skill-lint, so the clean run is clean.
+      await writeFile(
+        path.join(root, "skills/skillpilot-coach/SKILL.md"),
+        "---\nname: skillpilot-coach\ndescription: Coach a learner.\n---\nCall " +
+          "`get_skillpilot_learning_context` first.\n",
       );
-    } finally {
+    });
+    after(async () => {
+      await removeProject(root);
+      await removeProject(template);
+    });
+
+    it("generate: a clean --check and a drifted generated/ (L12)", async () => {
+      expectReports(root, ["generate", "--check"], 0);
+      const clean = skillpilot(root, ["generate", "--check", "--format", "sarif"]);
+      assert.match(
+        clean.stderr,
+        /generated\/ is up to date/,
+        "the status line goes to stderr for machine formats",
+      );
+      const file = path.join(root, "generated/tools.gen.ts");
+      const original = await readFile(file, "utf8");
+      await writeFile(file, original.replace("Load the complete", "Load the whole"));
+      const drift = expectReports(root, ["generate", "--check"], 1);
+      assert.ok(drift.diagnostics.some((d) => d.ruleId === "GENERATED_EDITED"));
       await writeFile(file, original);
-    }
-  });
-
-  it("prepare, freeze, unfreeze, record-published: success and refusal (L3, L4)", () => {
-    expectReports(root, ["prepare", "--version", "9.9.9"], 1);
-    expectReports(root, ["prepare"], 0);
-    expectReports(root, ["freeze", "9.9.9"], 1);
-    expectReports(root, ["freeze", version], 0);
-    expectReports(root, ["unfreeze", "9.9.9", "--reason", "wrong version"], 1);
-    // unfreeze succeeds once per freeze: freeze again before each format.
-    const refreeze = () => assert.equal(skillpilot(root, ["freeze", version]).code, 0);
-    expectReports(root, ["unfreeze", version, "--reason", "review rejected"], 0, {
-      beforeEach: refreeze,
     });
-    expectReports(root, ["unfreeze", version, "--reason", "review rejected"], 1, {
-      label: "unfreeze when nothing is frozen",
+
+    it("handlers scaffold: created files on success, the schema problem on failure", async () => {
+      expectReports(root, ["handlers", "scaffold", "backend/handlers"], 0);
+      const file = path.join(root, "schemas/tools/complete_skillpilot_goal.json");
+      const original = await readFile(file, "utf8");
+      await writeFile(file, "{\n");
+      try {
+        assert.ok(
+          expectReports(root, ["handlers", "scaffold", "backend/other"], 1).diagnostics.some(
+            (d) => d.ruleId === "SCHEMA_PARSE_ERROR",
+          ),
+        );
+      } finally {
+        await writeFile(file, original);
+      }
     });
-    expectReports(root, ["record-published", version, "--published-at", "2026-11-30"], 1, {
-      label: "record-published without a freeze",
+
+    it("prepare, freeze, unfreeze, record-published: success and refusal (L3, L4)", () => {
+      expectReports(root, ["prepare", "--version", "9.9.9"], 1);
+      expectReports(root, ["prepare"], 0);
+      expectReports(root, ["freeze", "9.9.9"], 1);
+      expectReports(root, ["freeze", version], 0);
+      expectReports(root, ["unfreeze", "9.9.9", "--reason", "wrong version"], 1);
+      // unfreeze succeeds once per freeze: freeze again before each format.
+      const refreeze = () => assert.equal(skillpilot(root, ["freeze", version]).code, 0);
+      expectReports(root, ["unfreeze", version, "--reason", "review rejected"], 0, {
+        beforeEach: refreeze,
+      });
+      expectReports(root, ["unfreeze", version, "--reason", "review rejected"], 1, {
+        label: "unfreeze when nothing is frozen",
+      });
+      expectReports(root, ["record-published", version, "--published-at", "2026-11-30"], 1, {
+        label: "record-published without a freeze",
+      });
+      expectReports(root, ["freeze", version], 0);
+      expectReports(root, ["record-published", version, "--published-at", "2026-11-30"], 0);
     });
-    expectReports(root, ["freeze", version], 0);
-    expectReports(root, ["record-published", version, "--published-at", "2026-11-30"], 0);
-  });
 
-  // Runs on the project the release steps above published (tests of this describe share one copy, in order).
-  it("verify, diff, lint and skill-lint: clean project, then failures (L4, L7, L12.1–L12.3)", async () => {
-    expectReports(root, ["verify"], 0);
-    expectReports(root, ["lint"], 0);
-    expectReports(root, ["skill-lint"], 0);
+    // Runs on the project the release steps above published (tests of this describe share one copy,
+    // in order).
+    it(
+      "verify, diff, lint and skill-lint: clean project, then failures (L4, L7, " + "L12.1–L12.3)",
+      async () => {
+        expectReports(root, ["verify"], 0);
+        expectReports(root, ["lint"], 0);
+        expectReports(root, ["skill-lint"], 0);
 
-    await writeFile(
-      path.join(root, "bad-list.json"),
-      JSON.stringify({
-        tools: [
-          {
-            name: "x",
-            description: "d",
-            inputSchema: { type: "object", properties: { comment: { type: "string" } } },
-          },
-        ],
-      }),
+        await writeFile(
+          path.join(root, "bad-list.json"),
+          JSON.stringify({
+            tools: [
+              {
+                name: "x",
+                description: "d",
+                inputSchema: { type: "object", properties: { comment: { type: "string" } } },
+              },
+            ],
+          }),
+        );
+        expectReports(root, ["lint", "bad-list.json"], 1);
+        await mkdir(path.join(root, "bad-skills/x"), { recursive: true });
+        await writeFile(
+          path.join(root, "bad-skills/x/SKILL.md"),
+          "---\nname: x\ndescription: X.\n---\nCall `start_skillpilot_exam` first.\n",
+        );
+        assert.ok(
+          expectReports(root, ["skill-lint", "--skills", "bad-skills"], 1).diagnostics.some(
+            (d) => d.ruleId === "SKILL_UNKNOWN_TOOL",
+          ),
+        );
+
+        // diff's JSON is its own result document; SARIF is the shared renderer.
+        const pair = (name: string) => [
+          path.join(corpus, name, "old.json"),
+          path.join(corpus, name, "new.json"),
+        ];
+        for (const [args, code] of [
+          [[], 0],
+          [pair("tool-added"), 0],
+          [pair("input-required-added"), 1],
+        ] as const) {
+          const sarif = skillpilot(root, ["diff", ...args, "--format", "sarif"]);
+          assert.equal(sarif.code, code, sarif.stderr);
+          assert.equal(validSarif(JSON.parse(sarif.stdout)), true);
+          const json = skillpilot(root, ["diff", ...args, "--format", "json"]);
+          assert.equal(json.code, code, json.stderr);
+          assert.equal(JSON.parse(json.stdout).breaking, code === 1);
+        }
+
+        await appendFile(
+          path.join(root, publishedDir("skillpilot-coach", version), "package/plugin.json"),
+          "\n",
+        );
+        assert.ok(
+          expectReports(root, ["verify"], 1).diagnostics.some(
+            (d) => d.ruleId === "PUBLISHED_TAMPERED",
+          ),
+        );
+      },
     );
-    expectReports(root, ["lint", "bad-list.json"], 1);
-    await mkdir(path.join(root, "bad-skills/x"), { recursive: true });
-    await writeFile(
-      path.join(root, "bad-skills/x/SKILL.md"),
-      "---\nname: x\ndescription: X.\n---\nCall `start_skillpilot_exam` first.\n",
-    );
-    assert.ok(
-      expectReports(root, ["skill-lint", "--skills", "bad-skills"], 1).diagnostics.some(
-        (d) => d.ruleId === "SKILL_UNKNOWN_TOOL",
-      ),
+
+    it("diff with nothing published and input errors still print a document (L12.2)", async () => {
+      const fresh = await copyProject(template);
+      try {
+        const none = skillpilot(fresh, ["diff", "--format", "sarif"]);
+        assert.equal(none.code, 0);
+        assert.deepEqual(JSON.parse(none.stdout).runs[0].results, []);
+        assert.match(none.stderr, /no published snapshot/);
+        const unreadable = skillpilot(fresh, [
+          "diff",
+          "missing.json",
+          "generated/contract.snapshot.json",
+          "--format",
+          "json",
+        ]);
+        assert.equal(unreadable.code, 2);
+        assert.ok(JSON.parse(unreadable.stdout).diagnostics.length > 0);
+      } finally {
+        await removeProject(fresh);
+      }
+    });
+
+    it(
+      "ui build: the URI listing moves to stderr and stdout is a report; --out " +
+        "resolves against -C",
+      async () => {
+        const built = skillpilot(root, ["ui", "build", "--out", "preview", "--format", "sarif"]);
+        assert.equal(built.code, 0, built.stderr);
+        assert.equal(validSarif(JSON.parse(built.stdout)), true);
+        assert.match(built.stderr, /ui:\/\/skillpilot\/coach\/1\/sha256-[0-9a-f]{64}\/index\.html/);
+        assert.ok(
+          (await stat(path.join(root, "preview/skillpilot/coach/1"))).isDirectory(),
+          "written below the project root, not the working directory",
+        );
+      },
     );
 
-    // diff's JSON is its own result document; SARIF is the shared renderer.
-    const pair = (name: string) => [
-      path.join(corpus, name, "old.json"),
-      path.join(corpus, name, "new.json"),
-    ];
-    for (const [args, code] of [
-      [[], 0],
-      [pair("tool-added"), 0],
-      [pair("input-required-added"), 1],
-    ] as const) {
-      const sarif = skillpilot(root, ["diff", ...args, "--format", "sarif"]);
-      assert.equal(sarif.code, code, sarif.stderr);
-      assert.equal(validSarif(JSON.parse(sarif.stdout)), true);
-      const json = skillpilot(root, ["diff", ...args, "--format", "json"]);
-      assert.equal(json.code, code, json.stderr);
-      assert.equal(JSON.parse(json.stdout).breaking, code === 1);
-    }
-
-    await appendFile(
-      path.join(root, publishedDir("skillpilot-coach", version), "package/plugin.json"),
-      "\n",
-    );
-    assert.ok(
-      expectReports(root, ["verify"], 1).diagnostics.some((d) => d.ruleId === "PUBLISHED_TAMPERED"),
-    );
-  });
-
-  it("diff with nothing published and input errors still print a document (L12.2)", async () => {
-    const fresh = await copyProject(template);
-    try {
-      const none = skillpilot(fresh, ["diff", "--format", "sarif"]);
-      assert.equal(none.code, 0);
-      assert.deepEqual(JSON.parse(none.stdout).runs[0].results, []);
-      assert.match(none.stderr, /no published snapshot/);
-      const unreadable = skillpilot(fresh, [
-        "diff",
-        "missing.json",
-        "generated/contract.snapshot.json",
-        "--format",
-        "json",
-      ]);
-      assert.equal(unreadable.code, 2);
-      assert.ok(JSON.parse(unreadable.stdout).diagnostics.length > 0);
-    } finally {
-      await removeProject(fresh);
-    }
-  });
-
-  it("ui build: the URI listing moves to stderr and stdout is a report; --out resolves against -C", async () => {
-    const built = skillpilot(root, ["ui", "build", "--out", "preview", "--format", "sarif"]);
-    assert.equal(built.code, 0, built.stderr);
-    assert.equal(validSarif(JSON.parse(built.stdout)), true);
-    assert.match(built.stderr, /ui:\/\/skillpilot\/coach\/1\/sha256-[0-9a-f]{64}\/index\.html/);
-    assert.ok(
-      (await stat(path.join(root, "preview/skillpilot/coach/1"))).isDirectory(),
-      "written below the project root, not the working directory",
-    );
-  });
-
-  it("text keeps the human output: lint prints its report and counts on stdout", () => {
-    const text = skillpilot(root, ["lint"]);
-    assert.equal(text.code, 0);
-    assert.match(text.stdout, /0 error\(s\), \d+ warning\(s\)/);
-  });
-});
+    it("text keeps the human output: lint prints its report and counts on stdout", () => {
+      const text = skillpilot(root, ["lint"]);
+      assert.equal(text.code, 0);
+      assert.match(text.stdout, /0 error\(s\), \d+ warning\(s\)/);
+    });
+  },
+);

@@ -40,8 +40,9 @@ describe("skillpilot CLI", function () {
   });
 
   it("every subcommand answers --help and ends with its exit codes (L12)", async () => {
-    // Walk the real command tree, so a newly registered command cannot skip this; render each help in
-    // process (commander's own outputHelp, after-help text included), and spawn the CLI for a sample.
+    // Walk the real command tree, so a newly registered command cannot skip this; render each help
+    // in process (commander's own outputHelp, after-help text included), and spawn the CLI for a
+    // sample.
     const walk = (command: Command, prefix: string[]): [string[], Command][] =>
       command.commands.flatMap((sub) => [
         [[...prefix, sub.name()], sub] as [string[], Command],
@@ -55,8 +56,12 @@ describe("skillpilot CLI", function () {
       const name = ["skillpilot", ...path].join(" ");
       let help = "";
       command.configureOutput({
-        writeOut: (text) => void (help += text),
-        writeErr: (text) => void (help += text),
+        writeOut: (text) => {
+          help += text;
+        },
+        writeErr: (text) => {
+          help += text;
+        },
       });
       command.outputHelp();
       assert.ok(help.startsWith(`Usage: ${name}`), `${name}: ${help.slice(0, 60)}`);
@@ -91,40 +96,48 @@ describe("skillpilot CLI", function () {
     assert.match(stderr, /GENERATED_EDITED/);
   });
 
-  it("generate --check exits 1 naming the schema whose description was edited, and generate repairs it", async () => {
-    const file = path.join(project.root, "schemas/tools/complete_skillpilot_goal.json");
-    const tool = JSON.parse(await readFile(file, "utf8"));
-    tool.description += " Edited.";
-    await writeFile(file, JSON.stringify(tool, null, 2) + "\n");
-    const check = await skillpilot(["-C", project.root, "generate", "--check"]);
-    assert.equal(check.code, 1);
-    assert.match(check.stderr, /schemas\/tools\/complete_skillpilot_goal\.json changed/);
-    assert.match(check.stderr, /generated\/contract\.snapshot\.json/);
-    assert.equal((await skillpilot(["-C", project.root, "generate"])).code, 0);
-    assert.equal((await skillpilot(["-C", project.root, "generate", "--check"])).code, 0);
-  });
+  it(
+    "generate --check exits 1 naming the schema whose description was edited, " +
+      "and generate repairs it",
+    async () => {
+      const file = path.join(project.root, "schemas/tools/complete_skillpilot_goal.json");
+      const tool = JSON.parse(await readFile(file, "utf8"));
+      tool.description += " Edited.";
+      await writeFile(file, `${JSON.stringify(tool, null, 2)}\n`);
+      const check = await skillpilot(["-C", project.root, "generate", "--check"]);
+      assert.equal(check.code, 1);
+      assert.match(check.stderr, /schemas\/tools\/complete_skillpilot_goal\.json changed/);
+      assert.match(check.stderr, /generated\/contract\.snapshot\.json/);
+      assert.equal((await skillpilot(["-C", project.root, "generate"])).code, 0);
+      assert.equal((await skillpilot(["-C", project.root, "generate", "--check"])).code, 0);
+    },
+  );
 
-  it("a bad schema gives a located diagnostic and exit 1, never a stack trace (C5, G11)", async () => {
-    const file = path.join(project.root, "schemas/tools/complete_skillpilot_goal.json");
-    const tool = JSON.parse(await readFile(file, "utf8"));
-    tool.input.properties.comment = { type: "string" };
-    await writeFile(file, JSON.stringify(tool, null, 2) + "\n");
-    const { code, stdout, stderr } = await skillpilot([
-      "-C",
-      project.root,
-      "generate",
-      "--format",
-      "github",
-    ]);
-    assert.equal(code, 1);
-    // Machine formats are the command's output: annotations on stdout, where a CI step reads them.
-    assert.match(
-      stdout,
-      /^::error file=schemas\/tools\/complete_skillpilot_goal\.json,line=\d+,col=\d+,title=FREE_TEXT_INPUT::/m,
-    );
-    assert.match(stdout, /\/input\/properties\/comment/);
-    assert.doesNotMatch(stdout + stderr, /\n\s+at /);
-  });
+  it(
+    "a bad schema gives a located diagnostic and exit 1, never a stack trace " + "(C5, G11)",
+    async () => {
+      const file = path.join(project.root, "schemas/tools/complete_skillpilot_goal.json");
+      const tool = JSON.parse(await readFile(file, "utf8"));
+      tool.input.properties.comment = { type: "string" };
+      await writeFile(file, `${JSON.stringify(tool, null, 2)}\n`);
+      const { code, stdout, stderr } = await skillpilot([
+        "-C",
+        project.root,
+        "generate",
+        "--format",
+        "github",
+      ]);
+      assert.equal(code, 1);
+      // Machine formats are the command's output: annotations on stdout, where a CI step reads
+      // them.
+      assert.match(
+        stdout,
+        /^::error file=schemas\/tools\/complete_skillpilot_goal\.json,line=\d+,col=\d+,title=FREE_TEXT_INPUT::/m,
+      );
+      assert.match(stdout, /\/input\/properties\/comment/);
+      assert.doesNotMatch(stdout + stderr, /\n\s+at /);
+    },
+  );
 
   it("handlers scaffold creates typed not-implemented handlers and never overwrites", async () => {
     const dir = path.join(project.root, "backend/handlers");
@@ -147,16 +160,20 @@ describe("skillpilot CLI", function () {
     });
   });
 
-  it("handlers scaffold resolves a relative DIR against -C/--root, like every path argument (L12)", async () => {
-    const { code, stdout } = await skillpilot(
-      ["-C", project.root, "handlers", "scaffold", "backend/relative"],
-      repoRoot,
-    );
-    assert.equal(code, 0);
-    assert.match(stdout, /^created backend\/relative\/complete-skillpilot-goal\.handler\.ts$/m);
-    assert.ok((await readdir(path.join(project.root, "backend/relative"))).includes("index.ts"));
-    await assert.rejects(readdir(path.join(repoRoot, "backend/relative")), { code: "ENOENT" });
-  });
+  it(
+    "handlers scaffold resolves a relative DIR against -C/--root, like every " +
+      "path argument (L12)",
+    async () => {
+      const { code, stdout } = await skillpilot(
+        ["-C", project.root, "handlers", "scaffold", "backend/relative"],
+        repoRoot,
+      );
+      assert.equal(code, 0);
+      assert.match(stdout, /^created backend\/relative\/complete-skillpilot-goal\.handler\.ts$/m);
+      assert.ok((await readdir(path.join(project.root, "backend/relative"))).includes("index.ts"));
+      await assert.rejects(readdir(path.join(repoRoot, "backend/relative")), { code: "ENOENT" });
+    },
+  );
 
   it("contract show prints identity, line and every tool with its kind", async () => {
     const { code, stdout } = await skillpilot(["-C", project.root, "contract", "show"]);

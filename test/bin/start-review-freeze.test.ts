@@ -83,31 +83,38 @@ describe("skillpilot start under a review freeze (L3)", function () {
     assert.match(run.stdout, /Review freeze: contract matches frozen 1\.1\.3/);
   });
 
-  it("refuses to start on a contract that drifted from the frozen one, before opening any database", async () => {
-    await editJson(root, "schemas/tools/complete_skillpilot_goal.json", (tool) => {
-      tool.description = `${String(tool.description)} Changed during review.`;
-    });
-    await regenerate(root);
-    const run = await start(root, dataDir);
-    assert.equal(run.served, false);
-    assert.equal(run.code, 1);
-    assert.match(
-      run.stderr,
-      /differs from the contract frozen for review in 1\.1\.3.*refusing to start/,
-    );
-    await assert.rejects(
-      access(path.join(dataDir, "secrets.json")),
-      "nothing was created in the data dir",
-    );
-  });
+  it(
+    "refuses to start on a contract that drifted from the frozen one, before " +
+      "opening any database",
+    async () => {
+      await editJson(root, "schemas/tools/complete_skillpilot_goal.json", (tool) => {
+        tool.description = `${String(tool.description)} Changed during review.`;
+      });
+      await regenerate(root);
+      const run = await start(root, dataDir);
+      assert.equal(run.served, false);
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stderr,
+        /differs from the contract frozen for review in 1\.1\.3.*refusing to start/,
+      );
+      await assert.rejects(
+        access(path.join(dataDir, "secrets.json")),
+        "nothing was created in the data dir",
+      );
+    },
+  );
 
-  it("starts on a drifted contract only when told so explicitly (--allow-contract-drift)", async () => {
-    await editJson(root, "schemas/tools/complete_skillpilot_goal.json", (tool) => {
-      tool.description = `${String(tool.description)} Changed during review.`;
-    });
-    await regenerate(root);
-    const run = await start(root, dataDir, ["--allow-contract-drift"]);
-    assert.equal(run.served, true, run.stderr);
-    assert.match(run.stdout, /explicitly overridden/);
-  });
+  it(
+    "starts on a drifted contract only when told so explicitly " + "(--allow-contract-drift)",
+    async () => {
+      await editJson(root, "schemas/tools/complete_skillpilot_goal.json", (tool) => {
+        tool.description = `${String(tool.description)} Changed during review.`;
+      });
+      await regenerate(root);
+      const run = await start(root, dataDir, ["--allow-contract-drift"]);
+      assert.equal(run.served, true, run.stderr);
+      assert.match(run.stdout, /explicitly overridden/);
+    },
+  );
 });

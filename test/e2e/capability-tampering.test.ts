@@ -5,11 +5,16 @@ import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
 import { connectClient, errorCode, eras, type ToolResult } from "../runtime/support/mcp-clients.js";
 import { useServedClient } from "../runtime/support/runtime-fixture.js";
 
-/** Single-bit flips sent over MCP per era (the module tests flip every bit of a token offline too). */
+/**
+ * Single-bit flips sent over MCP per era (the module tests flip every bit of a token offline too).
+ */
 const FLIPS = 2000;
 const PARALLEL = 16;
 
-/** Flip bit `bit` of the sealed bytes of `cap1.<kid>.<sealed>`; the result is canonical base64url again. */
+/**
+ * Flip bit `bit` of the sealed bytes of `cap1.<kid>.<sealed>`; the result is canonical base64url
+ * again.
+ */
 function flipSealedBit(token: string, bit: number): string {
   const [prefix, kid, sealed] = token.split(".");
   const bytes = Buffer.from(sealed, "base64url");
@@ -82,86 +87,99 @@ for (const era of eras) {
         assessments: [{ passed: true }, { passed: true }],
       });
 
-    it(`rejects ${FLIPS} single-bit flips of a grading capability and records nothing; the genuine one still works (C11, G5)`, async function () {
-      this.timeout(120_000);
-      const { sid, gradingCapability } = await openBatch(`flips-${era}`);
-      const before = await d.rows(sid);
-      const tampered = flips(gradingCapability, FLIPS);
-      // A fresh client per 400 calls: the SDK clients keep one abort listener per call they made.
-      const codes: (string | undefined)[] = [];
-      for (let i = 0; i < tampered.length; i += 400) {
-        const fresh = await connectClient(served.fx.server.mcpUrl, era);
-        try {
-          const call = (token: string) =>
-            fresh.callTool("record_skillpilot_verified_recall_results", {
-              learningSessionId: sid,
-              gradingCapability: token,
-              assessments: [{ passed: true }, { passed: true }],
-            });
-          codes.push(
-            ...(await inChunks(tampered.slice(i, i + 400), PARALLEL, async (token) =>
-              errorCode(await call(token)),
-            )),
-          );
-        } finally {
-          await fresh.close();
+    it(
+      `rejects ${FLIPS} single-bit flips of a grading capability and records ` +
+        `nothing; the genuine one still works (C11, G5)`,
+      async function () {
+        this.timeout(120_000);
+        const { sid, gradingCapability } = await openBatch(`flips-${era}`);
+        const before = await d.rows(sid);
+        const tampered = flips(gradingCapability, FLIPS);
+        // A fresh client per 400 calls: the SDK clients keep one abort listener per call they made.
+        const codes: (string | undefined)[] = [];
+        for (let i = 0; i < tampered.length; i += 400) {
+          const fresh = await connectClient(served.fx.server.mcpUrl, era);
+          try {
+            const call = (token: string) =>
+              fresh.callTool("record_skillpilot_verified_recall_results", {
+                learningSessionId: sid,
+                gradingCapability: token,
+                assessments: [{ passed: true }, { passed: true }],
+              });
+            codes.push(
+              ...(await inChunks(tampered.slice(i, i + 400), PARALLEL, async (token) =>
+                errorCode(await call(token)),
+              )),
+            );
+          } finally {
+            await fresh.close();
+          }
         }
-      }
-      const tally: Record<string, number> = {};
-      for (const code of codes) tally[String(code)] = (tally[String(code)] ?? 0) + 1;
-      // A flip inside the sealed bytes fails authentication; a flip in the text may already fail the schema.
-      assert.deepEqual(
-        Object.keys(tally).sort(),
-        ["CAPABILITY_INVALID", "INVALID_INPUT"].filter((k) => tally[k]).sort(),
-        JSON.stringify(tally),
-      );
-      assert.ok(tally.CAPABILITY_INVALID >= 1000, JSON.stringify(tally));
-      assert.deepEqual(await d.rows(sid), before, "zero mutation");
-      assert.equal((await record(sid, gradingCapability)).isError, undefined);
-    });
-
-    it("rejects another session's capability, a capability of the wrong purpose, and bit flips of batch and assessment capabilities (C11)", async () => {
-      const a = await openBatch(`foreign-a-${era}`);
-      const b = await openBatch(`foreign-b-${era}`);
-      const before = await d.rows(a.sid);
-      assert.equal(errorCode(await record(a.sid, b.gradingCapability)), "CAPABILITY_INVALID");
-      assert.equal(
-        errorCode(await record(a.sid, a.batchCapability)),
-        "CAPABILITY_INVALID",
-        "a batch capability does not grade",
-      );
-      const answers = (batchCapability: string) =>
-        d.call("get_skillpilot_verified_recall_answers", {
-          learningSessionId: a.sid,
-          batchCapability,
-        });
-      assert.equal(errorCode(await answers(b.batchCapability)), "CAPABILITY_INVALID");
-      assert.equal(errorCode(await answers(a.gradingCapability)), "CAPABILITY_INVALID");
-      for (const bit of [0, 100, 200, 300])
-        assert.equal(
-          errorCode(await answers(flipSealedBit(a.batchCapability, bit))),
-          "CAPABILITY_INVALID",
+        const tally: Record<string, number> = {};
+        for (const code of codes) tally[String(code)] = (tally[String(code)] ?? 0) + 1;
+        // A flip inside the sealed bytes fails authentication; a flip in the text may already fail
+        // the schema.
+        assert.deepEqual(
+          Object.keys(tally).sort(),
+          ["CAPABILITY_INVALID", "INVALID_INPUT"].filter((k) => tally[k]).sort(),
+          JSON.stringify(tally),
         );
-      assert.deepEqual(await d.rows(a.sid), before);
-    });
+        assert.ok(tally.CAPABILITY_INVALID >= 1000, JSON.stringify(tally));
+        assert.deepEqual(await d.rows(sid), before, "zero mutation");
+        assert.equal((await record(sid, gradingCapability)).isError, undefined);
+      },
+    );
 
-    it("rejects an expired capability and one minted under an older policyRevision as CAPABILITY_STALE (C11, L11)", async () => {
-      const { sid, gradingCapability } = await openBatch(`stale-${era}`);
-      const session = (await served.fx.services.store.findSession(sid))!;
-      const state = JSON.parse((await d.rows(sid)).state.state_json) as Out;
-      const older = mintCapability(served.fx.services.keyring, {
-        purpose: "grading",
-        learningSessionId: sid,
-        policyRevision: session.policyRevision - 1,
-        expiresAt: new Date(served.fx.services.now().getTime() + 3600_000),
-        batchId: state.recallBatch.batchId,
-      });
-      const before = await d.rows(sid);
-      assert.equal(errorCode(await record(sid, older)), "CAPABILITY_STALE");
-      d.advanceDays(1); // past every capability lifetime
-      assert.equal(errorCode(await record(sid, gradingCapability)), "CAPABILITY_STALE");
-      assert.deepEqual(await d.rows(sid), before);
-    });
+    it(
+      "rejects another session's capability, a capability of the wrong purpose, " +
+        "and bit flips of batch and assessment capabilities (C11)",
+      async () => {
+        const a = await openBatch(`foreign-a-${era}`);
+        const b = await openBatch(`foreign-b-${era}`);
+        const before = await d.rows(a.sid);
+        assert.equal(errorCode(await record(a.sid, b.gradingCapability)), "CAPABILITY_INVALID");
+        assert.equal(
+          errorCode(await record(a.sid, a.batchCapability)),
+          "CAPABILITY_INVALID",
+          "a batch capability does not grade",
+        );
+        const answers = (batchCapability: string) =>
+          d.call("get_skillpilot_verified_recall_answers", {
+            learningSessionId: a.sid,
+            batchCapability,
+          });
+        assert.equal(errorCode(await answers(b.batchCapability)), "CAPABILITY_INVALID");
+        assert.equal(errorCode(await answers(a.gradingCapability)), "CAPABILITY_INVALID");
+        for (const bit of [0, 100, 200, 300])
+          assert.equal(
+            errorCode(await answers(flipSealedBit(a.batchCapability, bit))),
+            "CAPABILITY_INVALID",
+          );
+        assert.deepEqual(await d.rows(a.sid), before);
+      },
+    );
+
+    it(
+      "rejects an expired capability and one minted under an older " +
+        "policyRevision as CAPABILITY_STALE (C11, L11)",
+      async () => {
+        const { sid, gradingCapability } = await openBatch(`stale-${era}`);
+        const session = (await served.fx.services.store.findSession(sid))!;
+        const state = JSON.parse((await d.rows(sid)).state.state_json) as Out;
+        const older = mintCapability(served.fx.services.keyring, {
+          purpose: "grading",
+          learningSessionId: sid,
+          policyRevision: session.policyRevision - 1,
+          expiresAt: new Date(served.fx.services.now().getTime() + 3600_000),
+          batchId: state.recallBatch.batchId,
+        });
+        const before = await d.rows(sid);
+        assert.equal(errorCode(await record(sid, older)), "CAPABILITY_STALE");
+        d.advanceDays(1); // past every capability lifetime
+        assert.equal(errorCode(await record(sid, gradingCapability)), "CAPABILITY_STALE");
+        assert.deepEqual(await d.rows(sid), before);
+      },
+    );
 
     it("rejects a bit-flipped assessment capability (C11)", async () => {
       const { sid, ctx } = await d.sessionWithMastered(`exam-flip-${era}`, 5);

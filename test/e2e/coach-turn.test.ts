@@ -9,8 +9,9 @@ import {
   type ToolResult,
 } from "../runtime/support/mcp-clients.js";
 import { useServedClient } from "../runtime/support/runtime-fixture.js";
+import type { WireObject } from "../support/wire.js";
 
-type Context = Record<string, any>;
+type Context = WireObject;
 
 for (const era of clientEras) {
   describe(`coach turn over MCP, ${era}`, () => {

@@ -40,27 +40,30 @@ describe("HTTP surface", () => {
     },
   });
 
-  it("refuses a foreign Host with 403 on /mcp and /api/sessions (DNS-rebinding guard)", async () => {
-    const port = fx.server.port;
-    const mcp = await rawRequest(
-      `${fx.server.mcpUrl}`,
-      {
-        host: `evil.example:${port}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      "POST",
-      initialize,
-    );
-    assert.equal(mcp.status, 403);
-    const api = await rawRequest(
-      `${fx.server.origin}/api/sessions`,
-      { host: "evil.example", "content-type": "application/json" },
-      "POST",
-      JSON.stringify({ learner: "x" }),
-    );
-    assert.equal(api.status, 403);
-  });
+  it(
+    "refuses a foreign Host with 403 on /mcp and /api/sessions (DNS-rebinding " + "guard)",
+    async () => {
+      const port = fx.server.port;
+      const mcp = await rawRequest(
+        `${fx.server.mcpUrl}`,
+        {
+          host: `evil.example:${port}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        "POST",
+        initialize,
+      );
+      assert.equal(mcp.status, 403);
+      const api = await rawRequest(
+        `${fx.server.origin}/api/sessions`,
+        { host: "evil.example", "content-type": "application/json" },
+        "POST",
+        JSON.stringify({ learner: "x" }),
+      );
+      assert.equal(api.status, 403);
+    },
+  );
 
   it("refuses a foreign Origin with 403 and accepts a loopback one", async () => {
     const headers = {
@@ -83,28 +86,32 @@ describe("HTTP surface", () => {
     assert.equal(local.status, 200);
   });
 
-  it("C14: on an ephemeral port (0), the start page in session errors names the port actually bound; a configured one is kept", async () => {
-    assert.equal(fx.services.config.port, 0);
-    assert.equal(fx.services.config.launchUrl, `${fx.server.origin}/start`);
-    const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
-    try {
-      const unknown = await client.callTool("get_skillpilot_learning_context", {
-        learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-      });
-      assert.ok(
-        unknown.content[0].text!.trimEnd().endsWith(`${fx.server.origin}/start.`),
-        unknown.content[0].text,
-      );
-    } finally {
-      await client.close();
-    }
-    const configured = await startFixture({ launchUrl: "https://skillpilot.com/start" });
-    try {
-      assert.equal(configured.services.config.launchUrl, "https://skillpilot.com/start");
-    } finally {
-      await configured.close();
-    }
-  });
+  it(
+    "C14: on an ephemeral port (0), the start page in session errors names the " +
+      "port actually bound; a configured one is kept",
+    async () => {
+      assert.equal(fx.services.config.port, 0);
+      assert.equal(fx.services.config.launchUrl, `${fx.server.origin}/start`);
+      const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+      try {
+        const unknown = await client.callTool("get_skillpilot_learning_context", {
+          learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        });
+        assert.ok(
+          unknown.content[0].text!.trimEnd().endsWith(`${fx.server.origin}/start.`),
+          unknown.content[0].text,
+        );
+      } finally {
+        await client.close();
+      }
+      const configured = await startFixture({ launchUrl: "https://skillpilot.com/start" });
+      try {
+        assert.equal(configured.services.config.launchUrl, "https://skillpilot.com/start");
+      } finally {
+        await configured.close();
+      }
+    },
+  );
 
   it("answers /healthz", async () => {
     const res = await fetch(`${fx.server.origin}/healthz`);

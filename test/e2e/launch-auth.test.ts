@@ -5,7 +5,10 @@ import path from "node:path";
 import { secretsFileName } from "../../runtime/secrets.js";
 import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
 
-/** 127.0.0.2 is not one of the loopback host values (127.0.0.1, ::1, localhost), so it stands for "reachable". */
+/**
+ * 127.0.0.2 is not one of the loopback host values (127.0.0.1, ::1, localhost), so it stands for
+ * "reachable".
+ */
 const REACHABLE_HOST = "127.0.0.2";
 const PLUGIN_MCP_URL = "https://mcp-openai.skillpilot.com/mcp";
 
@@ -35,12 +38,15 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
     before(async () => (fx = await startFixture()));
     after(() => fx?.close());
 
-    it("mints without a secret, and names the bound endpoint whatever Host the request carried", async () => {
-      const res = await post(fx, { host: `localhost:${fx.server.port}` });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.equal(res.body.mcpUrl, fx.server.mcpUrl);
-      assert.equal(fx.server.mcpUrl, `http://127.0.0.1:${fx.server.port}/mcp`);
-    });
+    it(
+      "mints without a secret, and names the bound endpoint whatever Host the " + "request carried",
+      async () => {
+        const res = await post(fx, { host: `localhost:${fx.server.port}` });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        assert.equal(res.body.mcpUrl, fx.server.mcpUrl);
+        assert.equal(fx.server.mcpUrl, `http://127.0.0.1:${fx.server.port}/mcp`);
+      },
+    );
   });
 
   describe("bound beyond loopback with a configured launch secret", () => {
@@ -49,40 +55,50 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
     before(async () => (fx = await startFixture({ host: REACHABLE_HOST, launchSecret })));
     after(() => fx?.close());
 
-    it("refuses a launch without the bearer secret or with a wrong one (401) and writes nothing", async () => {
-      const before = await sessionCount(fx);
-      const wrong: Record<string, string>[] = [
-        {},
-        { authorization: `Bearer ${launchSecret}x` },
-        { authorization: launchSecret },
-        { authorization: `Basic ${launchSecret}` },
-      ];
-      for (const headers of wrong) {
-        const res = await post(fx, headers);
-        assert.equal(res.status, 401, JSON.stringify(headers));
-        assert.equal(res.body.error, "unauthorized");
-        assert.match(String(res.headers.get("www-authenticate")), /^Bearer /);
-      }
-      assert.equal(await sessionCount(fx), before);
-    });
+    it(
+      "refuses a launch without the bearer secret or with a wrong one (401) and " +
+        "writes nothing",
+      async () => {
+        const before = await sessionCount(fx);
+        const wrong: Record<string, string>[] = [
+          {},
+          { authorization: `Bearer ${launchSecret}x` },
+          { authorization: launchSecret },
+          { authorization: `Basic ${launchSecret}` },
+        ];
+        for (const headers of wrong) {
+          const res = await post(fx, headers);
+          assert.equal(res.status, 401, JSON.stringify(headers));
+          assert.equal(res.body.error, "unauthorized");
+          assert.match(String(res.headers.get("www-authenticate")), /^Bearer /);
+        }
+        assert.equal(await sessionCount(fx), before);
+      },
+    );
 
-    it("mints with the secret and names the plugin's public MCP URL, not the request Host", async () => {
-      const res = await post(fx, {
-        authorization: `Bearer ${launchSecret}`,
-        host: `localhost:${fx.server.port}`,
-      });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.match(String(res.body.learningSessionId), /^sps_/);
-      assert.equal(res.body.mcpUrl, PLUGIN_MCP_URL);
-    });
+    it(
+      "mints with the secret and names the plugin's public MCP URL, not the " + "request Host",
+      async () => {
+        const res = await post(fx, {
+          authorization: `Bearer ${launchSecret}`,
+          host: `localhost:${fx.server.port}`,
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        assert.match(String(res.body.learningSessionId), /^sps_/);
+        assert.equal(res.body.mcpUrl, PLUGIN_MCP_URL);
+      },
+    );
 
-    it("checks the secret before the body: a malformed body without it is 401, not 400", async () => {
-      assert.equal((await post(fx, {}, { learner: "" })).status, 401);
-      assert.equal(
-        (await post(fx, { authorization: `Bearer ${launchSecret}` }, { learner: "" })).status,
-        400,
-      );
-    });
+    it(
+      "checks the secret before the body: a malformed body without it is 401, " + "not 400",
+      async () => {
+        assert.equal((await post(fx, {}, { learner: "" })).status, 401);
+        assert.equal(
+          (await post(fx, { authorization: `Bearer ${launchSecret}` }, { learner: "" })).status,
+          400,
+        );
+      },
+    );
   });
 
   describe("bound beyond loopback without a configured secret", () => {
@@ -96,15 +112,19 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
     );
     after(() => fx?.close());
 
-    it("generates the secret into secrets.json (0600) on first start and accepts it; mcpUrl follows publicUrl", async () => {
-      const file = path.join(fx.services.config.dataDir, secretsFileName);
-      const secrets = JSON.parse(await readFile(file, "utf8")) as { launchSecret: string };
-      assert.ok(secrets.launchSecret.length >= 32);
-      assert.equal((await stat(file)).mode & 0o777, 0o600);
-      assert.equal((await post(fx)).status, 401);
-      const res = await post(fx, { authorization: `Bearer ${secrets.launchSecret}` });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
-      assert.equal(res.body.mcpUrl, "https://coach.example.test/mcp");
-    });
+    it(
+      "generates the secret into secrets.json (0600) on first start and accepts " +
+        "it; mcpUrl follows publicUrl",
+      async () => {
+        const file = path.join(fx.services.config.dataDir, secretsFileName);
+        const secrets = JSON.parse(await readFile(file, "utf8")) as { launchSecret: string };
+        assert.ok(secrets.launchSecret.length >= 32);
+        assert.equal((await stat(file)).mode & 0o777, 0o600);
+        assert.equal((await post(fx)).status, 401);
+        const res = await post(fx, { authorization: `Bearer ${secrets.launchSecret}` });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        assert.equal(res.body.mcpUrl, "https://coach.example.test/mcp");
+      },
+    );
   });
 });

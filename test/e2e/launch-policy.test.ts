@@ -69,28 +69,36 @@ describe("first-party session launch under the contract line (L11)", () => {
     assert.equal(acknowledged.body.newSessionPolicy, "WARN");
   });
 
-  it("WARN with a successor off the first-party allowlist mints nothing (TEMPORARILY_UNAVAILABLE)", async () => {
-    await setLine({
-      newSessionPolicy: "WARN",
-      successor: { contractMajor: 2, launchUrl: "https://elsewhere.example/start" },
-    });
-    const before = await counts();
-    const res = await fx.launch({ learner: "warn-offlist", acknowledgeSuccessor: true });
-    assert.equal(res.status, 503);
-    assert.equal(res.body.code, "TEMPORARILY_UNAVAILABLE");
-    assert.deepEqual(await counts(), before);
-  });
+  it(
+    "WARN with a successor off the first-party allowlist mints nothing " +
+      "(TEMPORARILY_UNAVAILABLE)",
+    async () => {
+      await setLine({
+        newSessionPolicy: "WARN",
+        successor: { contractMajor: 2, launchUrl: "https://elsewhere.example/start" },
+      });
+      const before = await counts();
+      const res = await fx.launch({ learner: "warn-offlist", acknowledgeSuccessor: true });
+      assert.equal(res.status, 503);
+      assert.equal(res.body.code, "TEMPORARILY_UNAVAILABLE");
+      assert.deepEqual(await counts(), before);
+    },
+  );
 
-  it("BLOCK with a verified successor mints nothing and answers MAJOR_UPGRADE_REQUIRED naming it", async () => {
-    await setLine({ newSessionPolicy: "BLOCK", successor });
-    const before = await counts();
-    const res = await fx.launch({ learner: "block-learner", acknowledgeSuccessor: true });
-    assert.equal(res.status, 410);
-    assert.equal(res.body.code, "MAJOR_UPGRADE_REQUIRED");
-    assert.deepEqual(res.body.successor, successor);
-    assert.ok(String(res.body.recovery).includes(successor.launchUrl));
-    assert.deepEqual(await counts(), before);
-  });
+  it(
+    "BLOCK with a verified successor mints nothing and answers " +
+      "MAJOR_UPGRADE_REQUIRED naming it",
+    async () => {
+      await setLine({ newSessionPolicy: "BLOCK", successor });
+      const before = await counts();
+      const res = await fx.launch({ learner: "block-learner", acknowledgeSuccessor: true });
+      assert.equal(res.status, 410);
+      assert.equal(res.body.code, "MAJOR_UPGRADE_REQUIRED");
+      assert.deepEqual(res.body.successor, successor);
+      assert.ok(String(res.body.recovery).includes(successor.launchUrl));
+      assert.deepEqual(await counts(), before);
+    },
+  );
 
   it("BLOCK without a successor mints nothing and answers TEMPORARILY_UNAVAILABLE", async () => {
     await setLine({ newSessionPolicy: "BLOCK", successor: null });
@@ -131,7 +139,7 @@ describe("first-party session launch under the contract line (L11)", () => {
     }
   });
 
-  it("`skillpilot session start` prints an sps_ id on ALLOW and exits 1 on BLOCK", async function () {
+  it("`skillpilot session start` prints an sps_ id on ALLOW, exits 1 on BLOCK", async function () {
     this.timeout(60_000);
     const config = path.join(fx.dir, "cli.config.json");
     await writeFile(

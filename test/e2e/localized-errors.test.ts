@@ -29,19 +29,22 @@ for (const era of eras) {
       assert.ok(text(badDecision).startsWith(german), text(badDecision));
     });
 
-    it("stays English for an en session, a malformed id, an unknown session and no id at all", async () => {
-      const sid = await served.fx.newSession(`en-invalid-${era}`, "en");
-      const cases: Record<string, unknown>[] = [
-        { learningSessionId: sid, note: "extra" },
-        { learningSessionId: "sps_short", note: "extra" },
-        { learningSessionId: `sps_${"A".repeat(32)}`, note: "extra" },
-        { note: "extra" },
-      ];
-      for (const args of cases) {
-        const result = await served.client.callTool("get_skillpilot_learning_context", args);
-        assert.equal(errorCode(result), "INVALID_INPUT");
-        assert.ok(text(result).startsWith(english), `${JSON.stringify(args)}: ${text(result)}`);
-      }
-    });
+    it(
+      "stays English for an en session, a malformed id, an unknown session and " + "no id at all",
+      async () => {
+        const sid = await served.fx.newSession(`en-invalid-${era}`, "en");
+        const cases: Record<string, unknown>[] = [
+          { learningSessionId: sid, note: "extra" },
+          { learningSessionId: "sps_short", note: "extra" },
+          { learningSessionId: `sps_${"A".repeat(32)}`, note: "extra" },
+          { note: "extra" },
+        ];
+        for (const args of cases) {
+          const result = await served.client.callTool("get_skillpilot_learning_context", args);
+          assert.equal(errorCode(result), "INVALID_INPUT");
+          assert.ok(text(result).startsWith(english), `${JSON.stringify(args)}: ${text(result)}`);
+        }
+      },
+    );
   });
 }

@@ -8,8 +8,9 @@ import {
   startThrowawayPostgres,
   type ThrowawayPostgres,
 } from "../runtime/support/throwaway-postgres.js";
+import type { WireObject } from "../support/wire.js";
 
-type Context = Record<string, any>;
+type Context = WireObject;
 
 describe("the runtime on PostgreSQL (DATABASE_URL), SDK v2 client", function () {
   this.timeout(60_000);

@@ -66,43 +66,47 @@ describe("graceful shutdown", () => {
     }
   });
 
-  it("`skillpilot start` prints the MCP URL, serves, and exits 0 on SIGTERM with the database closed", async function () {
-    this.timeout(60_000);
-    const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-start-"));
-    try {
-      const child = spawn(
-        process.execPath,
-        [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, SKILLPILOT_LOG: path.join(dir, "calls.log") },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
-      const exited = new Promise<number | null>((resolve) =>
-        child.once("exit", (code) => resolve(code)),
-      );
-      let out = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = /MCP endpoint (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
-          if (m) resolve(m[1]);
+  it(
+    "`skillpilot start` prints the MCP URL, serves, and exits 0 on SIGTERM with " +
+      "the database closed",
+    async function () {
+      this.timeout(60_000);
+      const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-start-"));
+      try {
+        const child = spawn(
+          process.execPath,
+          [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, SKILLPILOT_LOG: path.join(dir, "calls.log") },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        const exited = new Promise<number | null>((resolve) =>
+          child.once("exit", (code) => resolve(code)),
+        );
+        let out = "";
+        const url = await new Promise<string>((resolve, reject) => {
+          child.stdout.on("data", (chunk: Buffer) => {
+            out += chunk.toString();
+            const m = /MCP endpoint (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
+            if (m) resolve(m[1]);
+          });
+          void exited.then(() => reject(new Error(`exited early: ${out}`)));
         });
-        void exited.then(() => reject(new Error(`exited early: ${out}`)));
-      });
-      const health = await fetch(new URL("/healthz", url));
-      assert.equal(health.status, 200);
-      await access(path.join(dir, databaseFileName));
-      await access(path.join(dir, "secrets.json"));
-      child.kill("SIGTERM");
-      assert.equal(await exited, 0);
-      await assert.rejects(
-        access(path.join(dir, `${databaseFileName}-wal`)),
-        "the WAL is checkpointed and removed on a clean close",
-      );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+        const health = await fetch(new URL("/healthz", url));
+        assert.equal(health.status, 200);
+        await access(path.join(dir, databaseFileName));
+        await access(path.join(dir, "secrets.json"));
+        child.kill("SIGTERM");
+        assert.equal(await exited, 0);
+        await assert.rejects(
+          access(path.join(dir, `${databaseFileName}-wal`)),
+          "the WAL is checkpointed and removed on a clean close",
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -9,7 +9,10 @@ import { repoRoot, startFixture, useServedClient } from "../runtime/support/runt
 
 const sha256 = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-/** A published page of an earlier release: kept under contracts/ui/, no longer bound by any descriptor. */
+/**
+ * A published page of an earlier release: kept under contracts/ui/, no longer bound by any
+ * descriptor.
+ */
 const OLD_PAGE =
   "<!doctype html>\n<html><body><p>goal visualization, release 1.0</p></body></html>\n";
 
@@ -34,30 +37,39 @@ for (const era of eras) {
       await rm(root, { recursive: true, force: true });
     });
 
-    it("lists the retained published URI next to the active ones and serves it byte for byte", async () => {
-      const activeUi = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8"))
-        .activeUi as Record<string, string>;
-      const { resources } = await served.client.listResources();
-      assert.deepEqual(
-        resources.map((r) => r.uri).sort(),
-        [...Object.values(activeUi), oldUri].sort(),
-      );
-      const listed = resources.find((r) => r.uri === oldUri)!;
-      assert.equal(listed.mimeType, "text/html;profile=mcp-app");
-      const { contents } = await served.client.readResource(oldUri);
-      assert.equal(contents[0].text, OLD_PAGE);
-      assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
-    });
+    it(
+      "lists the retained published URI next to the active ones and serves it " + "byte for byte",
+      async () => {
+        const activeUi = JSON.parse(
+          await readFile(path.join(repoRoot, "release/line.json"), "utf8"),
+        ).activeUi as Record<string, string>;
+        const { resources } = await served.client.listResources();
+        assert.deepEqual(
+          resources.map((r) => r.uri).sort(),
+          [...Object.values(activeUi), oldUri].sort(),
+        );
+        const listed = resources.find((r) => r.uri === oldUri)!;
+        assert.equal(listed.mimeType, "text/html;profile=mcp-app");
+        const { contents } = await served.client.readResource(oldUri);
+        assert.equal(contents[0].text, OLD_PAGE);
+        assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
+      },
+    );
 
-    it("answers an unknown well-formed ui:// URI as not found, even when a source added after boot would build to it", async () => {
-      // A new page added to the sources after start: a per-request rebuild would find and serve it.
-      const later = "<!doctype html>\n<html><body><p>added after boot</p></body></html>\n";
-      await mkdir(path.join(root, "ui", "added-later"));
-      await writeFile(path.join(root, "ui", "added-later", "index.html"), later);
-      await assert.rejects(served.client.readResource(uiUri(1, sha256(later))));
-      await assert.rejects(served.client.readResource(uiUri(1, "0".repeat(64))));
-      // The pages known at boot are still served.
-      assert.equal((await served.client.readResource(oldUri)).contents[0].text, OLD_PAGE);
-    });
+    it(
+      "answers an unknown well-formed ui:// URI as not found, even when a " +
+        "source added after boot would build to it",
+      async () => {
+        // A new page added to the sources after start: a per-request rebuild would find and serve
+        // it.
+        const later = "<!doctype html>\n<html><body><p>added after boot</p></body></html>\n";
+        await mkdir(path.join(root, "ui", "added-later"));
+        await writeFile(path.join(root, "ui", "added-later", "index.html"), later);
+        await assert.rejects(served.client.readResource(uiUri(1, sha256(later))));
+        await assert.rejects(served.client.readResource(uiUri(1, "0".repeat(64))));
+        // The pages known at boot are still served.
+        assert.equal((await served.client.readResource(oldUri)).contents[0].text, OLD_PAGE);
+      },
+    );
   });
 }

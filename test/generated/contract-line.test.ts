@@ -14,9 +14,12 @@ const v1Line = {
 const successor = { contractMajor: 2, launchUrl: "https://skillpilot.com/coach/start" };
 
 describe("contract-line/v1 (L11)", () => {
-  it("accepts the V1 line of the spec: policyRevision 3, CURRENT, DRAFT, ALLOW, successor null", () => {
-    assert.equal(validateContractLine(v1Line), true, JSON.stringify(validateContractLine.errors));
-  });
+  it(
+    "accepts the V1 line of the spec: policyRevision 3, CURRENT, DRAFT, ALLOW, " + "successor null",
+    () => {
+      assert.equal(validateContractLine(v1Line), true, JSON.stringify(validateContractLine.errors));
+    },
+  );
 
   it("accepts WARN with a successor and BLOCK with or without one", () => {
     assert.equal(

@@ -5,12 +5,12 @@ import * as validators from "../../generated/validators.gen.js";
 import { pascalCase } from "../../generator/emit/emitted-file.js";
 
 // One valid call per tool (G9: valid input), built from per-field samples.
-const capability = "cap1.k1." + "A".repeat(43);
+const capability = `cap1.k1.${"A".repeat(43)}`;
 const samples: Record<string, unknown> = {
-  learningSessionId: "sps_" + "a".repeat(26),
+  learningSessionId: `sps_${"a".repeat(26)}`,
   expectedStateVersion: 4,
   clientRequestId: "6f1c2f5e-9f6e-4d7a-9c6b-1f2e3d4c5b6a",
-  option: "opt1.k1." + "B".repeat(43),
+  option: `opt1.k1.${"B".repeat(43)}`,
   decision: "achieved",
   assessmentCapability: capability,
   score: 80,
@@ -65,9 +65,9 @@ describe("tool input validators (C5, G9)", () => {
         const v = validatorFor(name);
         for (const bad of [
           "sps_' OR 1=1 --xxxxxxxxxxxxxx",
-          "usr_" + "a".repeat(26),
-          "sps_" + "a".repeat(65),
-          "sps_" + "a".repeat(21),
+          `usr_${"a".repeat(26)}`,
+          `sps_${"a".repeat(65)}`,
+          `sps_${"a".repeat(21)}`,
           "",
         ])
           assert.equal(v({ ...validCall(name), learningSessionId: bad }), false, bad);

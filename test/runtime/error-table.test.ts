@@ -40,7 +40,8 @@ describe("error table (C3, C14)", () => {
     for (const [code, entry] of Object.entries(errorTable))
       assert.ok(
         doc.includes(
-          `| \`${code}\` | ${entry.httpStatus} | ${entry.session ? "yes" : "no"} | ${entry.en.message} | ${entry.en.recovery} |`,
+          `| \`${code}\` | ${entry.httpStatus} | ${entry.session ? "yes" : "no"} ` +
+            `| ${entry.en.message} | ${entry.en.recovery} |`,
         ),
         code,
       );

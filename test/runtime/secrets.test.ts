@@ -24,102 +24,117 @@ describe("runtime keys from configuration (issue 4: keys from config; C11, L13)"
   const configFrom = (env: NodeJS.ProcessEnv, overrides = {}) =>
     loadConfig(repoRoot, { dataDir: path.join(dir, "data"), ...overrides }, env);
 
-  it("takes the keyring, log key and launch secret from the environment and then writes no secrets file", async () => {
-    const capabilityKeys = generateKeyringConfig("ops1");
-    const env = {
-      SKILLPILOT_CAPABILITY_KEYS: JSON.stringify(capabilityKeys),
-      SKILLPILOT_LOG_HMAC_KEY: key("a"),
-      SKILLPILOT_LAUNCH_SECRET: key("b"),
-    };
-    const secrets = await resolveSecrets(await configFrom(env));
-    assert.deepEqual(secrets, { capabilityKeys, logHmacKey: key("a"), launchSecret: key("b") });
-    assert.deepEqual(await readdir(dir), [], "no data directory, no secrets.json");
-  });
+  it(
+    "takes the keyring, log key and launch secret from the environment and then " +
+      "writes no secrets file",
+    async () => {
+      const capabilityKeys = generateKeyringConfig("ops1");
+      const env = {
+        SKILLPILOT_CAPABILITY_KEYS: JSON.stringify(capabilityKeys),
+        SKILLPILOT_LOG_HMAC_KEY: key("a"),
+        SKILLPILOT_LAUNCH_SECRET: key("b"),
+      };
+      const secrets = await resolveSecrets(await configFrom(env));
+      assert.deepEqual(secrets, { capabilityKeys, logHmacKey: key("a"), launchSecret: key("b") });
+      assert.deepEqual(await readdir(dir), [], "no data directory, no secrets.json");
+    },
+  );
 
-  it("DATABASE_URL without configured keys fails at start with a message naming the settings, before any database connection", async () => {
-    const config = await configFrom({ DATABASE_URL: "postgres://127.0.0.1:1/never" });
-    await assert.rejects(createServices(config), (error: Error) => {
-      assert.match(error.message, /DATABASE_URL is set/);
-      assert.match(error.message, /SKILLPILOT_LOG_HMAC_KEY/);
-      assert.match(error.message, /SKILLPILOT_CAPABILITY_KEYS/);
-      assert.doesNotMatch(
-        error.message,
-        /SKILLPILOT_LAUNCH_SECRET/,
-        "loopback needs no launch secret",
+  it(
+    "DATABASE_URL without configured keys fails at start with a message naming " +
+      "the settings, before any database connection",
+    async () => {
+      const config = await configFrom({ DATABASE_URL: "postgres://127.0.0.1:1/never" });
+      await assert.rejects(createServices(config), (error: Error) => {
+        assert.match(error.message, /DATABASE_URL is set/);
+        assert.match(error.message, /SKILLPILOT_LOG_HMAC_KEY/);
+        assert.match(error.message, /SKILLPILOT_CAPABILITY_KEYS/);
+        assert.doesNotMatch(
+          error.message,
+          /SKILLPILOT_LAUNCH_SECRET/,
+          "loopback needs no launch secret",
+        );
+        return true;
+      });
+      const reachable = await configFrom(
+        {
+          DATABASE_URL: "postgres://127.0.0.1:1/never",
+          SKILLPILOT_LOG_HMAC_KEY: key("c"),
+          SKILLPILOT_CAPABILITY_KEYS: JSON.stringify(generateKeyringConfig("k1")),
+        },
+        { host: "0.0.0.0" },
       );
-      return true;
-    });
-    const reachable = await configFrom(
-      {
+      await assert.rejects(resolveSecrets(reachable), /missing: SKILLPILOT_LAUNCH_SECRET/);
+      const complete = await configFrom({
         DATABASE_URL: "postgres://127.0.0.1:1/never",
         SKILLPILOT_LOG_HMAC_KEY: key("c"),
         SKILLPILOT_CAPABILITY_KEYS: JSON.stringify(generateKeyringConfig("k1")),
-      },
-      { host: "0.0.0.0" },
-    );
-    await assert.rejects(resolveSecrets(reachable), /missing: SKILLPILOT_LAUNCH_SECRET/);
-    const complete = await configFrom({
-      DATABASE_URL: "postgres://127.0.0.1:1/never",
-      SKILLPILOT_LOG_HMAC_KEY: key("c"),
-      SKILLPILOT_CAPABILITY_KEYS: JSON.stringify(generateKeyringConfig("k1")),
-    });
-    assert.equal((await resolveSecrets(complete)).logHmacKey, key("c"));
-  });
+      });
+      assert.equal((await resolveSecrets(complete)).logHmacKey, key("c"));
+    },
+  );
 
-  it("refuses malformed or weak configured keys, naming the setting but not the value", async () => {
-    await assert.rejects(
-      configFrom({ SKILLPILOT_CAPABILITY_KEYS: "{not json" }),
-      /SKILLPILOT_CAPABILITY_KEYS must be JSON/,
-    );
-    await assert.rejects(
-      resolveSecrets(
-        await configFrom({
-          SKILLPILOT_CAPABILITY_KEYS: JSON.stringify({ activeKid: "k1", keys: { k1: "short" } }),
-        }),
-      ),
-      /capabilityKeys \(SKILLPILOT_CAPABILITY_KEYS\): .*32 bytes/,
-    );
-    await assert.rejects(
-      resolveSecrets(await configFrom({ SKILLPILOT_LAUNCH_SECRET: "hunter2" })),
-      (error: Error) =>
-        /SKILLPILOT_LAUNCH_SECRET/.test(error.message) && !error.message.includes("hunter2"),
-    );
-  });
+  it(
+    "refuses malformed or weak configured keys, naming the setting but not the " + "value",
+    async () => {
+      await assert.rejects(
+        configFrom({ SKILLPILOT_CAPABILITY_KEYS: "{not json" }),
+        /SKILLPILOT_CAPABILITY_KEYS must be JSON/,
+      );
+      await assert.rejects(
+        resolveSecrets(
+          await configFrom({
+            SKILLPILOT_CAPABILITY_KEYS: JSON.stringify({ activeKid: "k1", keys: { k1: "short" } }),
+          }),
+        ),
+        /capabilityKeys \(SKILLPILOT_CAPABILITY_KEYS\): .*32 bytes/,
+      );
+      await assert.rejects(
+        resolveSecrets(await configFrom({ SKILLPILOT_LAUNCH_SECRET: "hunter2" })),
+        (error: Error) =>
+          /SKILLPILOT_LAUNCH_SECRET/.test(error.message) && !error.message.includes("hunter2"),
+      );
+    },
+  );
 
-  it("a server started with configured keys uses them: its log fingerprints and capabilities follow the configured keys", async () => {
-    const capabilityKeys = generateKeyringConfig("cfg1");
-    const logHmacKey = key("d");
-    const fx = await startFixture({ capabilityKeys, logHmacKey });
-    try {
-      const sid = await fx.newSession("configured-keys");
-      const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+  it(
+    "a server started with configured keys uses them: its log fingerprints and " +
+      "capabilities follow the configured keys",
+    async () => {
+      const capabilityKeys = generateKeyringConfig("cfg1");
+      const logHmacKey = key("d");
+      const fx = await startFixture({ capabilityKeys, logHmacKey });
       try {
-        // A grading capability minted offline with the configured keyring opens on the server (CAPABILITY_STALE
-        // for its batch, not CAPABILITY_INVALID as a foreign key would give).
-        const token = mintCapability(keyringFromConfig(capabilityKeys), {
-          purpose: "grading",
-          learningSessionId: sid,
-          policyRevision: fx.services.line.policyRevision(),
-          expiresAt: new Date(Date.now() + 60_000),
-          batchId: "no-such-batch",
-        });
-        assert.match(token, /^cap1\.cfg1\./);
-        const result = await client.callTool("record_skillpilot_verified_recall_results", {
-          learningSessionId: sid,
-          gradingCapability: token,
-          assessments: [{ passed: true }],
-        });
-        assert.match(String(result.content[0].text), /^CAPABILITY_STALE:/);
+        const sid = await fx.newSession("configured-keys");
+        const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+        try {
+          // A grading capability minted offline with the configured keyring opens on the server
+          // (CAPABILITY_STALE for its batch, not CAPABILITY_INVALID as a foreign key would give).
+          const token = mintCapability(keyringFromConfig(capabilityKeys), {
+            purpose: "grading",
+            learningSessionId: sid,
+            policyRevision: fx.services.line.policyRevision(),
+            expiresAt: new Date(Date.now() + 60_000),
+            batchId: "no-such-batch",
+          });
+          assert.match(token, /^cap1\.cfg1\./);
+          const result = await client.callTool("record_skillpilot_verified_recall_results", {
+            learningSessionId: sid,
+            gradingCapability: token,
+            assessments: [{ passed: true }],
+          });
+          assert.match(String(result.content[0].text), /^CAPABILITY_STALE:/);
+        } finally {
+          await client.close();
+        }
+        const lines = (await fx.stopAndReadLog())
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { sessionFingerprint?: string });
+        assert.ok(lines.some((l) => l.sessionFingerprint === logFingerprint(logHmacKey, sid)));
       } finally {
-        await client.close();
+        await fx.close();
       }
-      const lines = (await fx.stopAndReadLog())
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l) as { sessionFingerprint?: string });
-      assert.ok(lines.some((l) => l.sessionFingerprint === logFingerprint(logHmacKey, sid)));
-    } finally {
-      await fx.close();
-    }
-  });
+    },
+  );
 });

@@ -51,43 +51,47 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
   let page: HostedPage | undefined;
   afterEach(() => page?.close());
 
-  it("runs a deck over the MCP Apps bridge: reveal, grade via the app-only tool, next card from the server, done (L9)", async () => {
-    page = await framedWithDeck();
-    assert.equal(state(page), "front");
-    assert.match(text(page), /Card 1 of 2.*7 × 8/);
-    assert.doesNotMatch(text(page), /56/); // the answer stays hidden until revealed
-    click(page, "Show answer");
-    assert.match(text(page), /56/);
-    click(page, "Good");
-    const first = await nextCall(page, 1);
-    assert.equal(first.params.name, "review_skillpilot_memory_practice_card");
-    assert.deepEqual(Object.keys(first.params.arguments).sort(), [
-      "clientRequestId",
-      "grade",
-      "learningSessionId",
-      "practiceCapability",
-    ]);
-    assert.equal(first.params.arguments.grade, "good");
-    assert.equal(first.params.arguments.practiceCapability, capability);
-    assert.equal(first.params.arguments.learningSessionId, learningSessionId);
-    assert.match(first.params.arguments.clientRequestId, UUID);
-    assert.equal(state(page), "saving");
+  it(
+    "runs a deck over the MCP Apps bridge: reveal, grade via the app-only tool, " +
+      "next card from the server, done (L9)",
+    async () => {
+      page = await framedWithDeck();
+      assert.equal(state(page), "front");
+      assert.match(text(page), /Card 1 of 2.*7 × 8/);
+      assert.doesNotMatch(text(page), /56/); // the answer stays hidden until revealed
+      click(page, "Show answer");
+      assert.match(text(page), /56/);
+      click(page, "Good");
+      const first = await nextCall(page, 1);
+      assert.equal(first.params.name, "review_skillpilot_memory_practice_card");
+      assert.deepEqual(Object.keys(first.params.arguments).sort(), [
+        "clientRequestId",
+        "grade",
+        "learningSessionId",
+        "practiceCapability",
+      ]);
+      assert.equal(first.params.arguments.grade, "good");
+      assert.equal(first.params.arguments.practiceCapability, capability);
+      assert.equal(first.params.arguments.learningSessionId, learningSessionId);
+      assert.match(first.params.arguments.clientRequestId, UUID);
+      assert.equal(state(page), "saving");
 
-    page.fromHost({ jsonrpc: "2.0", id: first.id, result: reviewed(cards[1], 1) });
-    await page.until(() => state(page!) === "front", "second card");
-    assert.match(text(page), /Card 2 of 2.*Capital of France/);
-    click(page, "Show answer");
-    click(page, "Again");
-    const second = await nextCall(page, 2);
-    assert.equal(second.params.arguments.grade, "again");
-    assert.notEqual(
-      second.params.arguments.clientRequestId,
-      first.params.arguments.clientRequestId,
-    );
-    page.fromHost({ jsonrpc: "2.0", id: second.id, result: reviewed(null, 0) });
-    await page.until(() => state(page!) === "done", "done");
-    assert.match(text(page), /Practice complete: 2 cards reviewed/);
-  });
+      page.fromHost({ jsonrpc: "2.0", id: first.id, result: reviewed(cards[1], 1) });
+      await page.until(() => state(page!) === "front", "second card");
+      assert.match(text(page), /Card 2 of 2.*Capital of France/);
+      click(page, "Show answer");
+      click(page, "Again");
+      const second = await nextCall(page, 2);
+      assert.equal(second.params.arguments.grade, "again");
+      assert.notEqual(
+        second.params.arguments.clientRequestId,
+        first.params.arguments.clientRequestId,
+      );
+      page.fromHost({ jsonrpc: "2.0", id: second.id, result: reviewed(null, 0) });
+      await page.until(() => state(page!) === "done", "done");
+      assert.match(text(page), /Practice complete: 2 cards reviewed/);
+    },
+  );
 
   it("retries a lost grade with the same clientRequestId, so it is saved once (G6)", async () => {
     page = await framedWithDeck();
@@ -104,55 +108,62 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
     await page.until(() => state(page!) === "front", "next card");
   });
 
-  it("shows a visible error when the review result is an error, and for a malformed deck (C14)", async () => {
-    page = await framedWithDeck();
-    click(page, "Show answer");
-    click(page, "Easy");
-    const call = await nextCall(page, 1);
-    page.fromHost({
-      jsonrpc: "2.0",
-      id: call.id,
-      result: { isError: true, content: [{ type: "text", text: "STATE_CONFLICT" }] },
-    });
-    await page.until(() => state(page!) === "error", "error state");
-    assert.match(text(page), /could not be saved.*continues in the chat/);
-    page.close();
+  it(
+    "shows a visible error when the review result is an error, and for a " + "malformed deck (C14)",
+    async () => {
+      page = await framedWithDeck();
+      click(page, "Show answer");
+      click(page, "Easy");
+      const call = await nextCall(page, 1);
+      page.fromHost({
+        jsonrpc: "2.0",
+        id: call.id,
+        result: { isError: true, content: [{ type: "text", text: "STATE_CONFLICT" }] },
+      });
+      await page.until(() => state(page!) === "error", "error state");
+      assert.match(text(page), /could not be saved.*continues in the chat/);
+      page.close();
 
-    page = loadPage("memory-practice", { framed: true });
-    await handshake(page);
-    page.fromHost({
-      jsonrpc: "2.0",
-      method: "ui/notifications/tool-result",
-      params: { content: [], _meta: { "skillpilot/memoryPractice": { cards: "x" } } },
-    });
-    assert.equal(state(page), "error");
-    assert.equal(
-      page.document.querySelector("[role=alert]")?.textContent?.includes("could not be opened"),
-      true,
-    );
-  });
+      page = loadPage("memory-practice", { framed: true });
+      await handshake(page);
+      page.fromHost({
+        jsonrpc: "2.0",
+        method: "ui/notifications/tool-result",
+        params: { content: [], _meta: { "skillpilot/memoryPractice": { cards: "x" } } },
+      });
+      assert.equal(state(page), "error");
+      assert.equal(
+        page.document.querySelector("[role=alert]")?.textContent?.includes("could not be opened"),
+        true,
+      );
+    },
+  );
 
-  it("works through window.openai: deck from toolResponseMetadata, grades through callTool (L9)", async () => {
-    const calls: Array<[string, Record<string, unknown>]> = [];
-    const openai = {
-      toolResponseMetadata: deckMeta(),
-      callTool: async (name: string, args: Record<string, unknown>) => {
-        calls.push([name, args]);
-        return reviewed(null, 0);
-      },
-    };
-    page = loadPage("memory-practice", { openai });
-    assert.equal(state(page), "front");
-    click(page, "Show answer");
-    click(page, "Good");
-    await page.until(() => state(page!) === "done", "done");
-    assert.equal(calls.length, 1);
-    assert.equal(calls[0]![0], "review_skillpilot_memory_practice_card");
-    assert.equal(calls[0]![1].grade, "good");
-    // A later globals update with the same deck must not restart the practice.
-    page.window.dispatchEvent(new page.window.Event("openai:set_globals"));
-    assert.equal(state(page), "done");
-  });
+  it(
+    "works through window.openai: deck from toolResponseMetadata, grades " +
+      "through callTool (L9)",
+    async () => {
+      const calls: Array<[string, Record<string, unknown>]> = [];
+      const openai = {
+        toolResponseMetadata: deckMeta(),
+        callTool: async (name: string, args: Record<string, unknown>) => {
+          calls.push([name, args]);
+          return reviewed(null, 0);
+        },
+      };
+      page = loadPage("memory-practice", { openai });
+      assert.equal(state(page), "front");
+      click(page, "Show answer");
+      click(page, "Good");
+      await page.until(() => state(page!) === "done", "done");
+      assert.equal(calls.length, 1);
+      assert.equal(calls[0]![0], "review_skillpilot_memory_practice_card");
+      assert.equal(calls[0]![1].grade, "good");
+      // A later globals update with the same deck must not restart the practice.
+      page.window.dispatchEvent(new page.window.Event("openai:set_globals"));
+      assert.equal(state(page), "done");
+    },
+  );
 
   it("shows card text as text: markup in a card never becomes elements (C15)", async () => {
     const evil = [

@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { JSDOM } from "jsdom";
+import type { Wire } from "../support/wire.js";
 
 /** A JSON-RPC message as the pages exchange them with the host. */
 export type RpcMessage = {
   jsonrpc: "2.0";
   id?: number;
   method?: string;
-  params?: any;
-  result?: any;
-  error?: any;
+  params?: Wire;
+  result?: Wire;
+  error?: Wire;
 };
 
 export interface HostedPage {

@@ -1,7 +1,8 @@
 import { defineDiffRule, type DiffCheck, type DiffRuleMeta } from "../diff-rule.js";
 import { sampleValue } from "../sample.js";
 
-// MCP defaults when a hint is absent: pessimistic (a tool may write, destroy, not be idempotent, reach the open world).
+// MCP defaults when a hint is absent: pessimistic (a tool may write, destroy, not be idempotent,
+// reach the open world).
 const defaults = {
   readOnlyHint: false,
   destructiveHint: true,

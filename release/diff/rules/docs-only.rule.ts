@@ -16,7 +16,10 @@ const schemaDocs = defineDiffRule(
   "Schema titles/descriptions/examples changed with no change to accepted values.",
 );
 
-/** Every annotation (title, description, examples, …) of a schema by pointer: what docs-only edits change. */
+/**
+ * Every annotation (title, description, examples, …) of a schema by pointer: what docs-only edits
+ * change.
+ */
 function annotationMap(schema: unknown): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   walkSchema(schema, "", (node, pointer) => {

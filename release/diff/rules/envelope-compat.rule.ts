@@ -20,7 +20,10 @@ const removed = defineDiffRule(
 );
 const added = defineDiffRule("ENVELOPE_ADDED", "minor", "A new shared envelope schema.");
 
-/** Shared envelopes are read and written by both sides, so they must stay compatible in both directions. */
+/**
+ * Shared envelopes are read and written by both sides, so they must stay compatible in both
+ * directions.
+ */
 export const envelopeCompat: DiffCheck = {
   rules: [narrowed, widened, removed, added],
   check(ctx, report) {

@@ -20,7 +20,8 @@ const narrowed = {
   "pattern-unproven": defineDiffRule(
     "INPUT_PATTERN_CHANGED",
     "minor",
-    "An input pattern changed; no old value was found that it rejects, but inclusion is not proven.",
+    "An input pattern changed; no old value was found that it rejects, but " +
+      "inclusion is not proven.",
     { severity: "warning" },
   ),
   format: defineDiffRule("INPUT_FORMAT_NARROWED", "major", "An input format was added or changed."),
@@ -47,7 +48,8 @@ const narrowed = {
   branch: defineDiffRule(
     "INPUT_BRANCH_REMOVED",
     "major",
-    "An input union (oneOf/anyOf) no longer accepts old calls: a branch was removed or changed, or oneOf branches now overlap.",
+    "An input union (oneOf/anyOf) no longer accepts old calls: a branch was " +
+      "removed or changed, or oneOf branches now overlap.",
   ),
   unsupported: defineDiffRule(
     "INPUT_SCHEMA_NARROWED",

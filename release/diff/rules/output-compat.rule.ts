@@ -3,7 +3,8 @@ import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
 import { declaredAt, reportToolSchemas, stillDeclared } from "./schema-compat.js";
 
-// Outputs must stay forward compatible: every result the new server returns must satisfy old clients.
+// Outputs must stay forward compatible: every result the new server returns must satisfy old
+// clients.
 const widened = {
   type: defineDiffRule(
     "OUTPUT_TYPE_CHANGED",
@@ -24,7 +25,8 @@ const widened = {
   "pattern-unproven": defineDiffRule(
     "OUTPUT_PATTERN_CHANGED",
     "minor",
-    "An output pattern changed; no new value was found that old clients reject, but inclusion is not proven.",
+    "An output pattern changed; no new value was found that old clients reject, " +
+      "but inclusion is not proven.",
     { severity: "warning" },
   ),
   format: defineDiffRule(
@@ -55,7 +57,8 @@ const widened = {
   branch: defineDiffRule(
     "OUTPUT_BRANCH_ADDED",
     "major",
-    "An output union may return values old clients reject: a branch was added or changed, or old oneOf branches would overlap.",
+    "An output union may return values old clients reject: a branch was added or " +
+      "changed, or old oneOf branches would overlap.",
   ),
   unsupported: defineDiffRule(
     "OUTPUT_SCHEMA_WIDENED",

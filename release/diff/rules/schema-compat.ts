@@ -6,7 +6,10 @@ import type { Perspective } from "../gap-wording.js";
 
 /** How one direction of a schema comparison maps incompatibilities to rule ids. */
 export interface DirectionMap {
-  /** Which side plays "source" (its values must stay valid under the other side) and how its gaps read. */
+  /**
+   * Which side plays "source" (its values must stay valid under the other side) and how its gaps
+   * read.
+   */
   wording: Perspective;
   rule(inc: Incompat, target: Schema): DiffRuleMeta | undefined;
 }
@@ -44,7 +47,8 @@ export function reportSchemaPair(
         inc.kind === "required" && inc.property !== undefined
           ? `${inc.path}/properties/${inc.property.replace(/~/g, "~0").replace(/\//g, "~1")}`
           : inc.path;
-      // One finding per pointer: directions are listed breaking-first, so a break hides its own widening.
+      // One finding per pointer: directions are listed breaking-first, so a break hides its own
+      // widening.
       const key = path;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -55,7 +59,9 @@ export function reportSchemaPair(
         ...(pair.tool ? { tool: pair.tool } : {}),
         pointer: pair.stable + path,
         at: { side: "new", pointer: pair.newPointer + path },
-        message: `${pair.tool ?? pair.stable}: ${dir.wording.describe(inc.gap)}${path ? ` at ${path}` : ""}`,
+        message:
+          `${pair.tool ?? pair.stable}: ` +
+          `${dir.wording.describe(inc.gap)}${path ? ` at ${path}` : ""}`,
         ...(inc.witness !== undefined || rule.bump === "major"
           ? {
               witness: {
@@ -74,7 +80,10 @@ export function reportSchemaPair(
   }
 }
 
-/** True when the property named by a `required` incompatibility still exists in `schema` at that path. */
+/**
+ * True when the property named by a `required` incompatibility still exists in `schema` at that
+ * path.
+ */
 export function stillDeclared(inc: Incompat, schema: Schema): boolean {
   let node: unknown = schema;
   for (const seg of inc.path.split("/").slice(1))
@@ -90,7 +99,10 @@ export function stillDeclared(inc: Incompat, schema: Schema): boolean {
   );
 }
 
-/** True when the schema node at `path` (a pointer built by the subset checker) is declared in `schema`. */
+/**
+ * True when the schema node at `path` (a pointer built by the subset checker) is declared in
+ * `schema`.
+ */
 export function declaredAt(schema: Schema, path: string): boolean {
   let node: unknown = schema;
   for (const seg of path.split("/").slice(1)) {

@@ -40,7 +40,9 @@ export const securityScopes: DiffCheck = {
           tool: name,
           pointer: `${pointer}/scopes/${scope}`,
           at,
-          message: `${name} now requires OAuth scope ${scope}; tokens granted for the old contract lack it`,
+          message:
+            `${name} now requires OAuth scope ${scope}; tokens granted ` +
+            `for the old contract lack it`,
           before: [...b].sort(),
           after: [...a].sort(),
           witness: {

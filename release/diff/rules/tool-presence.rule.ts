@@ -23,7 +23,9 @@ export const toolPresence: DiffCheck = {
         tool: name,
         pointer: `/tools/${name}`,
         at: { side: "old", pointer: tool.pointer },
-        message: `tool ${name} was removed; old clients calling it now fail (ship a distinctly named replacement instead)`,
+        message:
+          `tool ${name} was removed; old clients calling it now fail ` +
+          `(ship a distinctly named replacement instead)`,
         witness: {
           kind: "call",
           acceptedBy: "old",

@@ -28,14 +28,19 @@ const resourceAdded = defineDiffRule(
   "A new UI resource URI family is served.",
 );
 
-/** `ui://…/sha256-<hex>/…` without its content hash: the resource a content-addressed URI belongs to. */
+/**
+ * `ui://…/sha256-<hex>/…` without its content hash: the resource a content-addressed URI belongs
+ * to.
+ */
 export function uiFamily(uri: string): string {
   return uri.replace(/\/sha256-[0-9a-f]{16,}(?=\/|$)/i, "/sha256-*");
 }
 
 const visibilityOf = (v: string[] | undefined) => JSON.stringify(v ?? ["app", "model"]);
 
-/** UI binding (`_meta.ui.resourceUri` / `openai/outputTemplate`) and visibility changes per tool. */
+/**
+ * UI binding (`_meta.ui.resourceUri` / `openai/outputTemplate`) and visibility changes per tool.
+ */
 export const uiBindingChanges: DiffCheck = {
   rules: [removed, added, changed, visibility, rotated, resourceAdded],
   check(ctx, report) {
@@ -81,7 +86,9 @@ export const uiBindingChanges: DiffCheck = {
         report(visibility, {
           ...base,
           pointer: `/tools/${name}/_meta/ui/visibility`,
-          message: `${name}: visibility ${visibilityOf(before.visibility)} → ${visibilityOf(after.visibility)}`,
+          message:
+            `${name}: visibility ${visibilityOf(before.visibility)} → ` +
+            `${visibilityOf(after.visibility)}`,
           before: before.visibility ?? null,
           after: after.visibility ?? null,
           witness: witness({

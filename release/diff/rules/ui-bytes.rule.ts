@@ -3,7 +3,8 @@ import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 const bytesChanged = defineDiffRule(
   "UI_IMMUTABLE_BYTES_CHANGED",
   "major",
-  "Bytes changed under a ui:// URI that was already served; every served URI stays byte-identical. Blocks; not waivable.",
+  "Bytes changed under a ui:// URI that was already served; every served URI " +
+    "stays byte-identical. Blocks; not waivable.",
   { waivable: false },
 );
 
@@ -30,7 +31,10 @@ export const uiBytes: DiffCheck = {
       report(bytesChanged, {
         pointer: `/ui/${uri}`,
         at: { side: "new", pointer: "" },
-        message: `bytes under ${uri} changed (published sha256 ${published.slice(0, 12)}…, now ${served.slice(0, 12)}…); publish the change under a new content-addressed URI`,
+        message:
+          `bytes under ${uri} changed (published sha256 ` +
+          `${published.slice(0, 12)}…, now ${served.slice(0, 12)}…); ` +
+          `publish the change under a new content-addressed URI`,
         witness: {
           kind: "fact",
           acceptedBy: "old",

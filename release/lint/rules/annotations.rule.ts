@@ -7,7 +7,8 @@ export const explicitAnnotations = createLintRule({
   id: "GATE_ANNOTATIONS_IMPLICIT",
   severity: "error",
   summary:
-    "Every tool states readOnlyHint, destructiveHint, idempotentHint and openWorldHint explicitly (C4).",
+    "Every tool states readOnlyHint, destructiveHint, idempotentHint and " +
+    "openWorldHint explicitly (C4).",
   check(tools, doc, report) {
     for (const t of tools)
       for (const h of hints)
@@ -19,12 +20,16 @@ export const explicitAnnotations = createLintRule({
   },
 });
 
-/** Annotations tell the truth about the tool's kind (C4): reads are read-only and harmless, writes are not read-only. */
+/**
+ * Annotations tell the truth about the tool's kind (C4): reads are read-only and harmless, writes
+ * are not read-only.
+ */
 export const truthfulAnnotations = createLintRule({
   id: "GATE_ANNOTATIONS_UNTRUTHFUL",
   severity: "error",
   summary:
-    "Annotations agree with the tool's kind: reads readOnly and non-destructive, writes not readOnly; never readOnly and destructive (C4).",
+    "Annotations agree with the tool's kind: reads readOnly and non-destructive, " +
+    "writes not readOnly; never readOnly and destructive (C4).",
   check(tools, doc, report) {
     for (const t of tools) {
       const a = t.annotations ?? {};

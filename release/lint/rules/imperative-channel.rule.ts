@@ -4,14 +4,16 @@ import { isObject } from "../../diff/json-schema.js";
 import { createLintRule } from "../lint-rule.js";
 
 /**
- * One authoritative imperative (C10, G4): a full context says `(requiredAction, instruction)`, a finished
- * workflow says one `continuation`. A `presentationAction` or two imperatives side by side compete.
+ * One authoritative imperative (C10, G4): a full context says `(requiredAction, instruction)`, a
+ * finished workflow says one `continuation`. A `presentationAction` or two imperatives side by side
+ * compete.
  */
 export const competingImperative = createLintRule({
   id: "GATE_COMPETING_IMPERATIVE",
   severity: "error",
   summary:
-    "Outputs carry one imperative: no presentationAction, never continuation beside requiredAction (C10, G4).",
+    "Outputs carry one imperative: no presentationAction, never continuation " +
+    "beside requiredAction (C10, G4).",
   check(tools, doc, report) {
     for (const t of tools)
       walkSchema(t.rawOutput, `${t.pointer}/outputSchema`, (node, pointer) => {

@@ -17,8 +17,8 @@ const takesBatch = (t: LintTool) =>
   });
 
 /**
- * Zero model loops (G3, C4, C16): where a batch tool exists, an item-at-a-time twin invites the model
- * to loop per card/goal. App-only tools are exempt: the widget, not the model, drives them.
+ * Zero model loops (G3, C4, C16): where a batch tool exists, an item-at-a-time twin invites the
+ * model to loop per card/goal. App-only tools are exempt: the widget, not the model, drives them.
  */
 export const itemLoop = createLintRule({
   id: "GATE_ITEM_LOOP",
@@ -31,7 +31,8 @@ export const itemLoop = createLintRule({
       const twin = batches.find((b) => b.name !== t.name && stem(b.name) === stem(t.name));
       if (twin)
         report(
-          `${t.name} handles one item while ${twin.name} takes the whole batch; the model would loop (remove the per-item tool)`,
+          `${t.name} handles one item while ${twin.name} takes the whole batch; ` +
+            `the model would loop (remove the per-item tool)`,
           { file: doc.file, pointer: t.pointer },
         );
     }

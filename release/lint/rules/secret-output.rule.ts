@@ -4,10 +4,17 @@ import { isObject } from "../../diff/json-schema.js";
 import { createLintRule } from "../lint-rule.js";
 
 // Property names that betray secrets, tokens, permanent internal ids or server paths (C15).
-const forbidden =
-  /(secret|password|passwd|token|apikey|api_key|privatekey|private_key|credential|^(user|learner|account|internal|row|db|database|tenant)_?id$|(file|dir|directory|internal)_?path$|^path$)/i;
+const secretWords = "secret|password|passwd|token|apikey|api_key|privatekey|private_key|credential";
+const idOwners = "user|learner|account|internal|row|db|database|tenant";
+const forbidden = new RegExp(
+  `(${secretWords}|^(${idOwners})_?id$|(file|dir|directory|internal)_?path$|^path$)`,
+  "i",
+);
 
-/** Nothing model-visible names a secret, token, internal id or path (C15). App-only tools are skipped: the model never sees them. */
+/**
+ * Nothing model-visible names a secret, token, internal id or path (C15). App-only tools are
+ * skipped: the model never sees them.
+ */
 export const secretOutput = createLintRule({
   id: "GATE_SECRET_OUTPUT",
   severity: "error",
@@ -20,7 +27,8 @@ export const secretOutput = createLintRule({
         for (const name of Object.keys(isObject(node.properties) ? node.properties : {}))
           if (forbidden.test(name))
             report(
-              `${t.name}: model-visible output property ${name} looks like a secret, token, internal id or path`,
+              `${t.name}: model-visible output property ${name} looks like a ` +
+                `secret, token, internal id or path`,
               { file: doc.file, pointer: pointerJoin(pointer, "properties", name) },
             );
       });

@@ -2,16 +2,17 @@ import { propertiesOf, requiredOf, isObject } from "../../diff/json-schema.js";
 import { createLintRule } from "../lint-rule.js";
 
 /**
- * Writes carry the optimistic lock and the idempotency key (C8, L8, G5, G6): `expectedStateVersion` and
- * `clientRequestId`, both required, or a required opaque `…Capability` that carries that authority (C11).
- * An idempotent write whose only input is the session handle (start_…_verified_recall, C12) is exempt:
- * retrying it returns the same open batch.
+ * Writes carry the optimistic lock and the idempotency key (C8, L8, G5, G6): `expectedStateVersion`
+ * and `clientRequestId`, both required, or a required opaque `…Capability` that carries that
+ * authority (C11). An idempotent write whose only input is the session handle
+ * (start_…_verified_recall, C12) is exempt: retrying it returns the same open batch.
  */
 export const writeEnvelope = createLintRule({
   id: "GATE_WRITE_ENVELOPE",
   severity: "error",
   summary:
-    "Write tools require expectedStateVersion + clientRequestId, or an opaque capability (C8, L8, G5, G6).",
+    "Write tools require expectedStateVersion + clientRequestId, or an opaque " +
+    "capability (C8, L8, G5, G6).",
   check(tools, doc, report) {
     for (const t of tools) {
       if (t.effectiveKind === "read" || !isObject(t.rawInput)) continue;
@@ -23,7 +24,8 @@ export const writeEnvelope = createLintRule({
         t.annotations?.idempotentHint === true && props.every((p) => p === "learningSessionId");
       if (!locked && !capability && !idempotentStart)
         report(
-          `${t.name} mutates state but does not require expectedStateVersion + clientRequestId or an opaque capability`,
+          `${t.name} mutates state but does not require expectedStateVersion + ` +
+            `clientRequestId or an opaque capability`,
           { file: doc.file, pointer: `${t.pointer}/inputSchema/required` },
         );
     }

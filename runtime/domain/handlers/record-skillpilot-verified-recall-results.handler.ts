@@ -17,7 +17,8 @@ import { checkCapability } from "../workflow-capabilities.js";
  */
 export const recordSkillpilotVerifiedRecallResults = writeHandler({
   tool: "record_skillpilot_verified_recall_results",
-  // Decrypt, completeness, expiry and policy revision now; the batch binding against the locked state.
+  // Decrypt, completeness, expiry and policy revision now; the batch binding against the locked
+  // state.
   authorize: (input, scope) =>
     checkCapability(scope, "grading", input.gradingCapability, "deferred"),
   bind: (claims, snapshot) => assertBound(claims, { batchId: gradableBatchId(snapshot.state) }),

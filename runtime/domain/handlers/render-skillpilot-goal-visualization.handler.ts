@@ -6,7 +6,7 @@ import { renderGoalVisualization, type GoalVisualizationInput } from "../goal-vi
 import { openSession } from "../session-gate.js";
 
 /** `_meta` key the goal-visualization widget reads (docs/ui-widgets.md). */
-export const goalVisualizationMetaKey = "skillpilot/goalVisualization";
+const goalVisualizationMetaKey = "skillpilot/goalVisualization";
 
 /** The curriculum facts the image shows for the active goal. */
 function imageOf(curriculum: Curriculum, goal: Goal, locale: "en" | "de"): GoalVisualizationInput {

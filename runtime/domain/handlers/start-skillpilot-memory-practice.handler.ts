@@ -4,7 +4,7 @@ import { issuePracticeCapability, practiceCard, selectDeck } from "../memory-pra
 import { openSession } from "../session-gate.js";
 
 /** `_meta` key the memory-practice widget reads (docs/ui-widgets.md). */
-export const memoryPracticeMetaKey = "skillpilot/memoryPractice";
+const memoryPracticeMetaKey = "skillpilot/memoryPractice";
 
 /**
  * Read, UI-bound (L9): open a flashcard deck of mastered goals. The cards and the

@@ -43,7 +43,7 @@ const tree = fc
     { selector: (f) => f.path, minLength: 1, maxLength: 25 },
   )
   // A file and a folder cannot share a path.
-  .filter((files) => !files.some((a) => files.some((b) => b.path.startsWith(a.path + "/"))))
+  .filter((files) => !files.some((a) => files.some((b) => b.path.startsWith(`${a.path}/`))))
   .map((files) =>
     files.map(
       (f): BundleFile => ({
@@ -69,22 +69,26 @@ describe("release/bundle: archive properties (L5)", () => {
     );
   });
 
-  it("L5: for any tree, the tar reads back as exactly the sorted files with their modes and the fixed time", async () => {
-    await fc.assert(
-      fc.asyncProperty(tree, async (files) => {
-        const back = await readTar((await buildArchives(files)).tar);
-        const want = sortBundleFiles(files);
-        assert.deepEqual(
-          back.map((e) => e.name),
-          want.map((f) => f.path),
-        );
-        assert.deepEqual(
-          back.map((e) => e.mode),
-          want.map((f) => f.mode),
-        );
-        assert.ok(back.every((e, i) => e.data.equals(want[i].data) && e.mtime === 315532800000));
-      }),
-      { numRuns: 40 },
-    );
-  });
+  it(
+    "L5: for any tree, the tar reads back as exactly the sorted files with " +
+      "their modes and the fixed time",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(tree, async (files) => {
+          const back = await readTar((await buildArchives(files)).tar);
+          const want = sortBundleFiles(files);
+          assert.deepEqual(
+            back.map((e) => e.name),
+            want.map((f) => f.path),
+          );
+          assert.deepEqual(
+            back.map((e) => e.mode),
+            want.map((f) => f.mode),
+          );
+          assert.ok(back.every((e, i) => e.data.equals(want[i].data) && e.mtime === 315532800000));
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 });

@@ -30,28 +30,38 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
     await removeProject(template);
   });
 
-  it("L3, L4, L12: prepare → freeze → record-published → verify exit 0; a tampered published file makes verify exit 1 with a GitHub annotation", async () => {
-    const prepared = skillpilot(root, "prepare");
-    assert.equal(prepared.code, 0, prepared.stderr);
-    assert.match(
-      prepared.stdout,
-      /wrote contracts\/drafts\/openai\/skillpilot-coach\/1\.1\.3-SNAPSHOT/,
-    );
-    assert.equal(skillpilot(root, "freeze", "1.1.3").code, 0);
-    const recorded = skillpilot(root, "record-published", "1.1.3", "--published-at", "2026-11-30");
-    assert.equal(recorded.code, 0, recorded.stderr);
-    assert.equal(skillpilot(root, "verify").code, 0);
-    await appendFile(
-      path.join(root, publishedDir("skillpilot-coach", "1.1.3"), "package/plugin.json"),
-      "\n",
-    );
-    const failed = skillpilot(root, "verify", "--format", "github");
-    assert.equal(failed.code, 1);
-    assert.match(
-      failed.stdout,
-      /^::error file=contracts\/published\/openai\/skillpilot-coach\/1\.1\.3.*PUBLISHED_TAMPERED/m,
-    );
-  });
+  it(
+    "L3, L4, L12: prepare → freeze → record-published → verify exit 0; a " +
+      "tampered published file makes verify exit 1 with a GitHub annotation",
+    async () => {
+      const prepared = skillpilot(root, "prepare");
+      assert.equal(prepared.code, 0, prepared.stderr);
+      assert.match(
+        prepared.stdout,
+        /wrote contracts\/drafts\/openai\/skillpilot-coach\/1\.1\.3-SNAPSHOT/,
+      );
+      assert.equal(skillpilot(root, "freeze", "1.1.3").code, 0);
+      const recorded = skillpilot(
+        root,
+        "record-published",
+        "1.1.3",
+        "--published-at",
+        "2026-11-30",
+      );
+      assert.equal(recorded.code, 0, recorded.stderr);
+      assert.equal(skillpilot(root, "verify").code, 0);
+      await appendFile(
+        path.join(root, publishedDir("skillpilot-coach", "1.1.3"), "package/plugin.json"),
+        "\n",
+      );
+      const failed = skillpilot(root, "verify", "--format", "github");
+      assert.equal(failed.code, 1);
+      assert.match(
+        failed.stdout,
+        /^::error file=contracts\/published\/openai\/skillpilot-coach\/1\.1\.3.*PUBLISHED_TAMPERED/m,
+      );
+    },
+  );
 
   it("L4: refusals exit 1 with the rule id; usage errors exit 2", () => {
     const refused = skillpilot(root, "freeze", "9.9.9");

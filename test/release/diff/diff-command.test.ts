@@ -33,30 +33,36 @@ const pair = (name: string) => [
 describe("skillpilot diff (L6, L12.2)", function () {
   // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
   this.timeout(120_000);
-  it("exits 1 on a breaking change and prints a JSON result that matches the published schema", async () => {
-    const { code, stdout } = await skillpilot([
-      "diff",
-      ...pair("input-required-added"),
-      "--format",
-      "json",
-    ]);
-    assert.equal(code, 1);
-    const result = JSON.parse(stdout);
-    const ajv = new Ajv2020({ strict: true });
-    addFormats.default(ajv);
-    const schema = JSON.parse(
-      await readFile(path.join(repoRoot, "release/diff/contract-diff-result.schema.json"), "utf8"),
-    );
-    assert.equal(ajv.validate(schema, result), true, JSON.stringify(ajv.errors));
-    assert.equal(result.breaking, true);
-    assert.equal(result.requiredBump, "major");
-    const f = result.findings[0];
-    assert.equal(f.ruleId, "INPUT_REQUIRED_ADDED");
-    assert.equal(f.tool, "complete_goal");
-    assert.equal(f.pointer, "/tools/complete_goal/inputSchema/properties/score");
-    assert.equal(f.witness.verified, true);
-    assert.ok(f.location.line > 1, "file:line of the change in the new document");
-  });
+  it(
+    "exits 1 on a breaking change and prints a JSON result that matches the " + "published schema",
+    async () => {
+      const { code, stdout } = await skillpilot([
+        "diff",
+        ...pair("input-required-added"),
+        "--format",
+        "json",
+      ]);
+      assert.equal(code, 1);
+      const result = JSON.parse(stdout);
+      const ajv = new Ajv2020({ strict: true });
+      addFormats.default(ajv);
+      const schema = JSON.parse(
+        await readFile(
+          path.join(repoRoot, "release/diff/contract-diff-result.schema.json"),
+          "utf8",
+        ),
+      );
+      assert.equal(ajv.validate(schema, result), true, JSON.stringify(ajv.errors));
+      assert.equal(result.breaking, true);
+      assert.equal(result.requiredBump, "major");
+      const f = result.findings[0];
+      assert.equal(f.ruleId, "INPUT_REQUIRED_ADDED");
+      assert.equal(f.tool, "complete_goal");
+      assert.equal(f.pointer, "/tools/complete_goal/inputSchema/properties/score");
+      assert.equal(f.witness.verified, true);
+      assert.ok(f.location.line > 1, "file:line of the change in the new document");
+    },
+  );
 
   it("exits 0 on a compatible change and names the bump and L6 class in text", async () => {
     const { code, stdout } = await skillpilot(["diff", ...pair("tool-added")]);
@@ -99,99 +105,109 @@ describe("skillpilot diff (L6, L12.2)", function () {
     assert.match(notAContract.stderr, /CONTRACT_INPUT_INVALID/);
   });
 
-  it("says so and exits 0 when nothing is published yet; diffs every published snapshot once there is one (L12.2)", async () => {
-    const project = await tempProject(repoRoot, ["generated/contract.snapshot.json"]);
-    try {
-      const none = await skillpilot(["-C", project.root, "diff"]);
-      assert.equal(none.code, 0);
-      assert.match(none.stdout, /no published snapshot/);
-      const snapshot = JSON.parse(
-        await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
-      );
-      const dir = path.join(
-        project.root,
-        "contracts/published/openai/skillpilot-coach",
-        snapshot.plugin.packageVersion,
-      );
-      await mkdir(dir, { recursive: true });
-      await cp(
-        path.join(project.root, "generated/contract.snapshot.json"),
-        path.join(dir, "contract.snapshot.json"),
-      );
-      assert.equal((await skillpilot(["-C", project.root, "diff"])).code, 0);
-      snapshot.tools = snapshot.tools.slice(1);
-      await writeFile(
-        path.join(project.root, "generated/contract.snapshot.json"),
-        JSON.stringify(snapshot, null, 2),
-      );
-      const broken = await skillpilot(["-C", project.root, "diff", "--format", "github"]);
-      assert.equal(broken.code, 1);
-      assert.match(
-        broken.stdout,
-        /^::error file=contracts\/published\/openai\/skillpilot-coach\/.*title=TOOL_REMOVED::/m,
-      );
-    } finally {
-      await project.cleanup();
-    }
-  });
+  it(
+    "says so and exits 0 when nothing is published yet; diffs every published " +
+      "snapshot once there is one (L12.2)",
+    async () => {
+      const project = await tempProject(repoRoot, ["generated/contract.snapshot.json"]);
+      try {
+        const none = await skillpilot(["-C", project.root, "diff"]);
+        assert.equal(none.code, 0);
+        assert.match(none.stdout, /no published snapshot/);
+        const snapshot = JSON.parse(
+          await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
+        );
+        const dir = path.join(
+          project.root,
+          "contracts/published/openai/skillpilot-coach",
+          snapshot.plugin.packageVersion,
+        );
+        await mkdir(dir, { recursive: true });
+        await cp(
+          path.join(project.root, "generated/contract.snapshot.json"),
+          path.join(dir, "contract.snapshot.json"),
+        );
+        assert.equal((await skillpilot(["-C", project.root, "diff"])).code, 0);
+        snapshot.tools = snapshot.tools.slice(1);
+        await writeFile(
+          path.join(project.root, "generated/contract.snapshot.json"),
+          JSON.stringify(snapshot, null, 2),
+        );
+        const broken = await skillpilot(["-C", project.root, "diff", "--format", "github"]);
+        assert.equal(broken.code, 1);
+        assert.match(
+          broken.stdout,
+          /^::error file=contracts\/published\/openai\/skillpilot-coach\/.*title=TOOL_REMOVED::/m,
+        );
+      } finally {
+        await project.cleanup();
+      }
+    },
+  );
 
-  it("blocks changed bytes under a published ui:// URI of the project, even with a waiver (L10)", async () => {
-    const project = await tempProject(repoRoot, [
-      "generated/contract.snapshot.json",
-      "release/line.json",
-      "ui",
-    ]);
-    try {
-      const snapshot = JSON.parse(
-        await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
-      );
-      const dir = path.join(
-        project.root,
-        "contracts/published/openai/skillpilot-coach",
-        snapshot.plugin.packageVersion,
-      );
-      await mkdir(dir, { recursive: true });
-      await cp(
-        path.join(project.root, "generated/contract.snapshot.json"),
-        path.join(dir, "contract.snapshot.json"),
-      );
-      assert.equal(
-        (await skillpilot(["-C", project.root, "diff"])).code,
-        0,
-        "unchanged UI bytes pass",
-      );
-      const line = JSON.parse(await readFile(path.join(project.root, "release/line.json"), "utf8"));
-      const [name, uri] = Object.entries(line.activeUi as Record<string, string>)[0];
-      await writeFile(
-        path.join(project.root, "ui", name, "index.html"),
-        "<!doctype html><p>changed in place</p>\n",
-      );
-      const out = await skillpilot(["-C", project.root, "diff", "--format", "json"]);
-      assert.equal(out.code, 1);
-      const finding = JSON.parse(out.stdout).findings.find(
-        (f: { ruleId: string }) => f.ruleId === "UI_IMMUTABLE_BYTES_CHANGED",
-      );
-      assert.equal(finding.witness.value.uri, uri);
-      await writeFile(
-        path.join(project.root, "waivers.json"),
-        JSON.stringify({
-          waivers: [
-            {
-              fingerprint: finding.fingerprint,
-              reason: "trying to waive immutable bytes",
-              approver: "someone",
-              expires: "2999-01-01",
-            },
-          ],
-        }),
-      );
-      const waived = await skillpilot(["-C", project.root, "diff", "--waivers", "waivers.json"]);
-      assert.equal(waived.code, 1);
-      assert.match(waived.stdout, /WAIVER_NOT_ALLOWED/);
-    } finally {
-      await project.cleanup();
-    }
-  });
+  it(
+    "blocks changed bytes under a published ui:// URI of the project, even with " +
+      "a waiver (L10)",
+    async () => {
+      const project = await tempProject(repoRoot, [
+        "generated/contract.snapshot.json",
+        "release/line.json",
+        "ui",
+      ]);
+      try {
+        const snapshot = JSON.parse(
+          await readFile(path.join(project.root, "generated/contract.snapshot.json"), "utf8"),
+        );
+        const dir = path.join(
+          project.root,
+          "contracts/published/openai/skillpilot-coach",
+          snapshot.plugin.packageVersion,
+        );
+        await mkdir(dir, { recursive: true });
+        await cp(
+          path.join(project.root, "generated/contract.snapshot.json"),
+          path.join(dir, "contract.snapshot.json"),
+        );
+        assert.equal(
+          (await skillpilot(["-C", project.root, "diff"])).code,
+          0,
+          "unchanged UI bytes pass",
+        );
+        const line = JSON.parse(
+          await readFile(path.join(project.root, "release/line.json"), "utf8"),
+        );
+        const [name, uri] = Object.entries(line.activeUi as Record<string, string>)[0];
+        await writeFile(
+          path.join(project.root, "ui", name, "index.html"),
+          "<!doctype html><p>changed in place</p>\n",
+        );
+        const out = await skillpilot(["-C", project.root, "diff", "--format", "json"]);
+        assert.equal(out.code, 1);
+        const finding = JSON.parse(out.stdout).findings.find(
+          (f: { ruleId: string }) => f.ruleId === "UI_IMMUTABLE_BYTES_CHANGED",
+        );
+        assert.equal(finding.witness.value.uri, uri);
+        await writeFile(
+          path.join(project.root, "waivers.json"),
+          JSON.stringify({
+            waivers: [
+              {
+                fingerprint: finding.fingerprint,
+                reason: "trying to waive immutable bytes",
+                approver: "someone",
+                expires: "2999-01-01",
+              },
+            ],
+          }),
+        );
+        const waived = await skillpilot(["-C", project.root, "diff", "--waivers", "waivers.json"]);
+        assert.equal(waived.code, 1);
+        assert.match(waived.stdout, /WAIVER_NOT_ALLOWED/);
+      } finally {
+        await project.cleanup();
+      }
+    },
+  );
 
   it("compares against git:REF (L12.2)", async () => {
     const project = await tempProject(repoRoot, ["generated/contract.snapshot.json"]);

@@ -39,34 +39,38 @@ describe("shared renderers: sarif and markdown (L12.2, L12.3)", () => {
     ]);
   });
 
-  it("SARIF: valid 2.1.0 for findings with and without a line, rule metadata from the shared table", async () => {
-    const sarif = JSON.parse(renderDiagnostics(diagnostics, "sarif"));
-    const schema = JSON.parse(
-      await readFile(
-        path.join(
-          repoRoot,
-          "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json",
+  it(
+    "SARIF: valid 2.1.0 for findings with and without a line, rule metadata " +
+      "from the shared table",
+    async () => {
+      const sarif = JSON.parse(renderDiagnostics(diagnostics, "sarif"));
+      const schema = JSON.parse(
+        await readFile(
+          path.join(
+            repoRoot,
+            "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json",
+          ),
+          "utf8",
         ),
-        "utf8",
-      ),
-    );
-    const ajv = new AjvDraft04.default({
-      strict: false,
-      validateFormats: false,
-      unicodeRegExp: false,
-    });
-    assert.equal(ajv.validate(schema, sarif), true, JSON.stringify(ajv.errors));
-    const [withLine, withoutLine] = sarif.runs[0].results;
-    assert.deepEqual(withLine.locations[0].physicalLocation.region, {
-      startLine: 3,
-      startColumn: 5,
-    });
-    assert.equal(withoutLine.locations[0].physicalLocation.region, undefined);
-    assert.equal(withoutLine.locations[0].logicalLocations[0].fullyQualifiedName, "/tools/0");
-    assert.equal(sarif.runs[0].tool.driver.rules[0].shortDescription.text, RULE.summary);
-    // An empty run is valid too (a clean lint).
-    assert.equal(ajv.validate(schema, JSON.parse(renderDiagnostics([], "sarif"))), true);
-  });
+      );
+      const ajv = new AjvDraft04.default({
+        strict: false,
+        validateFormats: false,
+        unicodeRegExp: false,
+      });
+      assert.equal(ajv.validate(schema, sarif), true, JSON.stringify(ajv.errors));
+      const [withLine, withoutLine] = sarif.runs[0].results;
+      assert.deepEqual(withLine.locations[0].physicalLocation.region, {
+        startLine: 3,
+        startColumn: 5,
+      });
+      assert.equal(withoutLine.locations[0].physicalLocation.region, undefined);
+      assert.equal(withoutLine.locations[0].logicalLocations[0].fullyQualifiedName, "/tools/0");
+      assert.equal(sarif.runs[0].tool.driver.rules[0].shortDescription.text, RULE.summary);
+      // An empty run is valid too (a clean lint).
+      assert.equal(ajv.validate(schema, JSON.parse(renderDiagnostics([], "sarif"))), true);
+    },
+  );
 
   it("Markdown: escapes table cells and shows witnesses in a details block", () => {
     const md = renderDiagnostics(diagnostics, "markdown");

@@ -5,6 +5,7 @@ import addFormats from "ajv-formats";
 import { findIncompatibilities } from "../../../release/diff/schema-subset.js";
 import { comparable } from "../../../release/diff/normalize.js";
 import { ValueChecker } from "../../../release/diff/value-check.js";
+import type { WireObject } from "../../support/wire.js";
 
 // Small schemas over a small value universe, so random values often hit the interesting edges.
 const leaf = fc.oneof(
@@ -109,13 +110,13 @@ const { value } = fc.letrec((tie) => ({
 }));
 
 /**
- * A nearby "after" schema: a few edits driven by `picks` (drop or loosen a keyword, tighten a bound,
- * add or remove an enum value, recurse into a property/items/branch), so that many pairs are compatible
- * or only subtly not — the cases where a wrong "compatible" would hide.
+ * A nearby "after" schema: a few edits driven by `picks` (drop or loosen a keyword, tighten a
+ * bound, add or remove an enum value, recurse into a property/items/branch), so that many pairs are
+ * compatible or only subtly not — the cases where a wrong "compatible" would hide.
  */
 function mutate(input: unknown, picks: number[], depth = 0): unknown {
   if (typeof input !== "object" || input === null || depth > 4) return input;
-  const s = structuredClone(input) as Record<string, any>;
+  const s = structuredClone(input) as WireObject;
   const pick = picks[depth % picks.length] + depth;
   const keys = [
     "maxLength",
@@ -176,25 +177,33 @@ addFormats.default(ajv);
 describe("schema subset checker soundness (L12.2)", function () {
   // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
   this.timeout(120_000);
-  it("never calls a change compatible when some old-valid value is rejected by the new schema (property test)", () => {
-    const checker = new ValueChecker();
-    fc.assert(
-      fc.property(
-        fc.oneof(pair, fc.tuple(schema, schema)),
-        fc.array(value, { minLength: 60, maxLength: 60 }),
-        ([before, after], values) => {
-          const [s, t] = [comparable(before), comparable(after)];
-          if (findIncompatibilities(s, t, checker).length > 0) return true;
-          const [vs, vt] = [ajv.compile(before as object), ajv.compile(after as object)];
-          for (const v of values)
-            if (vs(v))
-              assert.equal(vt(v), true, `compatible claimed, but ${JSON.stringify(v)} is rejected`);
-          return true;
-        },
-      ),
-      { numRuns: 1500, seed: 20261130 },
-    );
-  });
+  it(
+    "never calls a change compatible when some old-valid value is rejected by " +
+      "the new schema (property test)",
+    () => {
+      const checker = new ValueChecker();
+      fc.assert(
+        fc.property(
+          fc.oneof(pair, fc.tuple(schema, schema)),
+          fc.array(value, { minLength: 60, maxLength: 60 }),
+          ([before, after], values) => {
+            const [s, t] = [comparable(before), comparable(after)];
+            if (findIncompatibilities(s, t, checker).length > 0) return true;
+            const [vs, vt] = [ajv.compile(before as object), ajv.compile(after as object)];
+            for (const v of values)
+              if (vs(v))
+                assert.equal(
+                  vt(v),
+                  true,
+                  `compatible claimed, but ${JSON.stringify(v)} is rejected`,
+                );
+            return true;
+          },
+        ),
+        { numRuns: 1500, seed: 20261130 },
+      );
+    },
+  );
 
   it("every reported incompatibility with a verified witness really is one (property test)", () => {
     const checker = new ValueChecker();

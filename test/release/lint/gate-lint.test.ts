@@ -6,6 +6,7 @@ import { readDoc } from "../../../release/diff/baselines.js";
 import { parseContractDoc } from "../../../release/diff/contract-doc.js";
 import { lintContract } from "../../../release/lint/lint-contract.js";
 import { repoRoot } from "../../support/temp-project.js";
+import type { Wire } from "../../support/wire.js";
 
 const sid = { type: "string", pattern: "^sps_[A-Za-z0-9_-]{22,64}$" };
 const hints = (readOnly: boolean) => ({
@@ -16,13 +17,13 @@ const hints = (readOnly: boolean) => ({
 });
 
 /** A clean two-tool contract; each test breaks exactly one thing. */
-function clean(): any {
+function clean(): Wire {
   return {
     tools: [
       {
         name: "get_context",
         annotations: hints(true),
-        _meta: { ui: { resourceUri: "ui://demo/sha256-" + "a".repeat(64) + "/index.html" } },
+        _meta: { ui: { resourceUri: `ui://demo/sha256-${"a".repeat(64)}/index.html` } },
         inputSchema: {
           type: "object",
           additionalProperties: false,
@@ -70,7 +71,7 @@ function clean(): any {
 }
 const lint = (json: unknown) => lintContract(parseContractDoc(json, "tools.json", [])!);
 const ids = (json: unknown) => [...new Set(lint(json).map((d) => d.ruleId))].sort();
-const tool = (doc: any, name: string) => doc.tools.find((t: any) => t.name === name);
+const tool = (doc: Wire, name: string) => doc.tools.find((t: Wire) => t.name === name);
 
 describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", function () {
   // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
@@ -84,7 +85,7 @@ describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", functi
     );
   });
 
-  const cases: [string, string, (d: any) => void][] = [
+  const cases: [string, string, (d: Wire) => void][] = [
     [
       "GATE_WRITE_ENVELOPE",
       "a write without expectedStateVersion/clientRequestId or capability (C8, G5, G6)",
@@ -188,36 +189,44 @@ describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", functi
       assert.match(d.location.pointer ?? "", /^\/tools\/\d+/);
     });
 
-  it("infers a tool's kind from its annotations when a tools/list has no kind, and exempts app-only tools from secrets and loops", () => {
-    const doc = clean();
-    const card = structuredClone(tool(doc, "record_results"));
-    Object.assign(card, { name: "record_result", _meta: { ui: { visibility: ["app"] } } });
-    card.outputSchema.properties.internalPath = { type: "string" };
-    doc.tools.push(card);
-    assert.deepEqual(ids(doc), []);
-  });
+  it(
+    "infers a tool's kind from its annotations when a tools/list has no kind, " +
+      "and exempts app-only tools from secrets and loops",
+    () => {
+      const doc = clean();
+      const card = structuredClone(tool(doc, "record_results"));
+      Object.assign(card, { name: "record_result", _meta: { ui: { visibility: ["app"] } } });
+      card.outputSchema.properties.internalPath = { type: "string" };
+      doc.tools.push(card);
+      assert.deepEqual(ids(doc), []);
+    },
+  );
 
-  it("prints file:line:col and exits 1 on violations, 0 on the project snapshot, 2 on unreadable input", async () => {
-    const run = promisify(execFile);
-    const cli = (args: string[]) =>
-      run(
-        path.join(repoRoot, "node_modules/.bin/tsx"),
-        [path.join(repoRoot, "bin/skillpilot.ts"), ...args],
-        { cwd: repoRoot },
-      ).then(
-        () => 0,
-        (e: { code: number; stdout: string }) => e,
+  it(
+    "prints file:line:col and exits 1 on violations, 0 on the project snapshot, " +
+      "2 on unreadable input",
+    async () => {
+      const run = promisify(execFile);
+      const cli = (args: string[]) =>
+        run(
+          path.join(repoRoot, "node_modules/.bin/tsx"),
+          [path.join(repoRoot, "bin/skillpilot.ts"), ...args],
+          { cwd: repoRoot },
+        ).then(
+          () => 0,
+          (e: { code: number; stdout: string }) => e,
+        );
+      assert.equal(await cli(["lint"]), 0);
+      const bad = (await cli(["lint", "test/fixtures/diff-corpus/tool-added/old.json"])) as {
+        code: number;
+        stdout: string;
+      };
+      assert.equal(bad.code, 1);
+      assert.match(
+        bad.stdout,
+        /^test\/fixtures\/diff-corpus\/tool-added\/old\.json:\d+:\d+ {2}error {2}GATE_FREE_TEXT_INPUT/m,
       );
-    assert.equal(await cli(["lint"]), 0);
-    const bad = (await cli(["lint", "test/fixtures/diff-corpus/tool-added/old.json"])) as {
-      code: number;
-      stdout: string;
-    };
-    assert.equal(bad.code, 1);
-    assert.match(
-      bad.stdout,
-      /^test\/fixtures\/diff-corpus\/tool-added\/old\.json:\d+:\d+  error  GATE_FREE_TEXT_INPUT/m,
-    );
-    assert.equal(((await cli(["lint", "nope.json"])) as { code: number }).code, 2);
-  });
+      assert.equal(((await cli(["lint", "nope.json"])) as { code: number }).code, 2);
+    },
+  );
 });

@@ -23,7 +23,9 @@ async function skillDir(files: Record<string, string>): Promise<string> {
   return dir;
 }
 const ok =
-  "---\nname: demo\ndescription: A demo skill.\ntools:\n  - get_skillpilot_learning_context\n---\n# Demo\nCall `get_skillpilot_learning_context` once.\n";
+  "---\nname: demo\ndescription: A demo skill.\ntools:\n  - " +
+  "get_skillpilot_learning_context\n---\n# Demo\nCall " +
+  "`get_skillpilot_learning_context` once.\n";
 
 describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", function () {
   // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.
@@ -34,31 +36,34 @@ describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", function () {
   });
   after(() => rm(scratch, { recursive: true, force: true }));
 
-  it("passes the shipped skillpilot-coach skill, which names every model-visible tool (L7)", async () => {
-    const { diagnostics, tree } = await skillLint(
-      path.join(repoRoot, "skills"),
-      "skills",
-      contract,
-    );
-    assert.deepEqual(diagnostics, []);
-    assert.match(tree!.manifest, /^[0-9a-f]{64} {2}skillpilot-coach\/SKILL\.md\n/m);
-    const named = new Set(
-      skillToolRefs(
-        await readFile(path.join(repoRoot, "skills/skillpilot-coach/SKILL.md"), "utf8"),
-        "SKILL.md",
-      )
-        .refs.filter((r) => r.from === "front-matter")
-        .map((r) => r.name),
-    );
-    const visible = [...contract.tools.values()]
-      .filter((t) => JSON.stringify(t.visibility) !== JSON.stringify(["app"]))
-      .map((t) => t.name);
-    assert.deepEqual([...named].sort(), visible.sort());
-  });
+  it(
+    "passes the shipped skillpilot-coach skill, which names every model-visible " + "tool (L7)",
+    async () => {
+      const { diagnostics, tree } = await skillLint(
+        path.join(repoRoot, "skills"),
+        "skills",
+        contract,
+      );
+      assert.deepEqual(diagnostics, []);
+      assert.match(tree!.manifest, /^[0-9a-f]{64} {2}skillpilot-coach\/SKILL\.md\n/m);
+      const named = new Set(
+        skillToolRefs(
+          await readFile(path.join(repoRoot, "skills/skillpilot-coach/SKILL.md"), "utf8"),
+          "SKILL.md",
+        )
+          .refs.filter((r) => r.from === "front-matter")
+          .map((r) => r.name),
+      );
+      const visible = [...contract.tools.values()]
+        .filter((t) => JSON.stringify(t.visibility) !== JSON.stringify(["app"]))
+        .map((t) => t.name);
+      assert.deepEqual([...named].sort(), visible.sort());
+    },
+  );
 
   it("reports an unknown tool named in backticks with file:line:col (L7)", async () => {
     const dir = await skillDir({
-      "demo/SKILL.md": ok + "\nThen use `get_skillpilot_learning_contexts`.\n",
+      "demo/SKILL.md": `${ok}\nThen use \`get_skillpilot_learning_contexts\`.\n`,
     });
     const { diagnostics } = await skillLint(dir, "skills", contract);
     assert.deepEqual(
@@ -84,33 +89,40 @@ describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", function () {
     );
   });
 
-  it("ignores fenced examples, camelCase fields and error codes; requires front matter", async () => {
-    const dir = await skillDir({
-      "a/SKILL.md": ok + "```\n`not_a_tool_here`\n```\n`learningSessionId` `STATE_CONFLICT`\n",
-      "b/SKILL.md": "# No front matter\n",
-    });
-    const { diagnostics } = await skillLint(dir, "skills", contract);
-    assert.deepEqual(
-      diagnostics.map((d) => [d.ruleId, d.location.file]),
-      [["SKILL_FRONT_MATTER_INVALID", "skills/b/SKILL.md"]],
-    );
-  });
+  it(
+    "ignores fenced examples, camelCase fields and error codes; requires front " + "matter",
+    async () => {
+      const dir = await skillDir({
+        "a/SKILL.md": `${ok}\`\`\`\n\`not_a_tool_here\`\n\`\`\`\n\`learningSessionId\` \`STATE_CONFLICT\`\n`,
+        "b/SKILL.md": "# No front matter\n",
+      });
+      const { diagnostics } = await skillLint(dir, "skills", contract);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.ruleId, d.location.file]),
+        [["SKILL_FRONT_MATTER_INVALID", "skills/b/SKILL.md"]],
+      );
+    },
+  );
 
-  it("hashes the tree reproducibly whatever mtimes and permissions say, and checks an expected hash (L5, L7)", async () => {
-    const files = { "demo/SKILL.md": ok, "demo/notes/extra.md": "extra\n" };
-    const a = await skillDir(files);
-    const b = await skillDir(files);
-    await utimes(path.join(b, "demo/SKILL.md"), new Date("2001-01-01"), new Date("2001-01-01"));
-    await chmod(path.join(b, "demo/notes/extra.md"), 0o600);
-    const ha = (await skillLint(a, "skills", contract)).tree!.sha256;
-    assert.equal((await skillLint(b, "skills", contract)).tree!.sha256, ha);
-    assert.deepEqual((await skillLint(a, "skills", contract, ha)).diagnostics, []);
-    await writeFile(path.join(b, "demo/notes/extra.md"), "changed\n");
-    assert.deepEqual(
-      (await skillLint(b, "skills", contract, ha)).diagnostics.map((d) => d.ruleId),
-      ["SKILL_TREE_HASH_MISMATCH"],
-    );
-  });
+  it(
+    "hashes the tree reproducibly whatever mtimes and permissions say, and " +
+      "checks an expected hash (L5, L7)",
+    async () => {
+      const files = { "demo/SKILL.md": ok, "demo/notes/extra.md": "extra\n" };
+      const a = await skillDir(files);
+      const b = await skillDir(files);
+      await utimes(path.join(b, "demo/SKILL.md"), new Date("2001-01-01"), new Date("2001-01-01"));
+      await chmod(path.join(b, "demo/notes/extra.md"), 0o600);
+      const ha = (await skillLint(a, "skills", contract)).tree!.sha256;
+      assert.equal((await skillLint(b, "skills", contract)).tree!.sha256, ha);
+      assert.deepEqual((await skillLint(a, "skills", contract, ha)).diagnostics, []);
+      await writeFile(path.join(b, "demo/notes/extra.md"), "changed\n");
+      assert.deepEqual(
+        (await skillLint(b, "skills", contract, ha)).diagnostics.map((d) => d.ruleId),
+        ["SKILL_TREE_HASH_MISMATCH"],
+      );
+    },
+  );
 
   it("refuses a symlink in the skills tree (L5)", async () => {
     const dir = await skillDir({ "demo/SKILL.md": ok });
@@ -137,7 +149,7 @@ describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", function () {
     const bad = await cli([
       "skill-lint",
       "--skills",
-      await skillDir({ "x/SKILL.md": ok + "`start_skillpilot_exam`\n" }),
+      await skillDir({ "x/SKILL.md": `${ok}\`start_skillpilot_exam\`\n` }),
       "--format",
       "github",
     ]);

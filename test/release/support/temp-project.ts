@@ -57,7 +57,7 @@ export async function editJson(
   const abs = path.join(root, rel);
   const doc = JSON.parse(await readFile(abs, "utf8")) as Record<string, unknown>;
   edit(doc);
-  await writeFile(abs, JSON.stringify(doc, null, 2) + "\n");
+  await writeFile(abs, `${JSON.stringify(doc, null, 2)}\n`);
 }
 
 /** Regenerate generated/ of a project after a schema edit. */
@@ -75,8 +75,8 @@ export const ruleIds = (
   [...new Set(diagnostics.filter((d) => d.severity === severity).map((d) => d.ruleId))].sort();
 
 /**
- * Register mocha hooks that give every test of the enclosing `describe` a fresh copy of one template
- * project; returns a getter for the current copy's root.
+ * Register mocha hooks that give every test of the enclosing `describe` a fresh copy of one
+ * template project; returns a getter for the current copy's root.
  */
 export function useProjectCopies(): () => string {
   let template: string;

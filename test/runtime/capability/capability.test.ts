@@ -20,17 +20,21 @@ import {
 } from "./capability-fixtures.js";
 
 describe("runtime/capability: mint and open (C11)", () => {
-  it("mints a token that matches the contract's Capability pattern and opens to its claims (C11)", () => {
-    const token = mintCapability(keyring, { ...gradingRequest, data: { items: 3 } });
-    assert.match(token, schemaPattern("Capability"));
-    assert.ok(token.startsWith(`cap1.${keyring.activeKid}.`));
-    const claims = openCapability(keyring, token, gradingExpectation);
-    assert.equal(claims.p, "grading");
-    assert.equal(claims.bid, "b1");
-    assert.equal(claims.pr, 3);
-    assert.equal(claims.exp, gradingRequest.expiresAt.getTime());
-    assert.deepEqual(claims.d, { items: 3 });
-  });
+  it(
+    "mints a token that matches the contract's Capability pattern and opens to " +
+      "its claims (C11)",
+    () => {
+      const token = mintCapability(keyring, { ...gradingRequest, data: { items: 3 } });
+      assert.match(token, schemaPattern("Capability"));
+      assert.ok(token.startsWith(`cap1.${keyring.activeKid}.`));
+      const claims = openCapability(keyring, token, gradingExpectation);
+      assert.equal(claims.p, "grading");
+      assert.equal(claims.bid, "b1");
+      assert.equal(claims.pr, 3);
+      assert.equal(claims.exp, gradingRequest.expiresAt.getTime());
+      assert.deepEqual(claims.d, { items: 3 });
+    },
+  );
 
   it("never carries the session id, in clear or inside the claims (C11, C15)", () => {
     const token = mintCapability(keyring, gradingRequest);
@@ -96,39 +100,43 @@ describe("runtime/capability: mint and open (C11)", () => {
     );
   });
 
-  it("can leave the binding to a later check against locked state, keeping every other check now (C11, C12)", () => {
-    const token = mintCapability(keyring, gradingRequest);
-    const { batchId: _unused, ...withoutBinding } = gradingExpectation;
-    assert.throws(
-      () => openCapability(keyring, token, withoutBinding),
-      TypeError,
-      "a binding is never skipped by accident",
-    );
-    const claims = openCapability(keyring, token, { ...withoutBinding, deferBinding: true });
-    assert.doesNotThrow(() => assertBound(claims, { batchId: "b1" }));
-    assertRefused(() => assertBound(claims, { batchId: "b2" }), "CAPABILITY_STALE", "batch");
-    // Deferring the binding defers nothing else.
-    assertRefused(
-      () =>
-        openCapability(keyring, token, {
-          ...withoutBinding,
-          deferBinding: true,
-          policyRevision: 4,
-        }),
-      "CAPABILITY_STALE",
-      "policy-revision",
-    );
-    assertRefused(
-      () =>
-        openCapability(keyring, token, {
-          ...withoutBinding,
-          deferBinding: true,
-          learningSessionId: OTHER_SESSION,
-        }),
-      "CAPABILITY_INVALID",
-      "session",
-    );
-  });
+  it(
+    "can leave the binding to a later check against locked state, keeping every " +
+      "other check now (C11, C12)",
+    () => {
+      const token = mintCapability(keyring, gradingRequest);
+      const { batchId: _unused, ...withoutBinding } = gradingExpectation;
+      assert.throws(
+        () => openCapability(keyring, token, withoutBinding),
+        TypeError,
+        "a binding is never skipped by accident",
+      );
+      const claims = openCapability(keyring, token, { ...withoutBinding, deferBinding: true });
+      assert.doesNotThrow(() => assertBound(claims, { batchId: "b1" }));
+      assertRefused(() => assertBound(claims, { batchId: "b2" }), "CAPABILITY_STALE", "batch");
+      // Deferring the binding defers nothing else.
+      assertRefused(
+        () =>
+          openCapability(keyring, token, {
+            ...withoutBinding,
+            deferBinding: true,
+            policyRevision: 4,
+          }),
+        "CAPABILITY_STALE",
+        "policy-revision",
+      );
+      assertRefused(
+        () =>
+          openCapability(keyring, token, {
+            ...withoutBinding,
+            deferBinding: true,
+            learningSessionId: OTHER_SESSION,
+          }),
+        "CAPABILITY_INVALID",
+        "session",
+      );
+    },
+  );
 
   it("binds an assessment capability to the state version (C7, C11)", () => {
     const token = mintCapability(keyring, {
@@ -230,21 +238,24 @@ describe("runtime/capability: mint and open (C11)", () => {
     );
   });
 
-  it("rejects non-strings and shapes outside the pattern without throwing anything else (G9)", () => {
-    for (const bad of [
-      undefined,
-      42,
-      "",
-      "cap1",
-      "cap1..abc",
-      `cap2.${keyring.activeKid}.${"A".repeat(40)}`,
-    ])
-      assertRefused(
-        () => openCapability(keyring, bad as string, gradingExpectation),
-        "CAPABILITY_INVALID",
-        "malformed",
-      );
-  });
+  it(
+    "rejects non-strings and shapes outside the pattern without throwing " + "anything else (G9)",
+    () => {
+      for (const bad of [
+        undefined,
+        42,
+        "",
+        "cap1",
+        "cap1..abc",
+        `cap2.${keyring.activeKid}.${"A".repeat(40)}`,
+      ])
+        assertRefused(
+          () => openCapability(keyring, bad as string, gradingExpectation),
+          "CAPABILITY_INVALID",
+          "malformed",
+        );
+    },
+  );
 
   it("rejects keyring configurations that cannot be used safely", () => {
     const good = generateKeyringConfig("k1");

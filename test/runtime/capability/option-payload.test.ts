@@ -48,25 +48,29 @@ describe("runtime/capability: opaque option payloads (C14, C11)", () => {
     );
   });
 
-  it("never crosses token families: an option relabelled cap1, or a cap1 option-purpose token, is refused (C11)", () => {
-    const relabelled = payload.replace(/^opt1\./, "cap1.");
-    assertRefused(
-      () => openOptionPayload(keyring, relabelled, expect),
-      "CAPABILITY_INVALID",
-      "malformed",
-    );
-    const capOption = mintCapability(keyring, {
-      purpose: "option",
-      learningSessionId: SESSION,
-      policyRevision: 3,
-      expiresAt: IN_ONE_HOUR,
-      stateVersion: 4,
-      data: choice,
-    });
-    assertRefused(
-      () => openOptionPayload(keyring, capOption.replace(/^cap1\./, "opt1."), expect),
-      "CAPABILITY_INVALID",
-      "decrypt",
-    );
-  });
+  it(
+    "never crosses token families: an option relabelled cap1, or a cap1 " +
+      "option-purpose token, is refused (C11)",
+    () => {
+      const relabelled = payload.replace(/^opt1\./, "cap1.");
+      assertRefused(
+        () => openOptionPayload(keyring, relabelled, expect),
+        "CAPABILITY_INVALID",
+        "malformed",
+      );
+      const capOption = mintCapability(keyring, {
+        purpose: "option",
+        learningSessionId: SESSION,
+        policyRevision: 3,
+        expiresAt: IN_ONE_HOUR,
+        stateVersion: 4,
+        data: choice,
+      });
+      assertRefused(
+        () => openOptionPayload(keyring, capOption.replace(/^cap1\./, "opt1."), expect),
+        "CAPABILITY_INVALID",
+        "decrypt",
+      );
+    },
+  );
 });

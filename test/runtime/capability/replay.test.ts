@@ -16,36 +16,46 @@ async function refusal(run: Promise<unknown>): Promise<string> {
 }
 
 describe("runtime/capability: replay (C11, G6)", () => {
-  it("accepts the first spend and an exact retry, rejects another request spending it (C11, G6)", async () => {
-    const store = new MemoryReplayStore();
-    const token = mintCapability(keyring, gradingRequest);
-    const first = await verifyCapability(keyring, token, gradingExpectation, {
-      store,
-      use: "input-hash-A",
-    });
-    const retry = await verifyCapability(keyring, token, gradingExpectation, {
-      store,
-      use: "input-hash-A",
-    });
-    assert.equal(retry.jti, first.jti);
-    assert.equal(
-      await refusal(
-        verifyCapability(keyring, token, gradingExpectation, { store, use: "input-hash-B" }),
-      ),
-      "CAPABILITY_REPLAYED",
-    );
-  });
+  it(
+    "accepts the first spend and an exact retry, rejects another request " +
+      "spending it (C11, G6)",
+    async () => {
+      const store = new MemoryReplayStore();
+      const token = mintCapability(keyring, gradingRequest);
+      const first = await verifyCapability(keyring, token, gradingExpectation, {
+        store,
+        use: "input-hash-A",
+      });
+      const retry = await verifyCapability(keyring, token, gradingExpectation, {
+        store,
+        use: "input-hash-A",
+      });
+      assert.equal(retry.jti, first.jti);
+      assert.equal(
+        await refusal(
+          verifyCapability(keyring, token, gradingExpectation, { store, use: "input-hash-B" }),
+        ),
+        "CAPABILITY_REPLAYED",
+      );
+    },
+  );
 
-  it("checks staleness before replay: a spent token past expiry is stale, not replayed (C11)", async () => {
-    const store = new MemoryReplayStore();
-    const token = mintCapability(keyring, gradingRequest);
-    await verifyCapability(keyring, token, gradingExpectation, { store, use: "A" });
-    const later = { ...gradingExpectation, now: new Date(gradingRequest.expiresAt.getTime() + 1) };
-    assert.equal(
-      await refusal(verifyCapability(keyring, token, later, { store, use: "B" })),
-      "CAPABILITY_STALE",
-    );
-  });
+  it(
+    "checks staleness before replay: a spent token past expiry is stale, not " + "replayed (C11)",
+    async () => {
+      const store = new MemoryReplayStore();
+      const token = mintCapability(keyring, gradingRequest);
+      await verifyCapability(keyring, token, gradingExpectation, { store, use: "A" });
+      const later = {
+        ...gradingExpectation,
+        now: new Date(gradingRequest.expiresAt.getTime() + 1),
+      };
+      assert.equal(
+        await refusal(verifyCapability(keyring, token, later, { store, use: "B" })),
+        "CAPABILITY_STALE",
+      );
+    },
+  );
 
   it("never spends a token that failed an earlier check (C11)", async () => {
     const store = new MemoryReplayStore();

@@ -39,15 +39,18 @@ describe("runtime/capability: key rotation (C11)", () => {
     );
   });
 
-  it("derives one key per purpose and kid, so purposes and kids never share key bytes (C11)", () => {
-    const ring = keyringFromConfig(during);
-    const keys = ["k1", "k2"].flatMap((kid) =>
-      ["cap1/grading", "cap1/batch", "opt1/option"].map((info) =>
-        ring.derive(kid, info).toString("hex"),
-      ),
-    );
-    assert.equal(new Set(keys).size, keys.length);
-    assert.equal(ring.derive("k1", "cap1/grading").length, 32);
-    assert.equal(ring.derive("k1", "cap1/grading"), ring.derive("k1", "cap1/grading")); // cached
-  });
+  it(
+    "derives one key per purpose and kid, so purposes and kids never share key " + "bytes (C11)",
+    () => {
+      const ring = keyringFromConfig(during);
+      const keys = ["k1", "k2"].flatMap((kid) =>
+        ["cap1/grading", "cap1/batch", "opt1/option"].map((info) =>
+          ring.derive(kid, info).toString("hex"),
+        ),
+      );
+      assert.equal(new Set(keys).size, keys.length);
+      assert.equal(ring.derive("k1", "cap1/grading").length, 32);
+      assert.equal(ring.derive("k1", "cap1/grading"), ring.derive("k1", "cap1/grading")); // cached
+    },
+  );
 });

@@ -84,17 +84,21 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
     );
   });
 
-  it("rejects a token whose tag is truncated to 4 bytes — the short-tag attack Node 20 allows by default (C11)", () => {
-    const { head, sealed } = split(token);
-    const truncated = head + sealed.subarray(0, sealed.length - 12).toString("base64url");
-    assertRefused(
-      () => openCapability(keyring, truncated, gradingExpectation),
-      "CAPABILITY_INVALID",
-    );
-    // Why the pinned tag length matters: a decipher without authTagLength accepts a 4-byte tag.
-    const decipher = createDecipheriv("aes-256-gcm", Buffer.alloc(32), Buffer.alloc(12));
-    assert.doesNotThrow(() => decipher.setAuthTag(Buffer.alloc(4)));
-  });
+  it(
+    "rejects a token whose tag is truncated to 4 bytes — the short-tag attack " +
+      "Node 20 allows by default (C11)",
+    () => {
+      const { head, sealed } = split(token);
+      const truncated = head + sealed.subarray(0, sealed.length - 12).toString("base64url");
+      assertRefused(
+        () => openCapability(keyring, truncated, gradingExpectation),
+        "CAPABILITY_INVALID",
+      );
+      // Why the pinned tag length matters: a decipher without authTagLength accepts a 4-byte tag.
+      const decipher = createDecipheriv("aes-256-gcm", Buffer.alloc(32), Buffer.alloc(12));
+      assert.doesNotThrow(() => decipher.setAuthTag(Buffer.alloc(4)));
+    },
+  );
 
   it("rejects a token whose text is not the canonical base64url of its bytes (C11)", () => {
     // Only sealed lengths that are not a multiple of 3 leave unused trailing bits, so pad the
@@ -102,11 +106,12 @@ describe("runtime/capability: tampering (C11, G5, G9)", () => {
     let text = "";
     let head = "";
     let sealed: Buffer = Buffer.alloc(0);
-    for (let pad = 0; text.length % 4 === 0; pad += 1)
+    for (let pad = 0; text.length % 4 === 0; pad += 1) {
       ({ head, sealed } = split(
         mintCapability(keyring, { ...gradingRequest, data: { pad: "x".repeat(pad) } }),
-      )),
-        (text = sealed.toString("base64url"));
+      ));
+      text = sealed.toString("base64url");
+    }
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     const twin = [...alphabet].find(
       (c) => c !== text.at(-1) && Buffer.from(text.slice(0, -1) + c, "base64url").equals(sealed),

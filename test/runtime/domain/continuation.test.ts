@@ -40,71 +40,84 @@ describe("next step and continuation rules (C1, C10, C13)", () => {
     );
   });
 
-  it("puts the active goal first, then due recall, then an unlocked exam, then a choice (C1)", () => {
-    const gitBasics = curriculum.skill("git-basics")!.goals.map((g) => g.goalId);
-    assert.equal(
-      decideNextStep(
-        curriculum,
-        snapshot({ activeGoalId: "git-basics.staging" }, [["git-basics.repository", DAYS_AGO(3)]]),
-        NOW,
-      ).kind,
-      "teach",
-    );
-    assert.deepEqual(
-      decideNextStep(curriculum, snapshot({}, [["git-basics.repository", DAYS_AGO(3)]]), NOW),
-      { kind: "recall", dueItems: 1 },
-    );
-    const allMastered = gitBasics.map((id): [string, string] => [id, DAYS_AGO(0)]);
-    assert.deepEqual(decideNextStep(curriculum, snapshot({}, allMastered), NOW), {
-      kind: "exam",
-      skillId: "git-basics",
-    });
-    const examTaken = snapshot(
-      {
-        exams: {
-          "git-basics": { score: 70, maxScore: 100, passed: true, recordedAt: NOW.toISOString() },
+  it(
+    "puts the active goal first, then due recall, then an unlocked exam, then a " + "choice (C1)",
+    () => {
+      const gitBasics = curriculum.skill("git-basics")!.goals.map((g) => g.goalId);
+      assert.equal(
+        decideNextStep(
+          curriculum,
+          snapshot({ activeGoalId: "git-basics.staging" }, [
+            ["git-basics.repository", DAYS_AGO(3)],
+          ]),
+          NOW,
+        ).kind,
+        "teach",
+      );
+      assert.deepEqual(
+        decideNextStep(curriculum, snapshot({}, [["git-basics.repository", DAYS_AGO(3)]]), NOW),
+        { kind: "recall", dueItems: 1 },
+      );
+      const allMastered = gitBasics.map((id): [string, string] => [id, DAYS_AGO(0)]);
+      assert.deepEqual(decideNextStep(curriculum, snapshot({}, allMastered), NOW), {
+        kind: "exam",
+        skillId: "git-basics",
+      });
+      const examTaken = snapshot(
+        {
+          exams: {
+            "git-basics": { score: 70, maxScore: 100, passed: true, recordedAt: NOW.toISOString() },
+          },
         },
-      },
-      allMastered,
-    );
-    assert.equal(decideNextStep(curriculum, examTaken, NOW).kind, "choose");
-  });
+        allMastered,
+      );
+      assert.equal(decideNextStep(curriculum, examTaken, NOW).kind, "choose");
+    },
+  );
 
-  it("renders then teaches only a newly activated goal with a visualization, bound to the new state version (C13)", () => {
-    const after = snapshot({ activeGoalId: "git-basics.commit" }, [], 12);
-    assert.deepEqual(continuationAfter(curriculum, null, after, NOW), {
-      action: "renderGoalVisualizationThenTeachActiveGoal",
-      consentRequired: false,
-      toolCall: {
-        name: "render_skillpilot_goal_visualization",
-        arguments: { goalId: "git-basics.commit", expectedStateVersion: 12 },
-      },
-    });
-    assert.deepEqual(continuationAfter(curriculum, "git-basics.commit", after, NOW), {
-      action: "teachActiveGoal",
-      consentRequired: false,
-    });
-    assert.deepEqual(
-      continuationAfter(curriculum, null, snapshot({ activeGoalId: "git-basics.history" }), NOW),
-      { action: "teachActiveGoal", consentRequired: false },
-    );
-  });
+  it(
+    "renders then teaches only a newly activated goal with a visualization, " +
+      "bound to the new state version (C13)",
+    () => {
+      const after = snapshot({ activeGoalId: "git-basics.commit" }, [], 12);
+      assert.deepEqual(continuationAfter(curriculum, null, after, NOW), {
+        action: "renderGoalVisualizationThenTeachActiveGoal",
+        consentRequired: false,
+        toolCall: {
+          name: "render_skillpilot_goal_visualization",
+          arguments: { goalId: "git-basics.commit", expectedStateVersion: 12 },
+        },
+      });
+      assert.deepEqual(continuationAfter(curriculum, "git-basics.commit", after, NOW), {
+        action: "teachActiveGoal",
+        consentRequired: false,
+      });
+      assert.deepEqual(
+        continuationAfter(curriculum, null, snapshot({ activeGoalId: "git-basics.history" }), NOW),
+        { action: "teachActiveGoal", consentRequired: false },
+      );
+    },
+  );
 
-  it("asks for consent to the next step when no goal is active, and says when the curriculum is complete (C13)", () => {
-    assert.deepEqual(continuationAfter(curriculum, null, snapshot({ focusSkillId: null }), NOW), {
-      action: "offerNextStep",
-      consentRequired: true,
-    });
-    const everything = curriculum.goals.map((g): [string, string] => [g.goalId, DAYS_AGO(0)]);
-    const exams = Object.fromEntries(
-      curriculum.skills.map((s) => [
-        s.skillId,
-        { score: 90, maxScore: 100, passed: true, recordedAt: NOW.toISOString() },
-      ]),
-    );
-    assert.deepEqual(continuationAfter(curriculum, null, snapshot({ exams }, everything), NOW), {
-      action: "curriculumComplete",
-      consentRequired: false,
-    });
-  });
+  it(
+    "asks for consent to the next step when no goal is active, and says when " +
+      "the curriculum is complete (C13)",
+    () => {
+      assert.deepEqual(continuationAfter(curriculum, null, snapshot({ focusSkillId: null }), NOW), {
+        action: "offerNextStep",
+        consentRequired: true,
+      });
+      const everything = curriculum.goals.map((g): [string, string] => [g.goalId, DAYS_AGO(0)]);
+      const exams = Object.fromEntries(
+        curriculum.skills.map((s) => [
+          s.skillId,
+          { score: 90, maxScore: 100, passed: true, recordedAt: NOW.toISOString() },
+        ]),
+      );
+      assert.deepEqual(continuationAfter(curriculum, null, snapshot({ exams }, everything), NOW), {
+        action: "curriculumComplete",
+        consentRequired: false,
+      });
+    },
+  );
 });

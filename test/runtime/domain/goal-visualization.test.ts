@@ -95,20 +95,29 @@ describe("runtime/domain/goal-visualization (issue #4, L9)", () => {
     assert.equal(renderGoalVisualization(activeGoal), golden("goal-active-en.svg"));
   });
 
-  it("renders a mastered goal without prerequisites in German exactly as the golden file (L9, C3)", () => {
-    assert.equal(renderGoalVisualization(masteredDe), golden("goal-mastered-de.svg"));
-  });
+  it(
+    "renders a mastered goal without prerequisites in German exactly as the " +
+      "golden file (L9, C3)",
+    () => {
+      assert.equal(renderGoalVisualization(masteredDe), golden("goal-mastered-de.svg"));
+    },
+  );
 
-  it("is safe and small for both goldens: allowed elements only, no scripts, no external references", () => {
-    for (const input of [activeGoal, masteredDe]) {
-      const svg = renderGoalVisualization(input);
-      assertSafeSvg(svg);
-      assert.ok(Buffer.byteLength(svg) < 4096, `${Buffer.byteLength(svg)} bytes`);
-    }
-  });
+  it(
+    "is safe and small for both goldens: allowed elements only, no scripts, no " +
+      "external references",
+    () => {
+      for (const input of [activeGoal, masteredDe]) {
+        const svg = renderGoalVisualization(input);
+        assertSafeSvg(svg);
+        assert.ok(Buffer.byteLength(svg) < 4096, `${Buffer.byteLength(svg)} bytes`);
+      }
+    },
+  );
 
   it("escapes an XSS-style title, skill and prerequisite so no markup survives (C15)", () => {
-    const attack = `"><script>alert(1)</script><img src=x onerror=alert(2)><a href='javascript:alert(3)'>`;
+    const attack =
+      `"><script>alert(1)</script><img src=x onerror=alert(2)><a ` + `href='javascript:alert(3)'>`;
     const svg = renderGoalVisualization({
       ...activeGoal,
       title: attack,

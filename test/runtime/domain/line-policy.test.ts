@@ -40,21 +40,25 @@ describe("launch decision (L11)", () => {
       "refuse",
     );
   });
-  it("BLOCK refuses: MAJOR_UPGRADE_REQUIRED with a verified successor, TEMPORARILY_UNAVAILABLE without", () => {
-    assert.deepEqual(
-      decideLaunch(line({ newSessionPolicy: "BLOCK", successor }), allowlist, true),
-      { kind: "refuse", code: "MAJOR_UPGRADE_REQUIRED", successor },
-    );
-    assert.deepEqual(decideLaunch(line({ newSessionPolicy: "BLOCK" }), allowlist, true), {
-      kind: "refuse",
-      code: "TEMPORARILY_UNAVAILABLE",
-    });
-    const http = { contractMajor: 2, launchUrl: "http://skillpilot.com/v2/start" };
-    assert.deepEqual(
-      decideLaunch(line({ newSessionPolicy: "BLOCK", successor: http }), allowlist, true),
-      { kind: "refuse", code: "TEMPORARILY_UNAVAILABLE" },
-    );
-  });
+  it(
+    "BLOCK refuses: MAJOR_UPGRADE_REQUIRED with a verified successor, " +
+      "TEMPORARILY_UNAVAILABLE without",
+    () => {
+      assert.deepEqual(
+        decideLaunch(line({ newSessionPolicy: "BLOCK", successor }), allowlist, true),
+        { kind: "refuse", code: "MAJOR_UPGRADE_REQUIRED", successor },
+      );
+      assert.deepEqual(decideLaunch(line({ newSessionPolicy: "BLOCK" }), allowlist, true), {
+        kind: "refuse",
+        code: "TEMPORARILY_UNAVAILABLE",
+      });
+      const http = { contractMajor: 2, launchUrl: "http://skillpilot.com/v2/start" };
+      assert.deepEqual(
+        decideLaunch(line({ newSessionPolicy: "BLOCK", successor: http }), allowlist, true),
+        { kind: "refuse", code: "TEMPORARILY_UNAVAILABLE" },
+      );
+    },
+  );
   it("no readable line fails closed", () => {
     assert.deepEqual(decideLaunch(undefined, allowlist, true), {
       kind: "refuse",

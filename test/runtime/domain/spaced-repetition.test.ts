@@ -41,17 +41,20 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
     });
   });
 
-  it("follows the SM-2 steps for repeated passes: 1, 6, then × ease, capped at 365 days (C7)", () => {
-    let s = initialSchedule(T0);
-    const seen: number[] = [];
-    for (let i = 0; i < 9; i += 1) {
-      s = recordRecall(s, true, new Date(s.dueAt));
-      seen.push(s.intervalDays);
-    }
-    assert.deepEqual(seen, [1, 6, 15, 38, 95, 238, 365, 365, 365]);
-    assert.equal(s.easeFactor, 2.5);
-    assert.equal(s.repetitions, 9);
-  });
+  it(
+    "follows the SM-2 steps for repeated passes: 1, 6, then × ease, capped at " + "365 days (C7)",
+    () => {
+      let s = initialSchedule(T0);
+      const seen: number[] = [];
+      for (let i = 0; i < 9; i += 1) {
+        s = recordRecall(s, true, new Date(s.dueAt));
+        seen.push(s.intervalDays);
+      }
+      assert.deepEqual(seen, [1, 6, 15, 38, 95, 238, 365, 365, 365]);
+      assert.equal(s.easeFactor, 2.5);
+      assert.equal(s.repetitions, 9);
+    },
+  );
 
   it("resets a failed recall to one day, counts a lapse and lowers the ease (C7)", () => {
     const learned = reviewItem(
@@ -72,7 +75,8 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
   });
 
   it("maps practice grades: hard grows slowly, easy grows faster and raises the ease", () => {
-    const s = reviewItem(reviewItem(initialSchedule(T0), "good", days(1)), "good", days(2)); // 6 days
+    // 6 days
+    const s = reviewItem(reviewItem(initialSchedule(T0), "good", days(1)), "good", days(2));
     assert.deepEqual(
       grades.map((g) => [
         g,
@@ -96,22 +100,26 @@ describe("runtime/domain/spaced-repetition: documented schedule (issue #4)", () 
     assert.equal(late.dueAt, days(6).toISOString());
   });
 
-  it("selects due items most overdue first, ties by id, up to the limit (C12 server-owned order)", () => {
-    const item = (id: string, due: number) => ({
-      id,
-      schedule: { ...initialSchedule(T0), dueAt: days(due).toISOString() },
-    });
-    const items = [item("c", 2), item("b", 1), item("a", 1), item("d", 9)];
-    assert.deepEqual(
-      selectDue(items, days(3), 10).map((i) => i.id),
-      ["a", "b", "c"],
-    );
-    assert.deepEqual(
-      selectDue(items, days(3), 2).map((i) => i.id),
-      ["a", "b"],
-    );
-    assert.deepEqual(selectDue(items, days(0), 10), []);
-  });
+  it(
+    "selects due items most overdue first, ties by id, up to the limit (C12 " +
+      "server-owned order)",
+    () => {
+      const item = (id: string, due: number) => ({
+        id,
+        schedule: { ...initialSchedule(T0), dueAt: days(due).toISOString() },
+      });
+      const items = [item("c", 2), item("b", 1), item("a", 1), item("d", 9)];
+      assert.deepEqual(
+        selectDue(items, days(3), 10).map((i) => i.id),
+        ["a", "b", "c"],
+      );
+      assert.deepEqual(
+        selectDue(items, days(3), 2).map((i) => i.id),
+        ["a", "b"],
+      );
+      assert.deepEqual(selectDue(items, days(0), 10), []);
+    },
+  );
 
   it("rejects invalid dates instead of producing NaN schedules", () => {
     assert.throws(() => initialSchedule(new Date("nope")), RangeError);

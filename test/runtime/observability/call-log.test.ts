@@ -31,18 +31,22 @@ describe("call log durability on close (G10, L13)", () => {
   before(async () => (dir = await mkdtemp(path.join(tmpdir(), "skillpilot-call-log-"))));
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it("G10, L13: every line logged before close is in the file once close resolves, even while the file is still opening and writes are pending", async () => {
-    for (let run = 0; run < 5; run++) {
-      const file = path.join(dir, `run-${run}`, "calls.log");
-      const logger = createLogger(file, "info");
-      // Logged at once: the asynchronous destination has not even opened the file yet.
-      for (let i = 0; i < 20_000; i++) logCall(logger, fields(i));
-      await closeLogger(logger);
-      const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
-      assert.equal(lines.length, 20_000, `run ${run}`);
-      assert.equal((JSON.parse(lines[19_999]) as { serverBuild: string }).serverBuild, "b19999");
-    }
-  });
+  it(
+    "G10, L13: every line logged before close is in the file once close " +
+      "resolves, even while the file is still opening and writes are pending",
+    async () => {
+      for (let run = 0; run < 5; run++) {
+        const file = path.join(dir, `run-${run}`, "calls.log");
+        const logger = createLogger(file, "info");
+        // Logged at once: the asynchronous destination has not even opened the file yet.
+        for (let i = 0; i < 20_000; i++) logCall(logger, fields(i));
+        await closeLogger(logger);
+        const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
+        assert.equal(lines.length, 20_000, `run ${run}`);
+        assert.equal((JSON.parse(lines[19_999]) as { serverBuild: string }).serverBuild, "b19999");
+      }
+    },
+  );
 
   it("closing twice is harmless", async () => {
     const logger = createLogger(path.join(dir, "twice.log"), "info");
@@ -58,7 +62,10 @@ describe("call log durability on close (G10, L13)", () => {
   it("L13: a call line is exactly the line pino itself writes for the same fields", async () => {
     const lines: string[] = [];
     const sink = new Writable({
-      write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()),
+      write: (chunk, _encoding, done) => {
+        lines.push(String(chunk));
+        done();
+      },
     });
     const logger = pino({ level: "info", base: undefined, messageKey: "msg" }, sink);
     const call = {
@@ -97,7 +104,9 @@ describe("call log durability on close (G10, L13)", () => {
     const file = path.join(dir, "exit.log");
     const script = `import { createLogger, logCall } from ${JSON.stringify(callLogModule)};
       const logger = createLogger(${JSON.stringify(file)}, "info");
-      for (let i = 0; i < 3; i++) logCall(logger, { contractMajor: 1, pluginLine: "p", serverBuild: "b" + i, toolName: "t", status: "ok", resultCode: "OK", latencyMs: 0 });
+      const base = { contractMajor: 1, pluginLine: "p", toolName: "t", status: "ok" };
+      for (let i = 0; i < 3; i++)
+        logCall(logger, { ...base, serverBuild: "b" + i, resultCode: "OK", latencyMs: 0 });
       process.exit(0);`;
     await promisify(execFile)(process.execPath, [
       "--import",

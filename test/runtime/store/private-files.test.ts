@@ -24,34 +24,41 @@ describe("the data directory and the SQLite file are private (C15)", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("C15: a first start creates the data directory 0700 and the database, its WAL and secrets.json 0600", async () => {
-    const fx = await startFixture({ dataDir: path.join(dir, "data") });
-    try {
-      await fx.newSession("mode-learner");
-      const dataDir = fx.services.config.dataDir;
-      assert.equal(await mode(dataDir), 0o700);
-      assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o600);
-      assert.equal(await mode(path.join(dataDir, `${databaseFileName}-wal`)), 0o600);
-      assert.equal(await mode(path.join(dataDir, secretsFileName)), 0o600);
-    } finally {
-      await fx.close();
-    }
-  });
+  it(
+    "C15: a first start creates the data directory 0700 and the database, its " +
+      "WAL and secrets.json 0600",
+    async () => {
+      const fx = await startFixture({ dataDir: path.join(dir, "data") });
+      try {
+        await fx.newSession("mode-learner");
+        const dataDir = fx.services.config.dataDir;
+        assert.equal(await mode(dataDir), 0o700);
+        assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o600);
+        assert.equal(await mode(path.join(dataDir, `${databaseFileName}-wal`)), 0o600);
+        assert.equal(await mode(path.join(dataDir, secretsFileName)), 0o600);
+      } finally {
+        await fx.close();
+      }
+    },
+  );
 
-  it("C15: a database file left 0644 by an older version is tightened to 0600 on start", async () => {
-    const dataDir = path.join(dir, "old-data");
-    await mkdir(dataDir, { mode: 0o755 });
-    await writeFile(path.join(dataDir, databaseFileName), "", { mode: 0o644 });
-    assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o644);
-    const services = await createServices(
-      await loadConfig(repoRoot, { dataDir, logDestination: path.join(dir, "calls.log") }, {}),
-    );
-    try {
-      const launched = await launchSession(services, { learner: "old-install", locale: "en" });
-      assert.equal(launched.kind, "minted");
-      assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o600);
-    } finally {
-      await closeServices(services);
-    }
-  });
+  it(
+    "C15: a database file left 0644 by an older version is tightened to 0600 on " + "start",
+    async () => {
+      const dataDir = path.join(dir, "old-data");
+      await mkdir(dataDir, { mode: 0o755 });
+      await writeFile(path.join(dataDir, databaseFileName), "", { mode: 0o644 });
+      assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o644);
+      const services = await createServices(
+        await loadConfig(repoRoot, { dataDir, logDestination: path.join(dir, "calls.log") }, {}),
+      );
+      try {
+        const launched = await launchSession(services, { learner: "old-install", locale: "en" });
+        assert.equal(launched.kind, "minted");
+        assert.equal(await mode(path.join(dataDir, databaseFileName)), 0o600);
+      } finally {
+        await closeServices(services);
+      }
+    },
+  );
 });

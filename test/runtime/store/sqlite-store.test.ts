@@ -51,40 +51,52 @@ describe("SQLite store", () => {
     assert.ok(Number(own.pragma("busy_timeout", { simple: true })) > 0);
   });
 
-  it("takes the write lock at BEGIN: another connection cannot start a write even while the transaction only reads", async () => {
-    const learnerId = await seedLearner();
-    const other = new Database(file);
-    other.pragma("busy_timeout = 0");
-    try {
-      await store.write(async (tx) => {
-        await tx.loadLearner(learnerId); // reads only: a deferred BEGIN would hold no write lock yet
-        assert.throws(() => other.exec("BEGIN IMMEDIATE"), /SQLITE_BUSY|database is locked/);
-      });
-      other.exec("BEGIN IMMEDIATE");
-      other.exec("ROLLBACK");
-    } finally {
-      other.close();
-    }
-  });
+  it(
+    "takes the write lock at BEGIN: another connection cannot start a write " +
+      "even while the transaction only reads",
+    async () => {
+      const learnerId = await seedLearner();
+      const other = new Database(file);
+      other.pragma("busy_timeout = 0");
+      try {
+        await store.write(async (tx) => {
+          // reads only: a deferred BEGIN would hold no write lock yet
+          await tx.loadLearner(learnerId);
+          assert.throws(() => other.exec("BEGIN IMMEDIATE"), /SQLITE_BUSY|database is locked/);
+        });
+        other.exec("BEGIN IMMEDIATE");
+        other.exec("ROLLBACK");
+      } finally {
+        other.close();
+      }
+    },
+  );
 
-  it("keeps read-then-write transactions of 3 processes on one file free of SQLITE_BUSY and lost updates", async function () {
-    this.timeout(60_000);
-    const learnerId = await seedLearner();
-    await store.close();
-    const worker = path.join(path.dirname(fileURLToPath(import.meta.url)), "contention-worker.ts");
-    const run = promisify(execFile);
-    const outputs = await Promise.all(
-      [0, 1, 2].map(() =>
-        run(process.execPath, ["--import", "tsx", worker, file, String(learnerId), "150"]),
-      ),
-    );
-    assert.deepEqual(
-      outputs.map((o) => o.stdout.trim()),
-      ["150", "150", "150"],
-    );
-    store = await SqliteStore.open(file, 3);
-    assert.equal((await store.loadLearner(learnerId)).stateVersion, 1 + 450);
-  });
+  it(
+    "keeps read-then-write transactions of 3 processes on one file free of " +
+      "SQLITE_BUSY and lost updates",
+    async function () {
+      this.timeout(60_000);
+      const learnerId = await seedLearner();
+      await store.close();
+      const worker = path.join(
+        path.dirname(fileURLToPath(import.meta.url)),
+        "contention-worker.ts",
+      );
+      const run = promisify(execFile);
+      const outputs = await Promise.all(
+        [0, 1, 2].map(() =>
+          run(process.execPath, ["--import", "tsx", worker, file, String(learnerId), "150"]),
+        ),
+      );
+      assert.deepEqual(
+        outputs.map((o) => o.stdout.trim()),
+        ["150", "150", "150"],
+      );
+      store = await SqliteStore.open(file, 3);
+      assert.equal((await store.loadLearner(learnerId)).stateVersion, 1 + 450);
+    },
+  );
 
   it("rolls every statement of a failed write back", async () => {
     const learnerId = await seedLearner();

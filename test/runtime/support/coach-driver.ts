@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { CoachClient, ToolResult } from "./mcp-clients.js";
 import type { RuntimeFixture } from "./runtime-fixture.js";
+import type { WireObject } from "../../support/wire.js";
 
 /** Any tool output, loosely typed for assertions. */
-export type Out = Record<string, any>;
+export type Out = WireObject;
 
 const DAY_MS = 86_400_000;
 

@@ -8,9 +8,7 @@ export interface CoachClient {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
   listResources(): Promise<{ resources: { uri: string; name: string; mimeType?: string }[] }>;
-  readResource(
-    uri: string,
-  ): Promise<{
+  readResource(uri: string): Promise<{
     contents: { uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }[];
   }>;
   close(): Promise<void>;
@@ -24,9 +22,15 @@ export interface ToolResult {
   [key: string]: unknown;
 }
 
-/** The protocol eras every end-to-end test runs in: the v2 client on 2026-07-28, the v1 client on 2025. */
+/**
+ * The protocol eras every end-to-end test runs in: the v2 client on 2026-07-28, the v1 client on
+ * 2025.
+ */
 export const eras = ["2026-07-28 (SDK v2)", "2025 stateless (SDK v1)"] as const;
-/** Also the v2 client speaking the 2025 protocol (`versionNegotiation: legacy`), for the core turn suite. */
+/**
+ * Also the v2 client speaking the 2025 protocol (`versionNegotiation: legacy`), for the core turn
+ * suite.
+ */
 export const clientEras = [...eras, "2025 stateless (SDK v2)"] as const;
 export type Era = (typeof clientEras)[number];
 

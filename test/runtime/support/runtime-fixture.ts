@@ -32,7 +32,10 @@ export interface RuntimeFixture {
   close(): Promise<void>;
 }
 
-/** Start a fixture server; `overrides` adjust the config (e.g. a different line file), `root` the project it serves. */
+/**
+ * Start a fixture server; `overrides` adjust the config (e.g. a different line file), `root` the
+ * project it serves.
+ */
 export async function startFixture(
   overrides: ConfigOverrides = {},
   handlers?: CoachHandlers<CallContext>,
@@ -93,7 +96,9 @@ export async function startFixture(
   };
 }
 
-/** A suite's fixture server and its connected client, readable once the suite's `before` hooks ran. */
+/**
+ * A suite's fixture server and its connected client, readable once the suite's `before` hooks ran.
+ */
 export interface ServedClient {
   readonly fx: RuntimeFixture;
   readonly client: CoachClient;

@@ -8,9 +8,9 @@ const [dir, variantJson] = process.argv.slice(2);
 await writeVariantTree(dir, matrixContent(), JSON.parse(variantJson) as TreeVariant);
 const archives = await buildArchives(await collectTree(dir));
 process.stdout.write(
-  JSON.stringify({
+  `${JSON.stringify({
     ...archives.sha256,
     umask: process.umask().toString(8),
     tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
-  }) + "\n",
+  })}\n`,
 );

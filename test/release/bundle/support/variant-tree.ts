@@ -13,7 +13,9 @@ export interface TreeVariant {
 
 /** The content of the matrix tree: plain, nested, exec-looking, non-ASCII and > 100-byte paths. */
 export function matrixContent(): Record<string, string> {
-  const deep = `${"deeply-nested-folder/".repeat(5)}and-a-file-name-that-pushes-the-path-past-one-hundred-bytes.md`;
+  const deep =
+    "deeply-nested-folder/".repeat(5) +
+    "and-a-file-name-that-pushes-the-path-past-one-hundred-bytes.md";
   const longName = `${"x".repeat(120)}.txt`;
   return {
     "SKILL.md": "# Skill\n\nUse get_skillpilot_learning_context first.\n",
