@@ -1,13 +1,14 @@
+import { canonicalJson, sha256Hex } from "../contract/canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule-table.js";
-import { ajvErrorMessage, ajvErrorPointer, createAjv } from "./ajv.js";
-import { REF_CYCLE, dereference } from "./deref.js";
+import { ajvErrorMessage, ajvErrorPointer, createAjv } from "../json-schema/ajv.js";
+import { REF_CYCLE, dereference } from "../json-schema/deref.js";
 import type { ContractModel, EnvelopeModel, SchemaDocModel, ToolModel } from "./model.js";
-import { SchemaRegistry } from "./registry.js";
+import { SchemaRegistry } from "../json-schema/registry.js";
 import { generatorRules } from "./rules/index.js";
 import { runRules, type RuleContext, type ToolSource } from "./rules/rule.js";
-import { parseSources, type SourceFile } from "./source.js";
-import { isObject, type JsonObject } from "./walk.js";
+import { parseSources, type SourceFile } from "../json-schema/source.js";
+import { isObject, type JsonObject } from "../json-schema/walk.js";
 
 export const TOOL_DEFINITION_ID = "https://skillpilot.com/schemas/openai/coach/v1/tool-definition";
 export const PLUGIN_SCHEMA_ID = "https://skillpilot.com/schemas/openai/coach/v1/plugin";
@@ -50,6 +51,8 @@ export const CONTRACT_INCOMPLETE = defineRule({
 export interface ContractSources {
   files: readonly { file: string; text: string }[];
   lineFile: string;
+  /** The toolchain version named in generated headers (the loader fills it in). */
+  generatorVersion?: string;
 }
 
 /**
@@ -201,6 +204,12 @@ export function buildModel(input: ContractSources): {
     envelopes,
     schemaDocs: docs,
     sources: sources.map((s) => ({ file: s.file, sha256: s.sha256 })),
+    generator: {
+      version: input.generatorVersion ?? "unknown",
+      sourcesSha256: sha256Hex(
+        canonicalJson(sources.map((s) => ({ file: s.file, sha256: s.sha256 }))),
+      ),
+    },
   };
   return { model, diagnostics };
 }

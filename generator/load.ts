@@ -1,6 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { toolchainPackage } from "../contract/toolchain.js";
 import type { ContractSources } from "./build-model.js";
+import { projectLayout } from "../contract/project-layout.js";
 
 /** Where a project keeps its contract sources, relative to its root. */
 export interface ProjectPaths {
@@ -11,8 +13,8 @@ export interface ProjectPaths {
 
 export const defaultPaths = (root: string): ProjectPaths => ({
   root,
-  schemasDir: "schemas",
-  lineFile: "release/line.json",
+  schemasDir: projectLayout.schemasDir,
+  lineFile: projectLayout.lineFile,
 });
 
 /**
@@ -34,6 +36,7 @@ export async function readContractSources(paths: ProjectPaths): Promise<Contract
   return {
     files: files.filter((f): f is { file: string; text: string } => f.text !== undefined),
     lineFile,
+    generatorVersion: toolchainPackage().version,
   };
 }
 

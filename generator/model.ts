@@ -63,4 +63,6 @@ export interface ContractModel {
   schemaDocs: SchemaDocModel[];
   /** Every input file and its sha256, sorted by path. */
   sources: { file: string; sha256: string }[];
+  /** Who generated: the toolchain version and the sha256 over `sources` (named in every header). */
+  generator: { version: string; sourcesSha256: string };
 }

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { projectLayout } from "../contract/project-layout.js";
 
 /** Where the plugin identity (package name, display name, SemVer, origins) is written once. */
-export const pluginIdentityFile = "schemas/plugin.json";
+export const pluginIdentityFile = projectLayout.pluginFile;
 
 /**
  * The permanent package name from schemas/plugin.json: the `<plugin>` segment of every contracts/

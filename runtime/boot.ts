@@ -3,7 +3,8 @@ import { keyringFromConfig } from "./capability/index.js";
 import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config.js";
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
-import { loadIdentity } from "./identity.js";
+import { runtimeIdentity } from "./identity.js";
+import { loadUiPages } from "./mcp/ui-resources.js";
 import { closeLogger, createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
 import { resolveSecrets } from "./secrets.js";
@@ -20,10 +21,11 @@ export async function createServices(
   config: RuntimeConfig,
   now: () => Date = () => new Date(),
 ): Promise<RuntimeServices> {
-  const [identity, curriculum, secrets] = await Promise.all([
-    loadIdentity(config.root, config.serverBuild),
+  const identity = runtimeIdentity(config.serverBuild);
+  const [curriculum, secrets, uiPages] = await Promise.all([
     loadCurriculum(config.curriculumFile),
     resolveSecrets(config),
+    loadUiPages(config.root),
   ]);
   const sqliteFile = path.join(config.dataDir, databaseFileName);
   if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
@@ -34,6 +36,7 @@ export async function createServices(
     config,
     identity,
     curriculum,
+    uiPages,
     line: new LineSource(config.lineFile),
     store,
     keyring: keyringFromConfig(secrets.capabilityKeys),

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { KeyringConfig } from "./capability/index.js";
+import { projectLayout } from "../contract/project-layout.js";
 
 /** Everything the runtime reads from the environment, a config file and CLI flags. */
 export interface RuntimeConfig {
@@ -60,7 +61,7 @@ export interface ConfigOverrides extends ConfigFile {
   configFile?: string;
 }
 
-const DEFAULT_CONFIG_FILE = "skillpilot.config.json";
+const DEFAULT_CONFIG_FILE = projectLayout.configFile;
 
 function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
   const out: ConfigFile = {};
@@ -143,13 +144,13 @@ export async function loadConfig(
     root,
     host,
     port,
-    dataDir: at(merged.dataDir ?? "data"),
+    dataDir: at(merged.dataDir ?? projectLayout.dataDir),
     ...(merged.databaseUrl && { databaseUrl: merged.databaseUrl }),
     allowedHosts: merged.allowedHosts ?? [],
     launchUrl: merged.launchUrl ?? defaultLaunchUrl(host, port),
-    lineFile: at(merged.lineFile ?? "release/line.json"),
-    allowlistFile: at(merged.allowlistFile ?? "release/first-party-allowlist.json"),
-    curriculumFile: at(merged.curriculumFile ?? "curricula/skillpilot-basics.curriculum.json"),
+    lineFile: at(merged.lineFile ?? projectLayout.lineFile),
+    allowlistFile: at(merged.allowlistFile ?? projectLayout.allowlistFile),
+    curriculumFile: at(merged.curriculumFile ?? projectLayout.curriculumFile),
     sessionTtlSeconds: merged.sessionTtlSeconds ?? 12 * 3600,
     idempotencyTtlSeconds: merged.idempotencyTtlSeconds ?? 3600,
     serverBuild: merged.serverBuild ?? "dev",

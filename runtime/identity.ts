@@ -1,8 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { validatePluginIdentity } from "../generated/validators.gen.js";
+import { pluginIdentity } from "../generated/identity.gen.js";
 
-/** The version layers the runtime serves (L2), read once from schemas/plugin.json. */
+/** The version layers the runtime serves (L2), from the generated plugin identity. */
 export interface RuntimeIdentity {
   packageName: string;
   contractMajor: number;
@@ -14,24 +12,20 @@ export interface RuntimeIdentity {
   serverBuild: string;
   /** The one origin the UI widgets run on (L1). */
   widgetOrigin: string;
-  /** The public MCP endpoint of the plugin (schemas/plugin.json). */
+  /** The public MCP endpoint of the plugin (schemas/plugin.json): also the OAuth resource (L1). */
   mcpUrl: string;
 }
 
-/** Read the plugin identity and combine it with the deployed build. */
-export async function loadIdentity(root: string, serverBuild: string): Promise<RuntimeIdentity> {
-  const file = path.join(root, "schemas/plugin.json");
-  const plugin = JSON.parse(await readFile(file, "utf8")) as unknown;
-  if (!validatePluginIdentity(plugin))
-    throw new Error(`${file} does not match the plugin identity schema`);
+/** The generated plugin identity combined with the deployed build. */
+export function runtimeIdentity(serverBuild: string): RuntimeIdentity {
   return {
-    packageName: plugin.packageName,
-    contractMajor: plugin.contractMajor,
-    pluginLine: `${plugin.packageName}/v${plugin.contractMajor}`,
-    workflowVersion: plugin.workflowVersion,
-    stateSchemaVersion: plugin.stateSchemaVersion,
+    packageName: pluginIdentity.packageName,
+    contractMajor: pluginIdentity.contractMajor,
+    pluginLine: `${pluginIdentity.packageName}/v${pluginIdentity.contractMajor}`,
+    workflowVersion: pluginIdentity.workflowVersion,
+    stateSchemaVersion: pluginIdentity.stateSchemaVersion,
     serverBuild,
-    widgetOrigin: plugin.widgetOrigin,
-    mcpUrl: plugin.mcpUrl,
+    widgetOrigin: pluginIdentity.widgetOrigin,
+    mcpUrl: pluginIdentity.mcpUrl,
   };
 }

@@ -4,6 +4,7 @@ import type { RuntimeConfig } from "./config.js";
 import type { Curriculum } from "./domain/curriculum.js";
 import type { LineSource } from "./domain/line-source.js";
 import type { RuntimeIdentity } from "./identity.js";
+import type { ServablePages } from "./mcp/ui-resources.js";
 import type { RuntimeMetrics } from "./observability/metrics.js";
 import type { OpenSession } from "./domain/session-gate.js";
 import type { CoachStore, SessionRecord } from "./store/store.js";
@@ -13,6 +14,8 @@ export interface RuntimeServices {
   config: RuntimeConfig;
   identity: RuntimeIdentity;
   curriculum: Curriculum;
+  /** The UI pages, loaded and verified once at boot (L10). */
+  uiPages: ServablePages;
   /**
    * The contract line in force now (re-read when the file changes): its policyRevision gates
    * sessions and capabilities (L11).

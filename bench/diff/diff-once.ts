@@ -4,7 +4,7 @@
  * as JSON.
  */
 import { performance } from "node:perf_hooks";
-import { runDiff } from "../../release/diff/run-diff.js";
+import { runDiff } from "../../checks/diff/run-diff.js";
 
 const [oldFile, newFile] = process.argv.slice(2);
 const cpu0 = process.cpuUsage();

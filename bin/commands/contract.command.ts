@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { readSnapshot } from "../../contract/snapshot.js";
-import { contractSummary } from "../../contract/summary.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { projectPaths } from "./root.js";
 
@@ -28,6 +26,8 @@ export function registerContractCommand(program: Command): void {
       }),
     )
     .action(async (opts: { json?: boolean }, command: Command) => {
+      const { readSnapshot } = await import("../../contract/snapshot.js");
+      const { contractSummary } = await import("../../contract/summary.js");
       const snapshot = await readSnapshot(projectPaths(command).root);
       process.stdout.write(
         opts.json ? `${JSON.stringify(snapshot, null, 2)}\n` : contractSummary(snapshot),

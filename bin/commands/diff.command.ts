@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { renderDiff } from "../../release/diff/report.js";
-import { runDiff } from "../../release/diff/run-diff.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -67,6 +65,8 @@ export function registerDiffCommand(program: Command): void {
         opts: DiffOptions,
         command: Command,
       ) => {
+        const { renderDiff } = await import("../../checks/diff/report.js");
+        const { runDiff } = await import("../../checks/diff/run-diff.js");
         const now = opts.today ? new Date(`${opts.today}T12:00:00Z`) : new Date();
         if (Number.isNaN(now.getTime())) {
           process.stderr.write(`skillpilot diff: --today ${opts.today} is not a date\n`);

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { freeze } from "../../release/freeze/freeze.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -25,6 +24,7 @@ export function registerFreezeCommand(program: Command): void {
       }),
     )
     .action(async (version: string, opts: { format: DiagnosticFormat }, command: Command) => {
+      const { freeze } = await import("../../release/freeze/freeze.js");
       const result = await freeze(projectPaths(command).root, version);
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });

@@ -1,9 +1,5 @@
 import type { Command } from "commander";
-import { hasErrors } from "../../diagnostics/diagnostic.js";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { generateFromSources } from "../../generator/generate.js";
-import { readContractSources } from "../../generator/load.js";
-import { checkGenerated, writeGenerated } from "../../generator/write.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -30,6 +26,10 @@ export function registerGenerateCommand(program: Command): void {
       }),
     )
     .action(async (opts: { check?: boolean; format: DiagnosticFormat }, command: Command) => {
+      const { hasErrors } = await import("../../diagnostics/diagnostic.js");
+      const { generateFromSources } = await import("../../generator/generate.js");
+      const { readContractSources } = await import("../../generator/load.js");
+      const { checkGenerated, writeGenerated } = await import("../../generator/write.js");
       const paths = projectPaths(command);
       const result = await generateFromSources(await readContractSources(paths));
       if (hasErrors(result.diagnostics)) {

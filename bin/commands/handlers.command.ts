@@ -2,9 +2,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { buildModel } from "../../generator/build-model.js";
-import { emitHandlerScaffold } from "../../generator/emit/handler-scaffold.emitter.js";
-import { readContractSources } from "../../generator/load.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, emitStatus, formatOption } from "../report.js";
 import { projectPaths, rootRelative } from "./root.js";
@@ -36,6 +33,11 @@ export function registerHandlersCommand(program: Command): void {
       }),
     )
     .action(async (dir: string, opts: { format: DiagnosticFormat }, command: Command) => {
+      const { buildModel } = await import("../../generator/build-model.js");
+      const { emitHandlerScaffold } = await import(
+        "../../generator/emit/handler-scaffold.emitter.js"
+      );
+      const { readContractSources } = await import("../../generator/load.js");
       const paths = projectPaths(command);
       const { model, diagnostics } = buildModel(await readContractSources(paths));
       if (!model) {

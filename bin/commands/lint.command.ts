@@ -1,11 +1,8 @@
 import type { Command } from "commander";
-import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { withLines } from "../../diagnostics/locate.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { readDoc } from "../../release/diff/baselines.js";
-import { lintContract } from "../../release/lint/lint-contract.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -37,6 +34,10 @@ export function registerLintCommand(program: Command): void {
       }),
     )
     .action(async (file: string, opts: { format: DiagnosticFormat }, command: Command) => {
+      const { hasErrors } = await import("../../diagnostics/diagnostic.js");
+      const { withLines } = await import("../../diagnostics/locate.js");
+      const { readDoc } = await import("../../checks/diff/baselines.js");
+      const { lintContract } = await import("../../checks/lint/lint-contract.js");
       const root = projectPaths(command).root;
       const input: Diagnostic[] = [];
       const doc = await readDoc(root, file, input);

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { prepare } from "../../release/prepare/prepare.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -31,6 +30,7 @@ export function registerPrepareCommand(program: Command): void {
         }),
     )
     .action(async (opts: { version?: string; format: DiagnosticFormat }, command: Command) => {
+      const { prepare } = await import("../../release/prepare/prepare.js");
       const result = await prepare(projectPaths(command).root, { version: opts.version });
       const message =
         result.draft &&

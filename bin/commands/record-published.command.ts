@@ -1,6 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { recordPublished } from "../../release/publish/record-published.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -38,6 +37,7 @@ export function registerRecordPublishedCommand(program: Command): void {
         opts: { publishedAt?: string; format: DiagnosticFormat },
         command: Command,
       ) => {
+        const { recordPublished } = await import("../../release/publish/record-published.js");
         const result = await recordPublished(projectPaths(command).root, version, {
           publishedAt: opts.publishedAt,
         });

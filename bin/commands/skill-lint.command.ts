@@ -1,11 +1,10 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { hasErrors, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { readDoc } from "../../release/diff/baselines.js";
-import { skillLint } from "../../release/skill-lint/skill-lint.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, emitStatus, formatOption } from "../report.js";
+import { projectLayout } from "../../contract/project-layout.js";
 import { projectPaths } from "./root.js";
 
 interface SkillLintOptions {
@@ -25,7 +24,7 @@ export function registerSkillLintCommand(program: Command): void {
         "exists in the contract and is model-visible, and hash the skills tree " +
         "reproducibly (sorted sha256 manifest).",
     )
-    .option("--skills <dir>", "skills tree (relative to -C/--root)", "skills")
+    .option("--skills <dir>", "skills tree (relative to -C/--root)", projectLayout.skillsDir)
     .option(
       "--contract <file>",
       "contract snapshot or MCP tools/list JSON (relative to -C/--root)",
@@ -49,6 +48,9 @@ export function registerSkillLintCommand(program: Command): void {
       }),
     )
     .action(async (opts: SkillLintOptions, command: Command) => {
+      const { hasErrors, sortDiagnostics } = await import("../../diagnostics/diagnostic.js");
+      const { readDoc } = await import("../../checks/diff/baselines.js");
+      const { skillLint } = await import("../../checks/skill-lint/skill-lint.js");
       const root = projectPaths(command).root;
       const input: Diagnostic[] = [];
       const contract = await readDoc(root, opts.contract, input);

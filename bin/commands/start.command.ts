@@ -1,9 +1,5 @@
 import { type Command, Option } from "commander";
-import { bootServices, closeServices } from "../../runtime/boot.js";
 import type { ConfigOverrides } from "../../runtime/config.js";
-import { isValidLearnerName, launchSession } from "../../runtime/domain/launch.js";
-import { checkFrozenContract } from "../../release/freeze/assert-not-drifted.js";
-import { startServer } from "../../runtime/server.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { projectPaths } from "./root.js";
 
@@ -60,6 +56,9 @@ export function registerStartCommand(program: Command): void {
         }),
     )
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
+      const { bootServices } = await import("../../runtime/boot.js");
+      const { checkFrozenContract } = await import("../../release/freeze/assert-not-drifted.js");
+      const { startServer } = await import("../../runtime/server.js");
       const root = projectPaths(command).root;
       // Review freeze (L3): while a version is under review, the served contract is locked to it.
       const freeze = checkFrozenContract(root, { allowDrift: opts.allowContractDrift === true });
@@ -118,6 +117,8 @@ export function registerStartCommand(program: Command): void {
       opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean },
       command: Command,
     ) => {
+      const { bootServices, closeServices } = await import("../../runtime/boot.js");
+      const { isValidLearnerName, launchSession } = await import("../../runtime/domain/launch.js");
       if (!isValidLearnerName(opts.learner)) {
         process.stderr.write(
           "skillpilot: --learner must be a non-empty name of at most 200 characters\n",

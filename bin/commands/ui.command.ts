@@ -2,9 +2,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { readPluginContractMajor } from "../../release/plugin-identity.js";
-import { activateUi } from "../../release/ui/activate-ui.js";
-import { buildAllUi } from "../../release/ui/build-ui.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, emitStatus, formatOption } from "../report.js";
 import { projectPaths, rootRelative } from "./root.js";
@@ -46,6 +43,9 @@ export function registerUiCommand(program: Command): void {
         opts: { activate?: boolean; out?: string; json?: boolean; format: DiagnosticFormat },
         command: Command,
       ) => {
+        const { readPluginContractMajor } = await import("../../release/plugin-identity.js");
+        const { activateUi } = await import("../../release/ui/activate-ui.js");
+        const { buildAllUi } = await import("../../release/ui/build-ui.js");
         const root = projectPaths(command).root;
         const artifacts = await buildAllUi(root, await readPluginContractMajor(root));
         if (opts.out)

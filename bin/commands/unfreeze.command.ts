@@ -1,6 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { unfreeze } from "../../release/freeze/freeze.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -40,6 +39,7 @@ export function registerUnfreezeCommand(program: Command): void {
         opts: { reason: string; format: DiagnosticFormat },
         command: Command,
       ) => {
+        const { unfreeze } = await import("../../release/freeze/freeze.js");
         const result = await unfreeze(projectPaths(command).root, version, opts.reason);
         process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
       },

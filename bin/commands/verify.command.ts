@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { verifyRelease } from "../../release/verify/verify.js";
 import { exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
@@ -25,6 +24,7 @@ export function registerVerifyCommand(program: Command): void {
       }),
     )
     .action(async (opts: { format: DiagnosticFormat }, command: Command) => {
+      const { verifyRelease } = await import("../../release/verify/verify.js");
       const diagnostics = await verifyRelease(projectPaths(command).root);
       process.exitCode = emitReport(diagnostics, opts.format, {
         summary: "release verify: all checks passed",

@@ -37,7 +37,7 @@ export function toolDescriptor(tool: ToolModel): Record<string, unknown> {
 /** MCP `tools/list` descriptors, one entry per tool, sorted by name. */
 export function emitDescriptors(model: ContractModel): EmittedFile {
   const tools = model.tools.map(toolDescriptor);
-  const contents = `${generatedHeader}
+  const contents = `${generatedHeader(model)}
 /* MCP tools/list descriptors of contract major ${model.plugin.contractMajor}, sorted by name. */
 
 /** A JSON Schema object as MCP advertises it. */

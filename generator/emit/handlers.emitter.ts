@@ -31,7 +31,7 @@ export function emitHandlers(model: ContractModel): EmittedFile {
     })
     .join("\n");
   const kinds = model.tools.map((t) => `  ${t.name}: ${JSON.stringify(t.kind)},`).join("\n");
-  const contents = `${generatedHeader}
+  const contents = `${generatedHeader(model)}
 import type {
 ${imports.map((n) => `  ${n},`).join("\n")}
 } from "./types.gen.js";

@@ -2,6 +2,7 @@ import type { ContractModel } from "../model.js";
 import { emitDescriptors } from "./descriptors.emitter.js";
 import type { EmittedFile } from "./emitted-file.js";
 import { emitHandlers } from "./handlers.emitter.js";
+import { emitIdentity } from "./identity.emitter.js";
 import { emitManifest } from "./manifest.emitter.js";
 import { emitSnapshot } from "./snapshot.emitter.js";
 import { emitTypes } from "./types.emitter.js";
@@ -14,6 +15,7 @@ export async function emitAll(model: ContractModel): Promise<EmittedFile[]> {
     ...emitValidators(model),
     emitDescriptors(model),
     emitHandlers(model),
+    emitIdentity(model),
     emitSnapshot(model),
   ];
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

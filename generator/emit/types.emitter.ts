@@ -1,7 +1,7 @@
 import { compile } from "json-schema-to-typescript";
 import type { ContractModel } from "../model.js";
-import { SchemaRegistry } from "../registry.js";
-import { isObject, type JsonObject } from "../walk.js";
+import { SchemaRegistry } from "../../json-schema/registry.js";
+import { isObject, type JsonObject } from "../../json-schema/walk.js";
 import { generatedHeader, type EmittedFile } from "./emitted-file.js";
 import { ioTypeNames } from "./handlers.emitter.js";
 
@@ -88,7 +88,7 @@ function isDefsOnly(json: JsonObject): boolean {
 export async function emitTypes(model: ContractModel): Promise<EmittedFile> {
   const ts = await compile(bundleForTypes(model) as never, "ContractTypeIndex", {
     bannerComment:
-      `${generatedHeader}\n/* TypeScript types of the coach ` +
+      `${generatedHeader(model)}\n/* TypeScript types of the coach ` +
       `contract; invariants are discriminated unions. */`,
     declareExternallyReferenced: true,
     unreachableDefinitions: true,

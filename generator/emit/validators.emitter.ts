@@ -1,5 +1,5 @@
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { createAjv } from "../ajv.js";
+import { createAjv } from "../../json-schema/ajv.js";
 import type { ContractModel } from "../model.js";
 import { generatedHeader, pascalCase, type EmittedFile } from "./emitted-file.js";
 import { ioTypeNames } from "./handlers.emitter.js";
@@ -41,13 +41,13 @@ export function emitValidators(model: ContractModel): EmittedFile[] {
   const refs: Record<string, string> = {};
   for (const e of exports) refs[e.name] = e.ref;
   const code = standaloneCode.default(ajv, refs);
-  const js = `${generatedHeader}
+  const js = `${generatedHeader(model)}
 /* eslint-disable */
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 ${code}
 `;
-  const dts = `${generatedHeader}
+  const dts = `${generatedHeader(model)}
 import type { ErrorObject } from "ajv";
 import type * as T from "./types.gen.js";
 

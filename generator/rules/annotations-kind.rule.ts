@@ -1,4 +1,4 @@
-import { isObject } from "../walk.js";
+import { isObject } from "../../json-schema/walk.js";
 import { createRule } from "./rule.js";
 
 /**

@@ -1,7 +1,7 @@
 import { isOpenObject } from "../../contract/schema-predicates.js";
 import { pointerJoin } from "../../diagnostics/diagnostic.js";
-import { walkResolved } from "../deref.js";
-import { isObject } from "../walk.js";
+import { walkResolved } from "../../json-schema/deref.js";
+import { isObject } from "../../json-schema/walk.js";
 import { createRule } from "./rule.js";
 
 /** Every object in a tool's input rejects unknown properties (C5): top level and nested. */

@@ -1,6 +1,6 @@
 import { isFreeTextString } from "../../contract/schema-predicates.js";
-import { walkResolved } from "../deref.js";
-import { isObject } from "../walk.js";
+import { walkResolved } from "../../json-schema/deref.js";
+import { isObject } from "../../json-schema/walk.js";
 import { createRule } from "./rule.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { Diagnostic, Location, RuleMeta, Severity } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import type { SchemaRegistry } from "../registry.js";
-import type { SourceFile } from "../source.js";
-import type { JsonObject } from "../walk.js";
+import type { SchemaRegistry } from "../../json-schema/registry.js";
+import type { SourceFile } from "../../json-schema/source.js";
+import type { JsonObject } from "../../json-schema/walk.js";
 
 /** A tool definition file as loaded, before validation. */
 export interface ToolSource {

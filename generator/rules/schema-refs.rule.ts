@@ -1,5 +1,5 @@
 import { pointerJoin } from "../../diagnostics/diagnostic.js";
-import { walkSchema } from "../walk.js";
+import { walkSchema } from "../../json-schema/walk.js";
 import { createRule } from "./rule.js";
 import { schemaRoots } from "./schema-roots.js";
 

@@ -1,4 +1,4 @@
-import { isObject } from "../walk.js";
+import { isObject } from "../../json-schema/walk.js";
 import type { RuleContext } from "./rule.js";
 
 /**

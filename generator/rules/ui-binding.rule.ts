@@ -1,5 +1,6 @@
-import { isObject } from "../walk.js";
+import { isObject } from "../../json-schema/walk.js";
 import { createRule } from "./rule.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 /**
  * UI binding rules (L9, L10, C10): only read tools bind a UI resource; the bound resource has an
@@ -27,7 +28,7 @@ export const uiBinding = createRule({
         if (typeof activeUi[resource] !== "string")
           report(
             `${name} binds UI resource ${resource}, but ` +
-              `${ctx.line?.file ?? "release/line.json"} names no active URI for it`,
+              `${ctx.line?.file ?? projectLayout.lineFile} names no active URI for it`,
             { file: tool.file, pointer: "/ui/resource" },
           );
       }

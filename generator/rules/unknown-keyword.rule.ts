@@ -1,6 +1,6 @@
 import { pointerJoin } from "../../diagnostics/diagnostic.js";
-import { knownKeywords } from "../keywords.js";
-import { walkSchema } from "../walk.js";
+import { knownKeywords } from "../../json-schema/keywords.js";
+import { walkSchema } from "../../json-schema/walk.js";
 import { createRule } from "./rule.js";
 import { schemaRoots } from "./schema-roots.js";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { canonicalJson } from "../../contract/canonical.js";
-import { contractsLayout } from "../layout.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 /** The review freeze of one draft version: what its bytes and its contract were when frozen. */
 export interface ActiveFreeze {
@@ -36,7 +36,7 @@ export interface FreezeState {
 export function readFreezeState(root: string): FreezeState {
   let text: string;
   try {
-    text = readFileSync(path.join(root, contractsLayout.reviewFreeze), "utf8");
+    text = readFileSync(path.join(root, projectLayout.reviewFreeze), "utf8");
   } catch {
     return { active: null, history: [] };
   }
@@ -49,7 +49,7 @@ export function readFreezeState(root: string): FreezeState {
 
 /** Write the freeze state as canonical JSON. */
 export async function writeFreezeState(root: string, state: FreezeState): Promise<void> {
-  const abs = path.join(root, contractsLayout.reviewFreeze);
+  const abs = path.join(root, projectLayout.reviewFreeze);
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFile(
     abs,

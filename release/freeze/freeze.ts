@@ -4,8 +4,8 @@ import semver from "semver";
 import { snapshotPath } from "../../contract/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import { sha256Hex } from "../bundle/sha256-manifest.js";
-import { contractsLayout, draftDir, releaseFiles } from "../layout.js";
+import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { projectLayout, draftDir, releaseFiles } from "../../contract/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
 import { readReleaseIndex } from "../publish/release-index.js";
 import { readPluginName } from "../plugin-identity.js";
@@ -114,7 +114,7 @@ export async function freeze(
   if ((await readReleaseIndex(root)).releases.some((r) => r.version === version))
     return refuse(
       diagnose(VERSION_ALREADY_PUBLISHED, `${version} is already published`, {
-        file: contractsLayout.releaseIndex,
+        file: projectLayout.releaseIndex,
       }),
     );
   const state = readFreezeState(root);
@@ -125,7 +125,7 @@ export async function freeze(
       diagnose(
         FREEZE_ALREADY_ACTIVE,
         `${state.active.version} is under review freeze; unfreeze or publish it first`,
-        { file: contractsLayout.reviewFreeze },
+        { file: projectLayout.reviewFreeze },
       ),
     );
   const runtimeSnapshot = await readFile(path.join(root, snapshotPath), "utf8").catch(() => "");
@@ -177,7 +177,7 @@ export async function unfreeze(
       diagnose(
         NOT_FROZEN,
         `${version} is not frozen${state.active ? ` (${state.active.version} is)` : ""}`,
-        { file: contractsLayout.reviewFreeze },
+        { file: projectLayout.reviewFreeze },
       ),
     );
   await writeFreezeState(root, {

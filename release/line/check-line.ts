@@ -5,6 +5,7 @@ import { withLines } from "../../diagnostics/locate.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { LINE_INVALID } from "../../generator/build-model.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 export { LINE_INVALID };
 export const LINE_SUCCESSOR_NOT_ALLOWLISTED = defineRule({
@@ -18,8 +19,8 @@ export const LINE_SUCCESSOR_NOT_NEWER = defineRule({
   summary: "A successor line must have a higher contract major (L11).",
 });
 
-export const lineFile = "release/line.json";
-export const allowlistFile = "release/first-party-allowlist.json";
+export const lineFile = projectLayout.lineFile;
+const allowlistFile = projectLayout.allowlistFile;
 
 /** The first-party allowlist config: exact https origins a successor may launch from. */
 export interface FirstPartyAllowlist {

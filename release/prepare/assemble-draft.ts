@@ -8,15 +8,16 @@ import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { checkGenerated } from "../../generator/write.js";
 import { buildArchives } from "../bundle/archives.js";
-import type { BundleFile } from "../bundle/bundle-file.js";
-import { BundleInputError, collectTree } from "../bundle/collect-tree.js";
-import { renderSha256Manifest, sha256Hex } from "../bundle/sha256-manifest.js";
-import { releaseFiles } from "../layout.js";
+import type { BundleFile } from "../../contract/file-tree/bundle-file.js";
+import { BundleInputError, collectTree } from "../../contract/file-tree/collect-tree.js";
+import { renderSha256Manifest, sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { releaseFiles } from "../../contract/project-layout.js";
 import { checkLine, lineFile } from "../line/check-line.js";
 import { buildAllUi, UiBuildError, type UiArtifact } from "../ui/build-ui.js";
-import { resolveUiResource } from "../ui/ui-store.js";
-import { parseUiUri } from "../ui/ui-uri.js";
+import { resolveUiResource } from "../ui/resolve-ui.js";
+import { parseUiUri } from "../../contract/ui-uri.js";
 import { packageTree } from "./package-tree.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 export const RELEASE_VERSION_INVALID = defineRule({
   id: "RELEASE_VERSION_INVALID",
@@ -131,7 +132,7 @@ export async function assembleDraft(
 }
 
 function checkVersion(version: string, packageVersion: string): Diagnostic[] {
-  const location = { file: "schemas/plugin.json", pointer: "/packageVersion" };
+  const location = { file: projectLayout.pluginFile, pointer: "/packageVersion" };
   if (!semver.valid(version) || semver.prerelease(version) || version !== semver.clean(version))
     return [
       diagnose(
@@ -195,11 +196,11 @@ async function activeUi(
 }
 
 async function collectSkills(root: string, diagnostics: Diagnostic[]): Promise<BundleFile[]> {
-  const dir = path.join(root, "skills");
+  const dir = path.join(root, projectLayout.skillsDir);
   if (!(await lstat(dir).catch(() => undefined))) {
     diagnostics.push(
       diagnose(SKILLS_MISSING, "skills/ does not exist; the package ships without skills", {
-        file: "skills",
+        file: projectLayout.skillsDir,
       }),
     );
     return [];

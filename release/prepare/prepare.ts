@@ -2,7 +2,7 @@ import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { readFreezeState } from "../freeze/freeze-state.js";
-import { contractsLayout, draftDir } from "../layout.js";
+import { projectLayout, draftDir } from "../../contract/project-layout.js";
 import { readReleaseIndex } from "../publish/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { writeReleaseDir } from "../write-release-dir.js";
@@ -49,7 +49,7 @@ export async function prepare(
         diagnose(
           VERSION_ALREADY_PUBLISHED,
           `${draft.version} is already published; bump packageVersion in schemas/plugin.json`,
-          { file: contractsLayout.releaseIndex },
+          { file: projectLayout.releaseIndex },
         ),
       ],
     };
@@ -64,7 +64,7 @@ export async function prepare(
             `${frozen.contentSha256.slice(0, 12)}…), but the project now produces ` +
             `${draft.contentSha256.slice(0, 12)}…; revert the change or ` +
             `\`skillpilot unfreeze ${draft.version} --reason …\``,
-          { file: contractsLayout.reviewFreeze },
+          { file: projectLayout.reviewFreeze },
         ),
       ],
     };

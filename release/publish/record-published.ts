@@ -3,13 +3,13 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import semver from "semver";
 import { diagnose, defineRule } from "../../diagnostics/rule-table.js";
-import { collectTree } from "../bundle/collect-tree.js";
-import { sha256Hex } from "../bundle/sha256-manifest.js";
+import { collectTree } from "../../contract/file-tree/collect-tree.js";
+import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import { intactDraft, NOT_FROZEN, type ReleaseStepResult } from "../freeze/freeze.js";
 import { readFreezeState, writeFreezeState } from "../freeze/freeze-state.js";
-import { contractsLayout, publishedDir, releaseFiles } from "../layout.js";
+import { projectLayout, publishedDir, releaseFiles } from "../../contract/project-layout.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { retainUiArtifact } from "../ui/ui-store.js";
+import { retainUiArtifact } from "../../contract/ui-store.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import { appendReleaseEntry, readReleaseIndex, type ReleaseEntry } from "./release-index.js";
 
@@ -91,7 +91,7 @@ export async function recordPublished(
           NOT_FROZEN,
           `${version} is not under review freeze; run \`skillpilot freeze ` +
             `${version}\` before it is submitted`,
-          { file: contractsLayout.reviewFreeze },
+          { file: projectLayout.reviewFreeze },
         ),
       ],
     };
@@ -116,7 +116,7 @@ export async function recordPublished(
         diagnose(
           VERSION_NOT_NEWER,
           `${version} is not above already published ${newer.join(", ")}`,
-          { file: contractsLayout.releaseIndex },
+          { file: projectLayout.releaseIndex },
         ),
       ],
     };
@@ -152,7 +152,7 @@ export async function recordPublished(
   return {
     diagnostics: [],
     outcome: "done",
-    message: `recorded ${version} in ${pubDir} and ${contractsLayout.releaseIndex}`,
+    message: `recorded ${version} in ${pubDir} and ${projectLayout.releaseIndex}`,
   };
 }
 

@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { canonicalJson } from "../../contract/canonical.js";
-import { contractsLayout } from "../layout.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 /** Format tag of `contracts/release-index.json`. */
 export const releaseIndexFormat = "skillpilot-release-index/1";
@@ -39,7 +39,7 @@ export interface ReleaseIndex {
  * Read the index; a missing file is an empty index. Throws on unreadable JSON (verify reports it).
  */
 export async function readReleaseIndex(root: string): Promise<ReleaseIndex> {
-  const text = await readFile(path.join(root, contractsLayout.releaseIndex), "utf8").catch(
+  const text = await readFile(path.join(root, projectLayout.releaseIndex), "utf8").catch(
     () => undefined,
   );
   if (text === undefined) return { indexFormat: releaseIndexFormat, releases: [] };
@@ -53,7 +53,7 @@ export async function readReleaseIndex(root: string): Promise<ReleaseIndex> {
 /** Append one entry; the earlier entries are written back exactly as read. */
 export async function appendReleaseEntry(root: string, entry: ReleaseEntry): Promise<void> {
   const index = await readReleaseIndex(root);
-  const abs = path.join(root, contractsLayout.releaseIndex);
+  const abs = path.join(root, projectLayout.releaseIndex);
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFile(
     abs,

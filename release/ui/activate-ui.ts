@@ -6,6 +6,7 @@ import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { writeGenerated } from "../../generator/write.js";
 import { lineFile } from "../line/check-line.js";
 import type { UiArtifact } from "./build-ui.js";
+import { retainUiArtifact } from "../../contract/ui-store.js";
 
 /** What `ui build --activate` changed. */
 export interface ActivateResult {
@@ -19,7 +20,9 @@ export interface ActivateResult {
 /**
  * Point `release/line.json` `activeUi` at the given artifacts and regenerate, so descriptors bind
  * the new URIs (L10). Other fields keep their order and values. When the result does not generate
- * cleanly, line.json is restored and the diagnostics are returned.
+ * cleanly, line.json is restored and the diagnostics are returned. Otherwise each activated page is
+ * retained in the immutable UI store at once, so every URI a server may serve stays readable with
+ * identical bytes from its first delivery (L10).
  */
 export async function activateUi(
   root: string,
@@ -39,6 +42,7 @@ export async function activateUi(
     await writeFile(abs, original);
     return { diagnostics: result.diagnostics, changed: [], regenerated: [] };
   }
+  for (const a of artifacts) await retainUiArtifact(root, a.uri, a.html);
   return {
     diagnostics: result.diagnostics,
     changed,

@@ -1,7 +1,8 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { sha256Hex } from "../bundle/sha256-manifest.js";
-import { uiUri } from "./ui-uri.js";
+import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { uiUri } from "../../contract/ui-uri.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 /** One built UI page: a single self-contained HTML document and its content address. */
 export interface UiArtifact {
@@ -67,7 +68,7 @@ export async function listUiSources(uiDir: string): Promise<string[]> {
 
 /** Build every UI source of a project. */
 export async function buildAllUi(root: string, contractMajor: number): Promise<UiArtifact[]> {
-  const uiDir = path.join(root, "ui");
+  const uiDir = path.join(root, projectLayout.uiDir);
   return Promise.all(
     (await listUiSources(uiDir)).map((name) => buildUiArtifact(uiDir, name, contractMajor)),
   );

@@ -3,7 +3,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { checkFrozenContract } from "../freeze/assert-not-drifted.js";
 import { readFreezeState } from "../freeze/freeze-state.js";
-import { contractsLayout, draftDir } from "../layout.js";
+import { projectLayout, draftDir } from "../../contract/project-layout.js";
 import { FROZEN_DRAFT_MODIFIED } from "../publish/record-published.js";
 import { inspectReleaseDir } from "../release-dir.js";
 
@@ -36,7 +36,7 @@ export async function checkFreeze(root: string, plugin: string): Promise<Diagnos
   if (!contract.ok)
     out.push(
       diagnose(CONTRACT_DRIFTED_WHILE_FROZEN, contract.message, {
-        file: contractsLayout.reviewFreeze,
+        file: projectLayout.reviewFreeze,
       }),
     );
   return out;

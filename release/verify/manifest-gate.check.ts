@@ -3,8 +3,14 @@ import path from "node:path";
 import semver from "semver";
 import type { Diagnostic, Location } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import { sha256Hex } from "../bundle/sha256-manifest.js";
-import { contractsLayout, draftDir, draftsRoot, publishedDir, releaseFiles } from "../layout.js";
+import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import {
+  projectLayout,
+  draftDir,
+  draftsRoot,
+  publishedDir,
+  releaseFiles,
+} from "../../contract/project-layout.js";
 import { pluginIdentityFile as pluginFile } from "../plugin-identity.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
 
@@ -78,7 +84,7 @@ export async function checkManifestGate(
         MANIFEST_DISPLAY_NAME,
         `release/line.json displayName ${JSON.stringify(line.displayName)} ` +
           `differs from ${JSON.stringify(source.displayName)}`,
-        { file: "release/line.json", pointer: "/displayName" },
+        { file: projectLayout.lineFile, pointer: "/displayName" },
       ),
     );
 
@@ -95,7 +101,7 @@ export async function checkManifestGate(
     if (!semver.valid(entry.version))
       out.push(
         diagnose(MANIFEST_SEMVER, `index version ${JSON.stringify(entry.version)} is not SemVer`, {
-          file: contractsLayout.releaseIndex,
+          file: projectLayout.releaseIndex,
         }),
       );
     else if (previous && !semver.gt(entry.version, previous))
@@ -103,7 +109,7 @@ export async function checkManifestGate(
         diagnose(
           MANIFEST_SEMVER,
           `index lists ${entry.version} after ${previous}; versions must ascend`,
-          { file: contractsLayout.releaseIndex },
+          { file: projectLayout.releaseIndex },
         ),
       );
     previous = entry.version;
@@ -146,7 +152,7 @@ export async function checkManifestGate(
         ),
       );
     const same = published.find((p) => p.entry.version === source.version)?.entry;
-    const current = await readFile(path.join(root, "generated", releaseFiles.snapshot)).catch(
+    const current = await readFile(path.join(root, projectLayout.snapshotFile)).catch(
       () => undefined,
     );
     if (same && current && sha256Hex(current) !== same.snapshotSha256)

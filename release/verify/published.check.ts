@@ -4,9 +4,14 @@ import { gunzipSync } from "node:zlib";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
 import { buildArchives } from "../bundle/archives.js";
-import { collectTree } from "../bundle/collect-tree.js";
-import { sha256Hex } from "../bundle/sha256-manifest.js";
-import { contractsLayout, publishedDir, publishedRoot, releaseFiles } from "../layout.js";
+import { collectTree } from "../../contract/file-tree/collect-tree.js";
+import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import {
+  projectLayout,
+  publishedDir,
+  publishedRoot,
+  releaseFiles,
+} from "../../contract/project-layout.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 
@@ -55,7 +60,7 @@ export async function checkPublished(
       out.push(
         diagnose(
           PUBLISHED_UNINDEXED,
-          `${publishedDir(plugin, name)} is not in ${contractsLayout.releaseIndex}`,
+          `${publishedDir(plugin, name)} is not in ${projectLayout.releaseIndex}`,
           { file: publishedDir(plugin, name) },
         ),
       );
@@ -67,7 +72,7 @@ export async function checkPublished(
       out.push(
         diagnose(
           PUBLISHED_MISSING,
-          `${dir} is missing, but ${contractsLayout.releaseIndex} lists ${entry.version}`,
+          `${dir} is missing, but ${projectLayout.releaseIndex} lists ${entry.version}`,
           { file: dir },
         ),
       );
@@ -79,7 +84,7 @@ export async function checkPublished(
       out.push(
         diagnose(
           PUBLISHED_INDEX_MISMATCH,
-          `${dir}: ${what} differs from ${contractsLayout.releaseIndex}`,
+          `${dir}: ${what} differs from ${projectLayout.releaseIndex}`,
           { file: dir },
           { data: { version: entry.version } },
         ),

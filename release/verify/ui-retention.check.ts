@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import { sha256Hex } from "../bundle/sha256-manifest.js";
-import { contractsLayout, publishedDir, releaseFiles } from "../layout.js";
+import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { projectLayout, publishedDir, releaseFiles } from "../../contract/project-layout.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
-import { parseUiUri, retainedUiPath } from "../ui/ui-uri.js";
+import { parseUiUri, retainedUiPath } from "../../contract/ui-uri.js";
 
 export const UI_NOT_RETAINED = defineRule({
   id: "UI_NOT_RETAINED",
@@ -38,7 +38,7 @@ export async function checkUiRetention(
           diagnose(
             UI_NOT_RETAINED,
             `${entry.version}: ${uri} is not a content-addressed UI URI`,
-            { file: contractsLayout.releaseIndex },
+            { file: projectLayout.releaseIndex },
             { data },
           ),
         );

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import { contractsLayout } from "../layout.js";
+import { projectLayout } from "../../contract/project-layout.js";
 import { checkLine } from "../line/check-line.js";
 import { readPluginName } from "../plugin-identity.js";
 import {
@@ -30,8 +30,8 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
     index = await readReleaseIndex(root);
   } catch (e) {
     return [
-      diagnose(RELEASE_INDEX_INVALID, `${contractsLayout.releaseIndex}: ${(e as Error).message}`, {
-        file: contractsLayout.releaseIndex,
+      diagnose(RELEASE_INDEX_INVALID, `${projectLayout.releaseIndex}: ${(e as Error).message}`, {
+        file: projectLayout.releaseIndex,
       }),
     ];
   }
@@ -40,9 +40,9 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
     out.push(
       diagnose(
         RELEASE_INDEX_INVALID,
-        `${contractsLayout.releaseIndex} has format ` +
+        `${projectLayout.releaseIndex} has format ` +
           `${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`,
-        { file: contractsLayout.releaseIndex },
+        { file: projectLayout.releaseIndex },
       ),
     );
   const line = await checkLine(root);

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ajvErrorMessage, createAjv } from "../../generator/ajv.js";
+import { ajvErrorMessage, createAjv } from "../../json-schema/ajv.js";
 import { canonicalSha256 } from "../../contract/canonical.js";
 
 /** A text in every communication locale. */

@@ -26,7 +26,7 @@ export function createCoachMcpHandler(
   handlers: CoachHandlers<CallContext>,
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
-  const ui = createUiResources(services.config.root, services.identity.widgetOrigin);
+  const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
   return createMcpHandler(
     () => {
       const server = new Server(info, { capabilities: { tools: {}, resources: {} } });

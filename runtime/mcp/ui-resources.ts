@@ -1,7 +1,8 @@
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/server";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import { listServableUi, resolveUiResource } from "../../release/ui/ui-store.js";
-import { parseUiUri } from "../../release/ui/ui-uri.js";
+import { projectLayout } from "../../contract/project-layout.js";
+import { listRetainedUi, readRetainedUi } from "../../contract/ui-store.js";
+import { parseUiUri } from "../../contract/ui-uri.js";
 
 /** MIME type of an MCP Apps page (L9). */
 export const uiMimeType = "text/html;profile=mcp-app";
@@ -52,8 +53,8 @@ export interface UiResources {
   read(uri: string): Promise<ReadResourceResult | undefined>;
 }
 
-/** What the server answers for UI resources: fixed at boot, since a URI's bytes never change. */
-interface ServablePages {
+/** The UI pages the server answers for: fixed at boot, since a URI's bytes never change. */
+export interface ServablePages {
   resources: Resource[];
   /** URI → page text, verified against the hash in the URI. */
   pages: Map<string, string>;
@@ -74,23 +75,30 @@ function retainedResource(uri: string): Resource {
 }
 
 /**
- * Resolve every servable URI once: the active ones the descriptors bind plus everything
- * `listServableUi` names (the line's activeUi and the retained store). A URI whose bytes cannot be
- * found or do not match its hash is left out. Never rejects: a broken store serves the active pages
- * it can.
+ * Load every servable page once, at boot, from the content-addressed store under `contracts/ui/`
+ * (L10): the active URIs the descriptors bind plus every retained one, each checked against the
+ * hash in its address. The runtime never builds pages from `ui/` sources: `ui build --activate`
+ * retains what it activates. An active URI without its bytes is a deployment error: rejects with a
+ * message that names the fix.
  */
-async function loadServablePages(root: string): Promise<ServablePages> {
+export async function loadUiPages(root: string): Promise<ServablePages> {
   const active = activeUiResources();
-  const servable = await listServableUi(root).catch(() => []);
   const byUri = new Map<string, Resource>(active.map((r) => [r.uri, r]));
-  for (const { uri } of servable) if (!byUri.has(uri)) byUri.set(uri, retainedResource(uri));
+  for (const uri of await listRetainedUi(root))
+    if (!byUri.has(uri)) byUri.set(uri, retainedResource(uri));
   const pages = new Map<string, string>();
   await Promise.all(
     [...byUri.keys()].map(async (uri) => {
-      const found = await resolveUiResource(root, uri).catch(() => undefined);
-      if (found) pages.set(uri, found.html.toString("utf8"));
+      const bytes = await readRetainedUi(root, uri);
+      if (bytes) pages.set(uri, bytes.toString("utf8"));
     }),
   );
+  const missing = active.filter((r) => !pages.has(r.uri)).map((r) => r.uri);
+  if (missing.length > 0)
+    throw new Error(
+      `the active UI page(s) ${missing.join(", ")} are not in the UI store ` +
+        `(${projectLayout.uiStore}/); run \`skillpilot ui build --activate\` and commit the store`,
+    );
   const resources = [...byUri.values()]
     .filter((r) => pages.has(r.uri))
     .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -98,18 +106,15 @@ async function loadServablePages(root: string): Promise<ServablePages> {
 }
 
 /**
- * Serve the UI pages from a URI → bytes map built once, when the endpoint is created at boot, from
- * the content-addressed store (`resolveUiResource`: the retained copies first, then the current
- * sources, always checked against the hash in the URI). Requests only look the map up: an unknown
- * URI is answered as not found without touching the disk or rebuilding the sources.
+ * Serve the UI pages from the URI → bytes map loaded at boot (`loadUiPages`). Requests only look the
+ * map up: an unknown URI is answered as not found without touching the disk.
  */
-export function createUiResources(root: string, widgetOrigin: string): UiResources {
+export function createUiResources(loaded: ServablePages, widgetOrigin: string): UiResources {
   const meta = uiResourceMeta(widgetOrigin);
-  const loaded = loadServablePages(root);
   return {
-    list: async () => (await loaded).resources,
+    list: async () => loaded.resources,
     async read(uri) {
-      const text = (await loaded).pages.get(uri);
+      const text = loaded.pages.get(uri);
       return text === undefined
         ? undefined
         : { contents: [{ uri, mimeType: uiMimeType, text, _meta: meta }] };

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { retainedUiPath, uiUri } from "../../release/ui/ui-uri.js";
+import { retainedUiPath, uiUri } from "../../contract/ui-uri.js";
 import { eras } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
 
@@ -22,12 +22,14 @@ for (const era of eras) {
     const oldUri = uiUri(1, sha256(OLD_PAGE));
 
     const served = useServedClient(era, async () => {
-      // A project root with the repository's contract, curriculum and line, its own UI sources and
-      // a retained store holding one published page.
+      // A project root with the repository's contract, curriculum and line, and a copy of its UI
+      // store (the active pages) plus one page published by an earlier release.
       root = await mkdtemp(path.join(tmpdir(), "skillpilot-ui-root-"));
       for (const dir of ["schemas", "curricula", "release"])
         await symlink(path.join(repoRoot, dir), path.join(root, dir));
-      await cp(path.join(repoRoot, "ui"), path.join(root, "ui"), { recursive: true });
+      await cp(path.join(repoRoot, "contracts/ui"), path.join(root, "contracts/ui"), {
+        recursive: true,
+      });
       const retained = path.join(root, retainedUiPath(oldUri)!);
       await mkdir(path.dirname(retained), { recursive: true });
       await writeFile(retained, OLD_PAGE);
@@ -35,6 +37,17 @@ for (const era of eras) {
     });
     after(async () => {
       await rm(root, { recursive: true, force: true });
+    });
+
+    it("refuses to start when an active page is missing from the UI store (L10)", async () => {
+      const bare = await mkdtemp(path.join(tmpdir(), "skillpilot-ui-bare-"));
+      try {
+        for (const dir of ["schemas", "curricula", "release"])
+          await symlink(path.join(repoRoot, dir), path.join(bare, dir));
+        await assert.rejects(startFixture({}, undefined, bare), /not in the UI store/);
+      } finally {
+        await rm(bare, { recursive: true, force: true });
+      }
     });
 
     it(
@@ -63,7 +76,7 @@ for (const era of eras) {
         // A new page added to the sources after start: a per-request rebuild would find and serve
         // it.
         const later = "<!doctype html>\n<html><body><p>added after boot</p></body></html>\n";
-        await mkdir(path.join(root, "ui", "added-later"));
+        await mkdir(path.join(root, "ui", "added-later"), { recursive: true });
         await writeFile(path.join(root, "ui", "added-later", "index.html"), later);
         await assert.rejects(served.client.readResource(uiUri(1, sha256(later))));
         await assert.rejects(served.client.readResource(uiUri(1, "0".repeat(64))));

@@ -1,6 +1,6 @@
 import { CapabilityError, openOptionPayload } from "../../capability/index.js";
 import { CoachError } from "../../errors.js";
-import { writeHandler } from "../../mcp/write-pipeline.js";
+import { writeHandler } from "../write-pipeline.js";
 import { buildFullContext, openChoices, type OptionChoice } from "../full-context.js";
 import { masteredGoals } from "../learner-state.js";
 import { frontier } from "../learning-rules.js";

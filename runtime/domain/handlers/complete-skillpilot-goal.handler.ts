@@ -1,5 +1,5 @@
 import { CoachError } from "../../errors.js";
-import { writeHandler } from "../../mcp/write-pipeline.js";
+import { writeHandler } from "../write-pipeline.js";
 import { checkpointPending } from "../checkpoints.js";
 import { buildFullContext } from "../full-context.js";
 import { masteredGoals, type GoalProgress } from "../learner-state.js";

@@ -1,6 +1,6 @@
 import { assertBound, CapabilityError } from "../../capability/index.js";
 import { CoachError } from "../../errors.js";
-import { writeHandler } from "../../mcp/write-pipeline.js";
+import { writeHandler } from "../write-pipeline.js";
 import { checkpointPending } from "../checkpoints.js";
 import { continuationAfter } from "../continuation.js";
 import { masteredGoals } from "../learner-state.js";

@@ -1,5 +1,5 @@
 import { CoachError } from "../../errors.js";
-import { writeHandler } from "../../mcp/write-pipeline.js";
+import { writeHandler } from "../write-pipeline.js";
 import { bindPracticeDeck, openPracticeDeck, practiceCard } from "../memory-practice.js";
 import { recallItems } from "../recall-items.js";
 import { reviewItem } from "../spaced-repetition.js";

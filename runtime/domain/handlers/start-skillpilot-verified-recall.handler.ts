@@ -1,6 +1,6 @@
 import type { ToolHandler, ToolOutput } from "../../../generated/handlers.gen.js";
 import { CoachError } from "../../errors.js";
-import { writeHandler } from "../../mcp/write-pipeline.js";
+import { writeHandler } from "../write-pipeline.js";
 import type { CallContext } from "../../services.js";
 import type { RecallBatchState } from "../learner-state.js";
 import { dueRecallItems } from "../recall-items.js";

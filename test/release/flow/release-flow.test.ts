@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { appendFile, cp, mkdir, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { sha256Hex } from "../../../release/bundle/sha256-manifest.js";
+import { sha256Hex } from "../../../contract/file-tree/sha256-manifest.js";
 import { checkFrozenContract } from "../../../release/freeze/assert-not-drifted.js";
 import { freeze, unfreeze } from "../../../release/freeze/freeze.js";
 import { readFreezeState } from "../../../release/freeze/freeze-state.js";
-import { contractsLayout, draftDir, publishedDir } from "../../../release/layout.js";
+import { projectLayout, draftDir, publishedDir } from "../../../contract/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
 import { readReleaseIndex } from "../../../release/publish/release-index.js";
@@ -168,7 +168,7 @@ describe(
             "RELEASE_VERSION_INVALID",
           ]);
           assert.equal(
-            await readdir(path.join(root, "contracts")).catch(() => "absent"),
+            await readdir(path.join(root, "contracts/drafts")).catch(() => "absent"),
             "absent",
             "nothing written",
           );
@@ -186,7 +186,10 @@ describe(
             result.diagnostics.find((d) => d.ruleId === "BUNDLE_INPUT_INVALID")!.message,
             /alias\.md: a symbolic link cannot be bundled/,
           );
-          assert.equal(await readdir(path.join(root, "contracts")).catch(() => "absent"), "absent");
+          assert.equal(
+            await readdir(path.join(root, "contracts/drafts")).catch(() => "absent"),
+            "absent",
+          );
         },
       );
 
@@ -202,16 +205,19 @@ describe(
       });
 
       it(
-        "L10: refuses an active UI URI whose bytes exist nowhere, and warns when " +
-          "ui/ moved on without activation",
+        "L10: warns when ui/ moved on without activation (the active page is retained), and " +
+          "refuses an active UI URI whose bytes exist nowhere",
         async () => {
           await appendFile(
             path.join(root, "ui/goal-visualization/index.html"),
             "<!-- changed -->\n",
           );
-          const result = await prepare(root);
-          assert.deepEqual(ruleIds(result.diagnostics), ["UI_URI_UNRESOLVED"]);
-          assert.deepEqual(ruleIds(result.diagnostics, "warning"), ["UI_NOT_ACTIVATED"]);
+          const moved = await prepare(root);
+          assert.deepEqual(ruleIds(moved.diagnostics), []);
+          assert.deepEqual(ruleIds(moved.diagnostics, "warning"), ["UI_NOT_ACTIVATED"]);
+          await rm(path.join(root, "contracts/ui"), { recursive: true });
+          const lost = await prepare(root);
+          assert.deepEqual(ruleIds(lost.diagnostics), ["UI_URI_UNRESOLVED"]);
         },
       );
     });
@@ -362,7 +368,7 @@ describe(
           assert.deepEqual(index.releases[0].ui, draft!.ui);
           for (const uri of Object.values(draft!.ui)) {
             const retained = await readFile(
-              path.join(root, contractsLayout.uiStore, uri.slice("ui://".length)),
+              path.join(root, projectLayout.uiStore, uri.slice("ui://".length)),
             );
             assert.equal(`sha256-${sha256Hex(retained)}`, uri.split("/")[5]);
           }
@@ -375,11 +381,11 @@ describe(
         "L4: recording the same bytes again is a no-op; the index is not appended " + "twice",
         async () => {
           await publish(root);
-          const indexBefore = await readFile(path.join(root, contractsLayout.releaseIndex));
+          const indexBefore = await readFile(path.join(root, projectLayout.releaseIndex));
           const again = await recordPublished(root, V, { publishedAt: "2026-12-01", now: at });
           assert.equal(again.outcome, "unchanged");
           assert.deepEqual(
-            await readFile(path.join(root, contractsLayout.releaseIndex)),
+            await readFile(path.join(root, projectLayout.releaseIndex)),
             indexBefore,
           );
         },
@@ -484,13 +490,13 @@ describe(
         await publish(root);
         await writeFile(path.join(root, PUBLISHED, "directory-submission.zip"), "not a zip");
         assert.ok(ruleIds(await verifyRelease(root)).includes("PUBLISHED_TAMPERED"));
-        await rm(path.join(root, contractsLayout.releaseIndex));
+        await rm(path.join(root, projectLayout.releaseIndex));
         assert.deepEqual(ruleIds(await verifyRelease(root)), ["PUBLISHED_UNINDEXED"]);
       });
 
       it("L4: an index whose recorded hash was edited fails verify", async () => {
         await publish(root);
-        await editJson(root, contractsLayout.releaseIndex, (doc) => {
+        await editJson(root, projectLayout.releaseIndex, (doc) => {
           (doc.releases as { snapshotSha256: string }[])[0].snapshotSha256 = "0".repeat(64);
         });
         // The generated contract no longer matches the (edited) published snapshot hash either.
@@ -523,11 +529,7 @@ describe(
           );
           await bumpVersion(root, "1.1.4");
           assert.deepEqual(ruleIds(await verifyRelease(root)), []);
-          const retained = path.join(
-            root,
-            contractsLayout.uiStore,
-            published.slice("ui://".length),
-          );
+          const retained = path.join(root, projectLayout.uiStore, published.slice("ui://".length));
           await appendFile(retained, "tampered");
           assert.deepEqual(ruleIds(await verifyRelease(root)), ["UI_BYTES_CHANGED"]);
           await rm(retained);

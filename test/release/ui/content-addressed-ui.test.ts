@@ -2,15 +2,12 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sha256Hex } from "../../../release/bundle/sha256-manifest.js";
+import { sha256Hex } from "../../../contract/file-tree/sha256-manifest.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi, buildUiArtifact, UiBuildError } from "../../../release/ui/build-ui.js";
-import {
-  listServableUi,
-  resolveUiResource,
-  retainUiArtifact,
-} from "../../../release/ui/ui-store.js";
-import { parseUiUri, retainedUiPath, uiUri } from "../../../release/ui/ui-uri.js";
+import { retainUiArtifact } from "../../../contract/ui-store.js";
+import { listServableUi, resolveUiResource } from "../../../release/ui/resolve-ui.js";
+import { parseUiUri, retainedUiPath, uiUri } from "../../../contract/ui-uri.js";
 import { ruleIds, useProjectCopies } from "../support/temp-project.js";
 
 describe("release/ui: content-addressed UI artifacts (L10)", function () {
@@ -107,6 +104,8 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
       "L10: resolveUiResource serves active pages from ui/ and published pages " +
         "from the retained store, verified by hash",
       async () => {
+        // A store lost from this copy: the active page is then found only in ui/.
+        await rm(path.join(root, "contracts/ui"), { recursive: true, force: true });
         const [first] = await buildAllUi(root, 1);
         assert.deepEqual(await resolveUiResource(root, first.uri), {
           html: first.html,
@@ -122,6 +121,20 @@ describe("release/ui: content-addressed UI artifacts (L10)", function () {
         assert.equal(await resolveUiResource(root, "ui://elsewhere/x.html"), undefined);
       },
     );
+
+    it("L10: activation retains the activated pages in the store at once", async () => {
+      await writeFile(
+        path.join(root, "ui/goal-visualization/index.html"),
+        "<!doctype html><p>goal v3</p>\n",
+      );
+      const built = await buildAllUi(root, 1);
+      await activateUi(root, built);
+      for (const a of built)
+        assert.ok(
+          (await readFile(path.join(root, retainedUiPath(a.uri)!))).equals(a.html),
+          `${a.name} retained`,
+        );
+    });
 
     it(
       "L10: listServableUi names the active URIs and every retained one, so old " +

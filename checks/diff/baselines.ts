@@ -1,0 +1,161 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import semver from "semver";
+import { sha256Hex } from "../../contract/canonical.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnose } from "../../diagnostics/rule-table.js";
+import { CONTRACT_INPUT_INVALID, parseContractDoc, type ContractDoc } from "./contract-doc.js";
+import { projectLayout } from "../../contract/project-layout.js";
+
+const run = promisify(execFile);
+
+/** Where `record-published` keeps immutable snapshots (L4). */
+export const publishedRoot = projectLayout.publishedDir;
+export const snapshotName = "contract.snapshot.json";
+
+const rel = (root: string, abs: string) =>
+  path.relative(root, abs).split(path.sep).join("/") || ".";
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const e of entries) {
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(abs)));
+    else if (e.isFile() && e.name === snapshotName) out.push(abs);
+  }
+  return out;
+}
+
+/** Parse JSON text into a diff side; unreadable input becomes a diagnostic. */
+export function docFromText(
+  text: string,
+  file: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): ContractDoc | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${file} is not valid JSON`, { file }));
+    return undefined;
+  }
+  return parseContractDoc(json, file, diagnostics, version);
+}
+
+/** Read one contract document (snapshot or tools/list) from disk. */
+export async function readDoc(
+  root: string,
+  file: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): Promise<ContractDoc | undefined> {
+  const abs = path.resolve(root, file);
+  const text = await readFile(abs, "utf8").catch(() => undefined);
+  if (text === undefined) {
+    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${file} cannot be read`, { file }));
+    return undefined;
+  }
+  return docFromText(text, rel(root, abs), diagnostics, version);
+}
+
+/**
+ * `contracts/published/<provider>/<plugin>/<version>/contract.snapshot.json`: exactly one per
+ * published version.
+ */
+async function publishedSnapshots(root: string): Promise<string[]> {
+  const dirs = async (p: string) =>
+    (await readdir(p, { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(p, e.name));
+  const out: string[] = [];
+  for (const provider of await dirs(path.join(root, publishedRoot)))
+    for (const plugin of await dirs(provider))
+      for (const version of await dirs(plugin)) {
+        const file = path.join(version, snapshotName);
+        if ((await stat(file).catch(() => undefined))?.isFile()) out.push(file);
+      }
+  return out;
+}
+
+/** Every published snapshot, oldest version first (L12.2: diff against all of them). */
+export async function publishedBaselines(
+  root: string,
+  diagnostics: Diagnostic[],
+): Promise<ContractDoc[]> {
+  const files = await publishedSnapshots(root);
+  const docs = (await Promise.all(files.map((f) => readDoc(root, f, diagnostics)))).filter(
+    (d): d is ContractDoc => d !== undefined,
+  );
+  return docs.sort((a, b) =>
+    semver.valid(a.packageVersion) && semver.valid(b.packageVersion)
+      ? semver.compare(a.packageVersion!, b.packageVersion!)
+      : a.file < b.file
+        ? -1
+        : 1,
+  );
+}
+
+/**
+ * Baselines named by `--against`: a directory (every snapshot below it), a file, or `git:REF` (the
+ * snapshot at that commit).
+ */
+export async function againstBaselines(
+  root: string,
+  against: string,
+  snapshotFile: string,
+  diagnostics: Diagnostic[],
+  version?: string,
+): Promise<ContractDoc[]> {
+  if (against.startsWith("git:")) {
+    const ref = against.slice(4);
+    const label = `git:${ref}:${snapshotFile}`;
+    try {
+      const { stdout } = await run("git", ["-C", root, "show", `${ref}:${snapshotFile}`], {
+        maxBuffer: 512 * 1024 * 1024,
+      });
+      const doc = docFromText(stdout, label, diagnostics, version);
+      return doc ? [doc] : [];
+    } catch {
+      diagnostics.push(
+        diagnose(CONTRACT_INPUT_INVALID, `${label} cannot be read from git`, { file: label }),
+      );
+      return [];
+    }
+  }
+  const abs = path.resolve(root, against);
+  const info = await stat(abs).catch(() => undefined);
+  if (info?.isDirectory()) {
+    const files = await walk(abs);
+    if (files.length === 0)
+      diagnostics.push(
+        diagnose(CONTRACT_INPUT_INVALID, `${against} holds no ${snapshotName}`, { file: against }),
+      );
+    return (
+      await Promise.all(files.sort().map((f) => readDoc(root, f, diagnostics, version)))
+    ).filter((d): d is ContractDoc => d !== undefined);
+  }
+  const doc = await readDoc(root, against, diagnostics, version);
+  return doc ? [doc] : [];
+}
+
+/**
+ * The bytes the project now serves under its active UI URIs (`release/line.json` `activeUi` →
+ * `ui/<name>/index.html`), as sha256. A page that references nothing is its own artifact.
+ */
+export async function projectUiBytes(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const line = await readFile(path.join(root, projectLayout.lineFile), "utf8")
+    .then((t) => JSON.parse(t) as { activeUi?: Record<string, string> })
+    .catch(() => undefined);
+  for (const [name, uri] of Object.entries(line?.activeUi ?? {})) {
+    const html = await readFile(path.join(root, projectLayout.uiDir, name, "index.html")).catch(
+      () => undefined,
+    );
+    if (html && typeof uri === "string") out.set(uri, sha256Hex(html));
+  }
+  return out;
+}

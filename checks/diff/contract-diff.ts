@@ -1,0 +1,227 @@
+import { createHash } from "node:crypto";
+import type { Diagnostic, Location, Severity } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { contentHash, type ContractDoc } from "./contract-doc.js";
+import { bumps, maxBump, type Bump, type DiffRuleMeta, type Witness } from "./diff-rule.js";
+import { diffChecks } from "./rules/index.js";
+import { classify, declaredBump, type Classification } from "./semver-class.js";
+import { ValueChecker } from "./value-check.js";
+import {
+  isExpired,
+  WAIVER_EXPIRED,
+  WAIVER_NOT_ALLOWED,
+  WAIVER_UNUSED,
+  type Waiver,
+} from "./waivers.js";
+import { projectLayout } from "../../contract/project-layout.js";
+
+export const VERSION_BUMP_TOO_LOW = defineRule({
+  id: "VERSION_BUMP_TOO_LOW",
+  severity: "error",
+  summary: "The declared package version bump is lower than the contract change requires (L6).",
+});
+
+/** One finding of a comparison, as reported in every output format. */
+export interface DiffFinding {
+  ruleId: string;
+  severity: Severity;
+  bump: Bump;
+  tool?: string;
+  pointer: string;
+  message: string;
+  witness?: Witness;
+  /** `sha256:` + sha256(ruleId, pointer, content hashes of the compared nodes): the waiver key. */
+  fingerprint: string;
+  /** The published (old) side this finding was found against. */
+  baseline: string;
+  location: Location;
+  waiver?: { reason: string; approver: string; expires: string };
+}
+
+/** One old → new comparison. */
+export interface Comparison {
+  old: { file: string; packageVersion?: string; format: ContractDoc["format"] };
+  new: { file: string; packageVersion?: string; format: ContractDoc["format"] };
+  requiredBump: Bump;
+  declaredBump?: Bump;
+  classification: Classification;
+  breaking: boolean;
+}
+
+/** The whole result of `skillpilot diff` (see `contract-diff-result.schema.json`). */
+export interface DiffResult {
+  requiredBump: Bump;
+  classification: Classification;
+  breaking: boolean;
+  comparisons: Comparison[];
+  findings: DiffFinding[];
+  /** Problems that are not contract changes: version too low, waiver errors. */
+  problems: Diagnostic[];
+}
+
+/** Fingerprint of a finding: stable across message wording, key order and unrelated edits. */
+export function fingerprint(
+  ruleId: string,
+  pointer: string,
+  before: unknown,
+  after: unknown,
+): string {
+  return (
+    "sha256:" +
+    createHash("sha256")
+      .update([ruleId, pointer, contentHash(before), contentHash(after)].join("\0"))
+      .digest("hex")
+  );
+}
+
+/** Run every diff rule over one pair of contract documents. */
+export function compareContracts(
+  oldDoc: ContractDoc,
+  newDoc: ContractDoc,
+  checker = new ValueChecker(),
+): DiffFinding[] {
+  const out: DiffFinding[] = [];
+  const report = (
+    rule: DiffRuleMeta,
+    f: Parameters<Parameters<(typeof diffChecks)[number]["check"]>[1]>[1],
+  ) => {
+    const file = f.at.side === "old" ? oldDoc.file : newDoc.file;
+    const unverified = rule.bump === "major" && f.witness && !f.witness.verified;
+    out.push({
+      ruleId: rule.id,
+      severity: rule.severity,
+      bump: rule.bump,
+      ...(f.tool ? { tool: f.tool } : {}),
+      pointer: f.pointer,
+      message:
+        f.message +
+        (unverified
+          ? " (no Ajv-verified witness; reported because compatibility could not be proven)"
+          : ""),
+      ...(f.witness ? { witness: f.witness } : {}),
+      fingerprint: fingerprint(rule.id, f.pointer, f.before, f.after),
+      baseline: oldDoc.file,
+      location: { file, pointer: f.at.pointer },
+    });
+  };
+  for (const check of diffChecks) check.check({ old: oldDoc, new: newDoc, checker }, report);
+  return out;
+}
+
+const waivable = new Map<string, boolean>(
+  diffChecks.flatMap((c) => c.rules.map((r) => [r.id, r.waivable] as const)),
+);
+
+/**
+ * Compare the new contract against each baseline, apply waivers, and decide: the minimum bump,
+ * its L6 class, whether the change is breaking, and whether the declared version bump suffices.
+ * `now` decides waiver expiry (injected so results are reproducible).
+ */
+export function diffContracts(
+  baselines: readonly ContractDoc[],
+  newDoc: ContractDoc,
+  opts: { waivers: readonly Waiver[]; waiverFile?: string; now: Date },
+): DiffResult {
+  const { waivers, now } = opts;
+  const checker = new ValueChecker();
+  const byFingerprint = new Map(waivers.map((w) => [w.fingerprint, w]));
+  const used = new Set<string>();
+  const problems: Diagnostic[] = [];
+  const findings: DiffFinding[] = [];
+  const comparisons: Comparison[] = [];
+  for (const oldDoc of baselines) {
+    let required: Bump = "none";
+    for (const f of compareContracts(oldDoc, newDoc, checker)) {
+      const w = byFingerprint.get(f.fingerprint);
+      if (w && waivable.get(f.ruleId) === false) {
+        used.add(w.fingerprint);
+        problems.push(
+          diagnose(
+            WAIVER_NOT_ALLOWED,
+            `waiver ${w.fingerprint.slice(0, 19)}… targets ${f.ruleId}, which cannot be waived`,
+            f.location,
+          ),
+        );
+      } else if (w) {
+        used.add(w.fingerprint);
+        if (!isExpired(w, now)) {
+          findings.push({
+            ...f,
+            severity: "note",
+            waiver: { reason: w.reason, approver: w.approver, expires: w.expires },
+          });
+          continue;
+        }
+      }
+      findings.push(f);
+      required = maxBump(required, f.bump);
+    }
+    const declared = declaredBump(oldDoc.packageVersion, newDoc.packageVersion);
+    if (declared !== undefined && bumps.indexOf(declared) < bumps.indexOf(required))
+      problems.push(
+        diagnose(
+          VERSION_BUMP_TOO_LOW,
+          `package version ${oldDoc.packageVersion} → ${newDoc.packageVersion} ` +
+            `declares ${declared === "none" ? "no bump" : `a ${declared} bump`}, ` +
+            `but the contract changes against ${oldDoc.file} require ${required}`,
+          {
+            file: newDoc.file,
+            pointer: newDoc.format === "snapshot" ? "/plugin/packageVersion" : "",
+          },
+        ),
+      );
+    comparisons.push({
+      old: {
+        file: oldDoc.file,
+        format: oldDoc.format,
+        ...(oldDoc.packageVersion ? { packageVersion: oldDoc.packageVersion } : {}),
+      },
+      new: {
+        file: newDoc.file,
+        format: newDoc.format,
+        ...(newDoc.packageVersion ? { packageVersion: newDoc.packageVersion } : {}),
+      },
+      requiredBump: required,
+      ...(declared !== undefined ? { declaredBump: declared } : {}),
+      classification: classify(required),
+      breaking: required === "major",
+    });
+  }
+  for (const w of waivers) {
+    const where = {
+      file: opts.waiverFile ?? projectLayout.waiversFile,
+      pointer: `/waivers/${waivers.indexOf(w)}`,
+    };
+    if (isExpired(w, now))
+      problems.push(
+        diagnose(
+          WAIVER_EXPIRED,
+          `waiver ${w.fingerprint.slice(0, 19)}… (${w.ruleId ?? "?"}, approved ` +
+            `by ${w.approver}) expired on ${w.expires}`,
+          where,
+        ),
+      );
+    else if (!used.has(w.fingerprint))
+      problems.push(
+        diagnose(
+          WAIVER_UNUSED,
+          `waiver ${w.fingerprint.slice(0, 19)}… (${w.ruleId ?? "?"}) matches no finding`,
+          where,
+        ),
+      );
+  }
+  const requiredBump = comparisons.reduce<Bump>((b, c) => maxBump(b, c.requiredBump), "none");
+  return {
+    requiredBump,
+    classification: classify(requiredBump),
+    breaking: comparisons.some((c) => c.breaking),
+    comparisons,
+    findings,
+    problems,
+  };
+}
+
+/** Exit status of a diff: 1 when breaking or when any problem is an error, else 0. */
+export function diffFailed(result: DiffResult): boolean {
+  return result.breaking || result.problems.some((p) => p.severity === "error");
+}

@@ -1,0 +1,89 @@
+import { readFile } from "node:fs/promises";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { createAjv, ajvErrorMessage, ajvErrorPointer } from "../../json-schema/ajv.js";
+import waiverSchema from "./waivers.schema.json" with { type: "json" };
+import { projectLayout } from "../../contract/project-layout.js";
+
+/** One accepted finding. */
+export interface Waiver {
+  fingerprint: string;
+  ruleId?: string;
+  reason: string;
+  approver: string;
+  /** Last day (UTC, inclusive) the waiver applies: `YYYY-MM-DD`. */
+  expires: string;
+}
+
+export const WAIVER_FILE_INVALID = defineRule({
+  id: "WAIVER_FILE_INVALID",
+  severity: "error",
+  summary: "The waiver file is not valid JSON or does not match its schema.",
+});
+export const WAIVER_EXPIRED = defineRule({
+  id: "WAIVER_EXPIRED",
+  severity: "error",
+  summary: "A waiver is past its expiry date; renew it with a new approval or fix the finding.",
+});
+export const WAIVER_UNUSED = defineRule({
+  id: "WAIVER_UNUSED",
+  severity: "error",
+  summary: "A waiver matches no finding; remove it so it cannot hide a future change.",
+});
+export const WAIVER_NOT_ALLOWED = defineRule({
+  id: "WAIVER_NOT_ALLOWED",
+  severity: "error",
+  summary: "A waiver targets a finding that can never be waived (e.g. changed UI bytes).",
+});
+
+/** Default location of the waiver file. */
+export const defaultWaiverFile = projectLayout.waiversFile;
+
+const validate = createAjv().compile(waiverSchema);
+
+/** Read and validate a waiver file; a missing default file means "no waivers". */
+export async function readWaivers(
+  abs: string,
+  file: string,
+  required: boolean,
+): Promise<{ waivers: Waiver[]; diagnostics: Diagnostic[] }> {
+  const text = await readFile(abs, "utf8").catch(() => undefined);
+  if (text === undefined)
+    return {
+      waivers: [],
+      diagnostics: required ? [diagnose(WAIVER_FILE_INVALID, `${file} not found`, { file })] : [],
+    };
+  return parseWaivers(text, file);
+}
+
+/** Validate waiver JSON text against `waivers.schema.json`. */
+export function parseWaivers(
+  text: string,
+  file: string,
+): { waivers: Waiver[]; diagnostics: Diagnostic[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {
+      waivers: [],
+      diagnostics: [diagnose(WAIVER_FILE_INVALID, `${file} is not valid JSON`, { file })],
+    };
+  }
+  if (!validate(json))
+    return {
+      waivers: [],
+      diagnostics: (validate.errors ?? []).map((e) =>
+        diagnose(WAIVER_FILE_INVALID, `${file}: ${ajvErrorMessage(e)}`, {
+          file,
+          pointer: ajvErrorPointer(e),
+        }),
+      ),
+    };
+  return { waivers: (json as { waivers: Waiver[] }).waivers, diagnostics: [] };
+}
+
+/** True when the waiver's last valid day lies before `now` (UTC). */
+export function isExpired(waiver: Waiver, now: Date): boolean {
+  return waiver.expires < now.toISOString().slice(0, 10);
+}

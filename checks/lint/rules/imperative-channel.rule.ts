@@ -1,0 +1,33 @@
+import { walkSchema } from "../../../json-schema/walk.js";
+import { pointerJoin } from "../../../diagnostics/diagnostic.js";
+import { isObject } from "../../diff/json-schema.js";
+import { createLintRule } from "../lint-rule.js";
+
+/**
+ * One authoritative imperative (C10, G4): a full context says `(requiredAction, instruction)`, a
+ * finished workflow says one `continuation`. A `presentationAction` or two imperatives side by side
+ * compete.
+ */
+export const competingImperative = createLintRule({
+  id: "GATE_COMPETING_IMPERATIVE",
+  severity: "error",
+  summary:
+    "Outputs carry one imperative: no presentationAction, never continuation " +
+    "beside requiredAction (C10, G4).",
+  check(tools, doc, report) {
+    for (const t of tools)
+      walkSchema(t.rawOutput, `${t.pointer}/outputSchema`, (node, pointer) => {
+        const props = isObject(node.properties) ? Object.keys(node.properties) : [];
+        if (props.includes("presentationAction"))
+          report(`${t.name}: output carries presentationAction, a second imperative channel`, {
+            file: doc.file,
+            pointer: pointerJoin(pointer, "properties", "presentationAction"),
+          });
+        if (props.includes("continuation") && props.includes("requiredAction"))
+          report(
+            `${t.name}: output carries both continuation and requiredAction; keep exactly one`,
+            { file: doc.file, pointer: pointerJoin(pointer, "properties", "continuation") },
+          );
+      });
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * Every path of a SkillPilot project, relative to its root (posix). Generator, checks, release
+ * tooling, runtime and CLI read paths from here and nowhere else, so they always agree.
+ */
+export const projectLayout = {
+  /** The contract's JSON Schemas (the single source of truth). */
+  schemasDir: "schemas",
+  /** Plugin identity and version layers (L1, L2). */
+  pluginFile: "schemas/plugin.json",
+  /** The contract line in force: lifecycle axes, policyRevision, active UI URIs (L10, L11). */
+  lineFile: "release/line.json",
+  /** The first-party allowlist a WARN/BLOCK successor must be on (L11). */
+  allowlistFile: "release/first-party-allowlist.json",
+  /** Derived code and the canonical snapshot, written by the generator. */
+  generatedDir: "generated",
+  /** The canonical contract snapshot (Contract-Diff, lint and release read it). */
+  snapshotFile: "generated/contract.snapshot.json",
+  /** SKILL.md trees shipped in the bundle (L7). */
+  skillsDir: "skills",
+  /** MCP Apps page sources, one folder per page (L9). */
+  uiDir: "ui",
+  /** The curriculum the runtime serves. */
+  curriculumFile: "curricula/skillpilot-basics.curriculum.json",
+  /** Runtime data (SQLite database, generated secrets) unless configured elsewhere. */
+  dataDir: "data",
+  /** Optional runtime configuration file. */
+  configFile: "skillpilot.config.json",
+  /** Waivers Contract-Diff accepts (L12.2). */
+  waiversFile: "contracts/waivers.json",
+  /** Parent of every published `openai/<plugin>/<version>` folder. */
+  publishedDir: "contracts/published",
+  /** Append-only list of every published version (L4). */
+  releaseIndex: "contracts/release-index.json",
+  /** The active review freeze (if any) and the freeze history (L3). */
+  reviewFreeze: "contracts/review-freeze.json",
+  /**
+   * The immutable UI store, one file per URI ever activated or published (L10):
+   * `contracts/ui/skillpilot/coach/<major>/sha256-<hex>/index.html`.
+   */
+  uiStore: "contracts/ui",
+} as const;
+
+/** File names inside a draft or published version folder. */
+export const releaseFiles = {
+  /**
+   * Sorted `sha256  path` lines of every other file in the folder: the folder's content identity.
+   */
+  manifest: "SHA256SUMS",
+  /** The canonical contract snapshot this version ships (Contract-Diff reads it). */
+  snapshot: "contract.snapshot.json",
+  /** Deterministic USTAR tar, gzip-compressed: the plugin install bundle. */
+  installBundle: "plugin-install-bundle.tar.gz",
+  /** Deterministic ZIP of the same tree: the directory submission. */
+  submissionZip: "directory-submission.zip",
+  /** The unpacked package tree both archives hold. */
+  packageDir: "package",
+} as const;
+
+/** `contracts/drafts/openai/<plugin>/<version>-SNAPSHOT` */
+export const draftDir = (plugin: string, version: string): string =>
+  `contracts/drafts/openai/${plugin}/${version}-SNAPSHOT`;
+
+/** `contracts/published/openai/<plugin>/<version>` */
+export const publishedDir = (plugin: string, version: string): string =>
+  `contracts/published/openai/${plugin}/${version}`;
+
+/** `contracts/published/openai/<plugin>` — parent of every published version folder. */
+export const publishedRoot = (plugin: string): string => `contracts/published/openai/${plugin}`;
+
+/** `contracts/drafts/openai/<plugin>` — parent of every draft folder. */
+export const draftsRoot = (plugin: string): string => `contracts/drafts/openai/${plugin}`;
