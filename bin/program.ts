@@ -28,11 +28,13 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .addHelpText(
       "after",
-      exitCodesHelp({
-        ok: "ok",
-        findings: "findings (see each subcommand's --help)",
-        usage: "usage error, unreadable input or I/O failure",
-      }),
+      "\nVersions: skillpilot -V, --version prints the toolchain version, the contract major\n" +
+        "and the plugin package version of the project (before any subcommand).\n" +
+        exitCodesHelp({
+          ok: "ok",
+          findings: "findings (see each subcommand's --help)",
+          usage: "usage error, unreadable input or I/O failure",
+        }),
     )
     .exitOverride();
   for (const register of [

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { keyringFromConfig } from "./capability/index.js";
-import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config.js";
+import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config/config.js";
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
 import { runtimeIdentity } from "./identity.js";

@@ -6,7 +6,7 @@ import {
   keyringFromConfig,
   type KeyringConfig,
 } from "./capability/index.js";
-import type { RuntimeConfig } from "./config.js";
+import type { RuntimeConfig } from "./config/config.js";
 import { isLoopbackHost } from "./http/launch-auth.js";
 
 /**

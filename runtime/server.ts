@@ -1,10 +1,8 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { bodyParser } from "@koa/bodyparser";
 import { Router } from "@koa/router";
 import Koa from "koa";
 import type { CoachHandlers } from "../generated/handlers.gen.js";
-import { closeServices } from "./boot.js";
+import { closeServices, createServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
 import { configuredHostnames, hostGuard } from "./http/host-guard.js";
 import { isLoopbackHost, launchAuth, launchMcpUrl } from "./http/launch-auth.js";
@@ -12,7 +10,8 @@ import { launchRoute } from "./http/launch.route.js";
 import { mcpRoute } from "./http/mcp.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
-import { defaultLaunchUrl, urlHost } from "./config.js";
+import { type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
+import { type BoundListener, bindListener } from "./http/listener.js";
 import type { CallContext, RuntimeServices } from "./services.js";
 
 /** A running server. */
@@ -37,9 +36,8 @@ export function createApp(
   handlers: CoachHandlers<CallContext> = coachHandlers,
 ) {
   const { config, identity } = services;
-  // The bound origin is known once listening; until then (and without a server) it is the
-  // configured one.
-  let boundOrigin = `http://${config.host}:${config.port}`;
+  // The configuration names the port actually bound (see `serve`).
+  const boundOrigin = `http://${urlHost(config.host)}:${config.port}`;
   const mcpUrl = () => launchMcpUrl(config.publicUrl, config.host, boundOrigin, identity.mcpUrl);
   const mcp = createCoachMcpHandler(services, handlers);
   const app = new Koa();
@@ -77,38 +75,40 @@ export function createApp(
     launchRoute(services, mcpUrl),
   );
   router.all("/mcp", mcpRoute(mcp));
-  app.use(hostGuard(configuredHostnames(services.config.host, services.config.allowedHosts)));
+  app.use(hostGuard(configuredHostnames(services.config.host, [...services.config.allowedHosts])));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return {
-    app,
-    mcp,
-    setBoundOrigin: (origin: string) => {
-      boundOrigin = origin;
-    },
-  };
+  return { app, mcp };
 }
 
-/** Start the HTTP server on the configured host and port (0 = any free port). */
+/**
+ * Serve `services` on a bound listener (see `bindListener`; its port must be the configured one, so
+ * bind first and build the services from `withBoundPort`). Without a listener, binds the configured
+ * port itself, which must then not be 0.
+ */
 export async function startServer(
   services: RuntimeServices,
   handlers?: CoachHandlers<CallContext>,
+  bound?: BoundListener,
 ): Promise<RunningServer> {
-  const { app, mcp, setBoundOrigin } = createApp(services, handlers);
+  const { config } = services;
+  if (!bound && config.port === 0)
+    throw new Error("startServer: port 0 needs a listener bound first (use serve())");
+  const listener = bound ?? (await bindListener(config.host, config.port));
+  if (listener.port !== config.port)
+    throw new Error("startServer: the services were built for another port than the one bound");
+  const { server } = listener;
+  const { app, mcp } = createApp(services, handlers);
   const handle = app.callback();
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  const server = http.createServer((req, res) => {
+  listener.attach((req, res) => {
     inFlight++;
     res.once("close", () => {
       inFlight--;
       if (inFlight === 0) drained?.();
     });
     void handle(req, res);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(services.config.port, services.config.host, () => resolve());
   });
   const purge = setInterval(
     () => void services.store.purgeExpired(Date.now()).catch(() => undefined),
@@ -117,16 +117,10 @@ export async function startServer(
   purge.unref();
   await services.store.purgeExpired(services.now().getTime());
 
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${urlHost(services.config.host)}:${port}`;
-  setBoundOrigin(origin);
-  // A start page derived from host and port (not configured) names the port actually bound (--port
-  // 0).
-  if (services.config.launchUrl === defaultLaunchUrl(services.config.host, services.config.port))
-    services.config.launchUrl = `${origin}/start`;
+  const origin = `http://${urlHost(config.host)}:${listener.port}`;
   let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
+  const close = () => {
+    closing ??= (async () => {
       clearInterval(purge);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -135,6 +129,27 @@ export async function startServer(
       await stopped;
       await mcp.close();
       await closeServices(services);
-    })());
-  return { origin, mcpUrl: `${origin}/mcp`, port, close };
+    })();
+    return closing;
+  };
+  return { origin, mcpUrl: `${origin}/mcp`, port: listener.port, close };
+}
+
+/**
+ * The start-up order of a real server: bind the port (nothing is created if that fails), complete
+ * the configuration with the bound port, build the services (data directory, database, secrets),
+ * then serve. The configuration is frozen from here on.
+ */
+export async function serve(
+  config: RuntimeConfig,
+  handlers?: CoachHandlers<CallContext>,
+): Promise<{ running: RunningServer; services: RuntimeServices }> {
+  const listener = await bindListener(config.host, config.port);
+  try {
+    const services = await createServices(withBoundPort(config, listener.port));
+    return { running: await startServer(services, handlers, listener), services };
+  } catch (error) {
+    await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+    throw error;
+  }
 }

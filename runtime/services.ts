@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Keyring } from "./capability/index.js";
-import type { RuntimeConfig } from "./config.js";
+import type { RuntimeConfig } from "./config/config.js";
 import type { Curriculum } from "./domain/curriculum.js";
 import type { LineSource } from "./domain/line-source.js";
 import type { RuntimeIdentity } from "./identity.js";

@@ -10,9 +10,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CoachHandlers, ToolName } from "../../generated/handlers.gen.js";
-import { bootServices } from "../../runtime/boot.js";
+import { loadConfig } from "../../runtime/config/config.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
-import { startServer } from "../../runtime/server.js";
+import { serve } from "../../runtime/server.js";
 import type { CallContext } from "../../runtime/services.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -35,11 +35,13 @@ const handlers: CoachHandlers<CallContext> = {
     "record_skillpilot_verified_recall_results",
   ),
 };
-const services = await bootServices(root, {
-  dataDir,
-  port: 0,
-  logDestination: path.join(dataDir, "floor-calls.log"),
-});
-const running = await startServer(services, handlers);
+const { running } = await serve(
+  await loadConfig(root, {
+    dataDir,
+    port: 0,
+    logDestination: path.join(dataDir, "floor-calls.log"),
+  }),
+  handlers,
+);
 process.stdout.write(`MCP endpoint ${running.mcpUrl}\n`);
 process.once("SIGTERM", () => void running.close());

@@ -8,7 +8,7 @@
 import path from "node:path";
 import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
-import { loadConfig } from "../../runtime/config.js";
+import { loadConfig } from "../../runtime/config/config.js";
 import { launchSession } from "../../runtime/domain/launch.js";
 import type { RawMcpCaller } from "./raw-mcp-client.js";
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
-import { loadConfig } from "../../runtime/config.js";
+import { loadConfig } from "../../runtime/config/config.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { callTool } from "../../runtime/mcp/dispatch.js";
 import { median } from "./load-driver.js";

@@ -1,28 +1,36 @@
-import { type Command, Option } from "commander";
-import type { ConfigOverrides } from "../../runtime/config.js";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import type { ConfigOverrides } from "../../runtime/config/config.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { projectPaths } from "./root.js";
 
 interface ServeOptions {
   host?: string;
-  port?: string;
+  port?: number;
   dataDir?: string;
   config?: string;
 }
 
 function overrides(opts: ServeOptions): ConfigOverrides {
-  return {
-    host: opts.host,
-    port: opts.port === undefined ? undefined : Number(opts.port),
-    dataDir: opts.dataDir,
-    configFile: opts.config,
-  };
+  return { host: opts.host, port: opts.port, dataDir: opts.dataDir, configFile: opts.config };
+}
+
+/** `--port`: an integer 0–65535, checked before anything starts. */
+function portArgument(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new InvalidArgumentError(
+      `expected a port number from 0 to 65535 (0 picks a free port), got "${value}".`,
+    );
+  return Number(value);
 }
 
 function runtimeOptions(command: Command): Command {
   return command
     .option("--host <host>", "interface to bind (env HOST; default 127.0.0.1)")
-    .option("--port <port>", "port to listen on, 0 for any free port (env PORT; default 3000)")
+    .option(
+      "--port <port>",
+      "port to listen on, 0 for any free port (env PORT; default 3000)",
+      portArgument,
+    )
     .option(
       "--data-dir <dir>",
       "SQLite database and secrets (env SKILLPILOT_DATA_DIR; default ./data)",
@@ -56,9 +64,9 @@ export function registerStartCommand(program: Command): void {
         }),
     )
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
-      const { bootServices } = await import("../../runtime/boot.js");
       const { checkFrozenContract } = await import("../../release/freeze/assert-not-drifted.js");
-      const { startServer } = await import("../../runtime/server.js");
+      const { loadConfig } = await import("../../runtime/config/config.js");
+      const { serve } = await import("../../runtime/server.js");
       const root = projectPaths(command).root;
       // Review freeze (L3): while a version is under review, the served contract is locked to it.
       const freeze = checkFrozenContract(root, { allowDrift: opts.allowContractDrift === true });
@@ -68,8 +76,8 @@ export function registerStartCommand(program: Command): void {
         return;
       }
       if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
-      const services = await bootServices(root, overrides(opts));
-      const running = await startServer(services);
+      // Configuration and port are checked before anything is created (exit 2 on a problem).
+      const { running, services } = await serve(await loadConfig(root, overrides(opts)));
       process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
       process.stdout.write(
         `Start a learning session at ${services.config.launchUrl} or: npx ` +

@@ -6,7 +6,11 @@ import semver from "semver";
 import { sha256Hex } from "../../contract/canonical.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule-table.js";
-import { CONTRACT_INPUT_INVALID, parseContractDoc, type ContractDoc } from "./contract-doc.js";
+import {
+  CONTRACT_INPUT_INVALID,
+  parseContractDoc,
+  type ContractDoc,
+} from "../../contract/contract-doc.js";
 import { projectLayout } from "../../contract/project-layout.js";
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Diagnostic, Location, Severity } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import { contentHash, type ContractDoc } from "./contract-doc.js";
+import { contentHash, type ContractDoc } from "../../contract/contract-doc.js";
 import { bumps, maxBump, type Bump, type DiffRuleMeta, type Witness } from "./diff-rule.js";
 import { diffChecks } from "./rules/index.js";
 import { classify, declaredBump, type Classification } from "./semver-class.js";

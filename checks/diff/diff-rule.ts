@@ -1,6 +1,6 @@
 import type { RuleMeta, Severity } from "../../diagnostics/diagnostic.js";
 import { defineRule } from "../../diagnostics/rule-table.js";
-import type { ContractDoc } from "./contract-doc.js";
+import type { ContractDoc } from "../../contract/contract-doc.js";
 import type { ValueChecker } from "./value-check.js";
 
 /** The SemVer bump a change requires, smallest first. */

@@ -7,7 +7,7 @@ import {
   propertiesOf,
   requiredOf,
   type JsonObject,
-} from "./json-schema.js";
+} from "../../json-schema/schema-facts.js";
 import { flattenAllOf } from "./sample.js";
 import type { ValueChecker } from "./value-check.js";
 

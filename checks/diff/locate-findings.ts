@@ -1,4 +1,4 @@
-import { visit, type JSONPath } from "jsonc-parser";
+import { type JSONPath, type JSONVisitor, visit } from "jsonc-parser";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
 import { pointerSegments } from "../../diagnostics/locate.js";
@@ -32,20 +32,25 @@ function positions(text: string, pointers: readonly string[]): Map<string, Posit
     if (wanted.has(pointer) && !found.has(pointer))
       found.set(pointer, { line: line + 1, column: character + 1 });
   };
+  // Whether each open container is an array: a value that begins while an array is on top is an
+  // array element, the only case that needs its path (asking for a path copies it).
+  const inArray: boolean[] = [];
+  const begin = (array: boolean) =>
+    ((_offset, _length, line, character, pathSupplier) => {
+      if (inArray[inArray.length - 1]) record(pointerOf(pathSupplier()), line, character);
+      inArray.push(array);
+    }) satisfies JSONVisitor["onObjectBegin"];
+  const end = () => void inArray.pop();
   visit(text, {
     // A property is located at its name, like the shared `locatePointer`.
     onObjectProperty: (property, _offset, _length, line, character, pathSupplier) => {
       if (names.has(property)) record(pointerOf([...pathSupplier(), property]), line, character);
     },
     // Array elements have no name: locate them where they begin.
-    onObjectBegin: (_offset, _length, line, character, pathSupplier) => {
-      const path = pathSupplier();
-      if (typeof path[path.length - 1] === "number") record(pointerOf(path), line, character);
-    },
-    onArrayBegin: (_offset, _length, line, character, pathSupplier) => {
-      const path = pathSupplier();
-      if (typeof path[path.length - 1] === "number") record(pointerOf(path), line, character);
-    },
+    onObjectBegin: begin(false),
+    onArrayBegin: begin(true),
+    onObjectEnd: end,
+    onArrayEnd: end,
   });
   return found;
 }

@@ -9,7 +9,7 @@ import {
   readDoc,
 } from "./baselines.js";
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
-import type { ContractDoc } from "./contract-doc.js";
+import type { ContractDoc } from "../../contract/contract-doc.js";
 import { locateFindings } from "./locate-findings.js";
 import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";

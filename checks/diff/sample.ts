@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type JsonType,
   type Schema,
-} from "./json-schema.js";
+} from "../../json-schema/schema-facts.js";
 
 /** One known-good example per format, and one string that is not that format. */
 export const formatSamples: Record<string, string> = {

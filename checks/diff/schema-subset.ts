@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type JsonType,
   type Schema,
-} from "./json-schema.js";
+} from "../../json-schema/schema-facts.js";
 import { provablyDisjoint } from "./disjoint.js";
 import type { Gap } from "./gap-wording.js";
 import {

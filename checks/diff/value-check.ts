@@ -1,6 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import { createAjv } from "../../json-schema/ajv.js";
-import type { Schema } from "./json-schema.js";
+import type { Schema } from "../../json-schema/schema-facts.js";
 
 /**
  * Validation of concrete values against schemas with the project's Ajv (2020-12 + formats).

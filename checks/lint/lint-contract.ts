@@ -1,6 +1,6 @@
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule-table.js";
-import type { ContractDoc } from "../diff/contract-doc.js";
+import type { ContractDoc } from "../../contract/contract-doc.js";
 import { lintTool } from "./lint-rule.js";
 import { lintRules } from "./rules/index.js";
 

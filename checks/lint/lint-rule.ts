@@ -1,6 +1,6 @@
 import type { Location, RuleMeta, Severity } from "../../diagnostics/diagnostic.js";
 import { defineRule } from "../../diagnostics/rule-table.js";
-import type { ContractDoc, DiffTool } from "../diff/contract-doc.js";
+import type { ContractDoc, DiffTool } from "../../contract/contract-doc.js";
 
 /**
  * How a tool is used, from the snapshot's `kind` or, for a plain tools/list, from its annotations

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import type { ContractDoc } from "../diff/contract-doc.js";
+import type { ContractDoc } from "../../contract/contract-doc.js";
 import { skillToolRefs } from "./skill-refs.js";
 import { readSkillTree, type SkillTree } from "./skill-tree.js";
 

@@ -16,6 +16,24 @@ const tools = toolDescriptors as unknown as Tool[];
 const outputSchemas = new Map(toolDescriptors.map((d) => [d.name, d.outputSchema]));
 
 /**
+ * Create the SDK handler without its start-up warning that JSON responses drop mid-call
+ * notifications: this server sends none (every result is one JSON answer), so the warning is noise
+ * on every start. Any other warning passes through.
+ */
+function withoutJsonModeWarning<T>(create: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith("responseMode: 'json' drops")) return;
+    warn(...args);
+  };
+  try {
+    return create();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/**
  * The MCP endpoint: SDK v2 `createMcpHandler`, which serves 2026-07-28 requests and falls back to
  * stateless serving for 2025-era clients, with one low-level `Server` per request. The low-level
  * server is used (not `McpServer.registerTool`) so that input is validated once, by the generated
@@ -27,26 +45,28 @@ export function createCoachMcpHandler(
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
-  return createMcpHandler(
-    () => {
-      const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
-      server.setRequestHandler("tools/list", async () => ({ tools }));
-      server.setRequestHandler("resources/list", async () => ({ resources: await ui.list() }));
-      server.setRequestHandler("resources/read", async (request) => {
-        const result = await ui.read(request.params.uri);
-        if (!result) throw new ResourceNotFoundError(request.params.uri);
-        return result;
-      });
-      server.setRequestHandler("tools/call", async (request) => {
-        const { name, arguments: args } = request.params;
-        const result = await callTool(services, handlers, name, args);
-        return server.projectCallToolResult(result, outputSchemas.get(name));
-      });
-      return server;
-    },
-    {
-      responseMode: "json",
-      onerror: (error) => services.logger.warn({ err: error.name }, "mcp transport error"),
-    },
+  return withoutJsonModeWarning(() =>
+    createMcpHandler(
+      () => {
+        const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
+        server.setRequestHandler("tools/list", async () => ({ tools }));
+        server.setRequestHandler("resources/list", async () => ({ resources: await ui.list() }));
+        server.setRequestHandler("resources/read", async (request) => {
+          const result = await ui.read(request.params.uri);
+          if (!result) throw new ResourceNotFoundError(request.params.uri);
+          return result;
+        });
+        server.setRequestHandler("tools/call", async (request) => {
+          const { name, arguments: args } = request.params;
+          const result = await callTool(services, handlers, name, args);
+          return server.projectCallToolResult(result, outputSchemas.get(name));
+        });
+        return server;
+      },
+      {
+        responseMode: "json",
+        onerror: (error) => services.logger.warn({ err: error.name }, "mcp transport error"),
+      },
+    ),
   );
 }

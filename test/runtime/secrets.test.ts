@@ -8,7 +8,7 @@ import {
   keyringFromConfig,
 } from "../../runtime/capability/index.js";
 import { createServices } from "../../runtime/boot.js";
-import { loadConfig } from "../../runtime/config.js";
+import { loadConfig } from "../../runtime/config/config.js";
 import { logFingerprint } from "../../runtime/observability/session-fingerprint.js";
 import { resolveSecrets } from "../../runtime/secrets.js";
 import { connectClient } from "./support/mcp-clients.js";

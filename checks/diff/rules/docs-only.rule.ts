@@ -1,7 +1,7 @@
 import { annotationKeywords } from "../../../json-schema/keywords.js";
 import { walkSchema } from "../../../json-schema/walk.js";
-import { jsonEqual } from "../json-schema.js";
-import { sameRawSchema } from "../contract-doc.js";
+import { jsonEqual } from "../../../json-schema/schema-facts.js";
+import { sameRawSchema } from "../../../contract/contract-doc.js";
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
 
 const title = defineDiffRule("TOOL_TITLE_CHANGED", "patch", "A tool title changed (text only).");

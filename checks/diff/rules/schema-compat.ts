@@ -1,6 +1,6 @@
-import { propertiesOf, type Schema } from "../json-schema.js";
+import { propertiesOf, type Schema } from "../../../json-schema/schema-facts.js";
 import { findIncompatibilities, type Incompat } from "../schema-subset.js";
-import { sameRawSchema, type DiffTool } from "../contract-doc.js";
+import { sameRawSchema, type DiffTool } from "../../../contract/contract-doc.js";
 import type { DiffContext, DiffReport, DiffRuleMeta, Witness } from "../diff-rule.js";
 import type { Perspective } from "../gap-wording.js";
 

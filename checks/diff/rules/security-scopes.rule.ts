@@ -1,5 +1,5 @@
 import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
-import type { DiffTool } from "../contract-doc.js";
+import type { DiffTool } from "../../../contract/contract-doc.js";
 import { sampleValue } from "../sample.js";
 
 const scopeAdded = defineDiffRule(

@@ -1,7 +1,7 @@
 import { isFreeTextString, isOpenObject } from "../../../contract/schema-predicates.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
-import { isObject } from "../../diff/json-schema.js";
+import { isObject } from "../../../json-schema/schema-facts.js";
 import { createLintRule } from "../lint-rule.js";
 
 /**

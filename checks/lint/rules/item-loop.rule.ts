@@ -1,4 +1,4 @@
-import { isObject, propertiesOf, requiredOf } from "../../diff/json-schema.js";
+import { isObject, propertiesOf, requiredOf } from "../../../json-schema/schema-facts.js";
 import { createLintRule, type LintTool } from "../lint-rule.js";
 
 // A tool name reduced to its action: batch markers gone, plural segments singular.

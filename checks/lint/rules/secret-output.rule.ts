@@ -1,6 +1,6 @@
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
-import { isObject } from "../../diff/json-schema.js";
+import { isObject } from "../../../json-schema/schema-facts.js";
 import { createLintRule } from "../lint-rule.js";
 
 // Property names that betray secrets, tokens, permanent internal ids or server paths (C15).

@@ -1,4 +1,4 @@
-import { propertiesOf, requiredOf, isObject } from "../../diff/json-schema.js";
+import { propertiesOf, requiredOf, isObject } from "../../../json-schema/schema-facts.js";
 import { createLintRule } from "../lint-rule.js";
 
 /**

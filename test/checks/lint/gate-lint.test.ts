@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { readDoc } from "../../../checks/diff/baselines.js";
-import { parseContractDoc } from "../../../checks/diff/contract-doc.js";
+import { parseContractDoc } from "../../../contract/contract-doc.js";
 import { lintContract } from "../../../checks/lint/lint-contract.js";
 import { repoRoot } from "../../support/temp-project.js";
 import type { Wire } from "../../support/wire.js";

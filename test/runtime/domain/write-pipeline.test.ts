@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { closeServices, createServices } from "../../../runtime/boot.js";
-import { loadConfig } from "../../../runtime/config.js";
+import { loadConfig } from "../../../runtime/config/config.js";
 import { launchSession } from "../../../runtime/domain/launch.js";
 import { CoachError } from "../../../runtime/errors.js";
 import { writeHandler } from "../../../runtime/domain/write-pipeline.js";

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createServices, closeServices } from "../../../runtime/boot.js";
-import { loadConfig } from "../../../runtime/config.js";
+import { loadConfig } from "../../../runtime/config/config.js";
 import { launchSession } from "../../../runtime/domain/launch.js";
 import { secretsFileName } from "../../../runtime/secrets.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";

@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import type { CoachHandlers } from "../../../generated/handlers.gen.js";
-import { createServices } from "../../../runtime/boot.js";
-import { loadConfig, type ConfigOverrides } from "../../../runtime/config.js";
-import { startServer, type RunningServer } from "../../../runtime/server.js";
+import { loadConfig, type ConfigOverrides } from "../../../runtime/config/config.js";
+import { type RunningServer, serve } from "../../../runtime/server.js";
 import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
 import { repoRoot } from "../../support/temp-project.js";
@@ -48,8 +47,7 @@ export async function startFixture(
     { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides },
     {},
   );
-  const services = await createServices(config);
-  const server = await startServer(services, handlers);
+  const { running: server, services } = await serve(config, handlers);
   const dbFile = path.join(config.dataDir, databaseFileName);
   const db = knexFactory({
     client: "better-sqlite3",

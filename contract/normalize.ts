@@ -1,14 +1,14 @@
-import { pointerJoin, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { dereference } from "../../json-schema/deref.js";
+import { pointerJoin, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { dereference } from "../json-schema/deref.js";
 import {
   annotationKeywords,
   schemaArrayKeywords,
   schemaMapKeywords,
   singleSchemaKeywords,
-} from "../../json-schema/keywords.js";
-import { SchemaRegistry } from "../../json-schema/registry.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
-import { isObject, type JsonObject, type Schema } from "./json-schema.js";
+} from "../json-schema/keywords.js";
+import { SchemaRegistry } from "../json-schema/registry.js";
+import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { isObject, type JsonObject, type Schema } from "../json-schema/schema-facts.js";
 
 export const UNRESOLVED_REF = defineRule({
   id: "CONTRACT_UNRESOLVED_REF",

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from "../../json-schema/walk.js";
+import { isObject, type JsonObject } from "./walk.js";
 
 /** A JSON Schema node as the diff sees it: an object or a boolean schema. */
 export type Schema = JsonObject | boolean;

@@ -1,8 +1,8 @@
-import { canonicalSha256 } from "../../contract/canonical.js";
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { canonicalSha256 } from "./canonical.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../diagnostics/rule-table.js";
 import { comparable, inlineRefs } from "./normalize.js";
-import { isObject, jsonEqual, type JsonObject, type Schema } from "./json-schema.js";
+import { isObject, jsonEqual, type JsonObject, type Schema } from "../json-schema/schema-facts.js";
 
 export const CONTRACT_INPUT_INVALID = defineRule({
   id: "CONTRACT_INPUT_INVALID",

@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { KeyringConfig } from "./capability/index.js";
-import { projectLayout } from "../contract/project-layout.js";
+import { readConfigFile } from "./config-file.js";
+import { StartupError } from "./startup-error.js";
+import type { KeyringConfig } from "../capability/index.js";
+import { projectLayout } from "../../contract/project-layout.js";
 
 /** Everything the runtime reads from the environment, a config file and CLI flags. */
 export interface RuntimeConfig {
@@ -15,7 +16,9 @@ export interface RuntimeConfig {
   /** A `postgres://` URL selects the PostgreSQL store; unset means the embedded SQLite file. */
   databaseUrl?: string;
   /** Extra hostnames accepted in Host/Origin besides the loopback names (DNS-rebinding guard). */
-  allowedHosts: string[];
+  allowedHosts: readonly string[];
+  /** Extra exact origins (`scheme://host[:port]`) a browser may send (DNS-rebinding guard). */
+  allowedOrigins: readonly string[];
   /** First-party start page; every session error ends with it (C14). */
   launchUrl: string;
   /** The contract line file; re-read on every launch so a policy flip applies at once. */
@@ -66,7 +69,7 @@ const DEFAULT_CONFIG_FILE = projectLayout.configFile;
 function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
   const out: ConfigFile = {};
   if (env.HOST) out.host = env.HOST;
-  if (env.PORT) out.port = Number(env.PORT);
+  if (env.PORT) out.port = parsePort(env.PORT, "PORT");
   if (env.SKILLPILOT_DATA_DIR) out.dataDir = env.SKILLPILOT_DATA_DIR;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.SKILLPILOT_LAUNCH_URL) out.launchUrl = env.SKILLPILOT_LAUNCH_URL;
@@ -80,7 +83,8 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
     try {
       out.capabilityKeys = JSON.parse(env.SKILLPILOT_CAPABILITY_KEYS) as KeyringConfig;
     } catch {
-      throw new Error(
+      throw new StartupError(
+        "CONFIG_INVALID",
         "SKILLPILOT_CAPABILITY_KEYS must be JSON: " +
           '{"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}',
       );
@@ -89,19 +93,18 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
   return out;
 }
 
-async function fileConfig(root: string, file: string | undefined): Promise<ConfigFile> {
-  const abs = path.resolve(root, file ?? DEFAULT_CONFIG_FILE);
-  let text: string;
-  try {
-    text = await readFile(abs, "utf8");
-  } catch (error) {
-    if (!file && (error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new Error(`cannot read config file ${abs}`);
-  }
-  const parsed = JSON.parse(text) as unknown;
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    throw new Error(`${abs}: expected a JSON object`);
-  return parsed as ConfigFile;
+/**
+ * A port number from a flag or the environment: an integer 0–65535 (0 picks a free port), or a
+ * `StartupError` that names the setting and the value given.
+ */
+export function parsePort(value: string, setting: string): number {
+  const port = /^\d{1,5}$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port > 65535)
+    throw new StartupError(
+      "PORT_INVALID",
+      `${setting} must be a port number from 0 to 65535 (0 picks a free port), got ${JSON.stringify(value)}`,
+    );
+  return port;
 }
 
 /** A bind address as the host part of a URL: a wildcard becomes loopback, IPv6 goes in brackets. */
@@ -128,25 +131,30 @@ export async function loadConfig(
   const { configFile, ...flags } = overrides;
   const defined = <T extends object>(o: T) =>
     Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const merged: ConfigFile = {
-    ...(await fileConfig(root, configFile)),
-    ...envConfig(env),
-    ...defined(flags),
-  };
+  const fromFile = (await readConfigFile(
+    path.resolve(root, configFile ?? DEFAULT_CONFIG_FILE),
+    configFile !== undefined,
+  )) as ConfigFile & { $schema?: string };
+  const { $schema: _schema, ...file } = fromFile;
+  const merged: ConfigFile = { ...file, ...envConfig(env), ...defined(flags) };
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`invalid port ${String(merged.port)}`);
+    throw new StartupError("PORT_INVALID", `port must be 0–65535, got ${String(merged.port)}`);
   if (merged.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(merged.publicUrl))
-    throw new Error(`publicUrl must be an http(s) URL, got ${merged.publicUrl}`);
+    throw new StartupError(
+      "CONFIG_INVALID",
+      `publicUrl must be an http(s) URL, got ${JSON.stringify(merged.publicUrl)}`,
+    );
   const at = (p: string) => path.resolve(root, p);
-  return {
+  return deepFreeze({
     root,
     host,
     port,
     dataDir: at(merged.dataDir ?? projectLayout.dataDir),
     ...(merged.databaseUrl && { databaseUrl: merged.databaseUrl }),
     allowedHosts: merged.allowedHosts ?? [],
+    allowedOrigins: merged.allowedOrigins ?? [],
     launchUrl: merged.launchUrl ?? defaultLaunchUrl(host, port),
     lineFile: at(merged.lineFile ?? projectLayout.lineFile),
     allowlistFile: at(merged.allowlistFile ?? projectLayout.allowlistFile),
@@ -160,5 +168,28 @@ export async function loadConfig(
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
-  };
+  });
+}
+
+/**
+ * The configuration once the listening socket is bound: the port actually bound (for `--port 0`)
+ * and a start page derived from it when none was configured. A new frozen object: configuration
+ * never changes after the server listens.
+ */
+export function withBoundPort(config: RuntimeConfig, port: number): RuntimeConfig {
+  if (port === config.port) return config;
+  const derived = config.launchUrl === defaultLaunchUrl(config.host, config.port);
+  return deepFreeze({
+    ...config,
+    port,
+    launchUrl: derived ? defaultLaunchUrl(config.host, port) : config.launchUrl,
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }

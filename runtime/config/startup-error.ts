@@ -1,0 +1,22 @@
+/** Why the server refused to start. Stable codes; the message says what to do. */
+export type StartupErrorCode =
+  | "CONFIG_UNREADABLE"
+  | "CONFIG_INVALID"
+  | "PORT_INVALID"
+  | "PORT_IN_USE"
+  | "LISTEN_FAILED"
+  | "UI_STORE_INCOMPLETE";
+
+/**
+ * A start-up problem a person fixes (configuration, a busy port, a missing artifact): the CLI
+ * prints its message and exits 2, with no stack. Anything else thrown at start-up is a bug.
+ */
+export class StartupError extends Error {
+  override name = "StartupError";
+  constructor(
+    readonly code: StartupErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
