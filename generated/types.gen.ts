@@ -73,7 +73,7 @@ export type GoalId = string
  * via the `definition` "ToolName".
  */
 export type CoachToolName = ("choose_skillpilot_option" | "complete_skillpilot_goal" | "get_skillpilot_learning_context" | "get_skillpilot_verified_recall_answers" | "record_skillpilot_assessment_score" | "record_skillpilot_verified_recall_results" | "render_skillpilot_goal_visualization" | "review_skillpilot_memory_practice_card" | "start_skillpilot_memory_practice" | "start_skillpilot_verified_recall")
-export type ErrorCode = ("BATCH_INCOMPLETE" | "CAPABILITY_INVALID" | "CAPABILITY_REPLAYED" | "CAPABILITY_STALE" | "IDEMPOTENCY_KEY_REUSED" | "INTERNAL_ERROR" | "INVALID_INPUT" | "MAJOR_UPGRADE_REQUIRED" | "NOT_ELIGIBLE" | "OPTION_STALE" | "REQUEST_IN_PROGRESS" | "SCORE_OUT_OF_RANGE" | "SESSION_EXPIRED" | "SESSION_NOT_FOUND" | "SESSION_VERSION_UNAVAILABLE" | "STATE_CONFLICT" | "TEMPORARILY_UNAVAILABLE" | "UNKNOWN_TOOL")
+export type ErrorCode = ("BATCH_INCOMPLETE" | "CAPABILITY_INVALID" | "CAPABILITY_REPLAYED" | "CAPABILITY_STALE" | "IDEMPOTENCY_KEY_REUSED" | "INTERNAL_ERROR" | "INVALID_INPUT" | "MAJOR_UPGRADE_REQUIRED" | "NOT_ELIGIBLE" | "OPTION_STALE" | "REQUEST_IN_PROGRESS" | "SCORE_OUT_OF_RANGE" | "SESSION_EXPIRED" | "SESSION_NOT_FOUND" | "SESSION_VERSION_UNAVAILABLE" | "STATE_CONFLICT" | "TEMPORARILY_UNAVAILABLE")
 export type CompletionDecision = ("achieved" | "needsMorePractice")
 /**
  * The single imperative of a completed specialized workflow (C10, C13). Tagged by action.
