@@ -1795,9 +1795,9 @@ export const toolDescriptors: readonly ToolDescriptor[] = [
   },
   {
     "_meta": {
-      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-175d3f524120cf40dace3abdbe839009256a60a31d81f3a11790513378babe21/index.html",
+      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-00714de594e10550f9dd58b41ba11d501e28ef3a8182ccfe8da95fc23713f67e/index.html",
       "ui": {
-        "resourceUri": "ui://skillpilot/coach/1/sha256-175d3f524120cf40dace3abdbe839009256a60a31d81f3a11790513378babe21/index.html"
+        "resourceUri": "ui://skillpilot/coach/1/sha256-00714de594e10550f9dd58b41ba11d501e28ef3a8182ccfe8da95fc23713f67e/index.html"
       }
     },
     "annotations": {
@@ -2035,9 +2035,9 @@ export const toolDescriptors: readonly ToolDescriptor[] = [
   },
   {
     "_meta": {
-      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-6df2e33fd740951f37372d1c1291a6b086e2199974cc945ad0e6cb87be6400ae/index.html",
+      "openai/outputTemplate": "ui://skillpilot/coach/1/sha256-a2a5ecdb1e2d0373480eff23dba2f7346a877f83e143aa14b85865b68d9be5a4/index.html",
       "ui": {
-        "resourceUri": "ui://skillpilot/coach/1/sha256-6df2e33fd740951f37372d1c1291a6b086e2199974cc945ad0e6cb87be6400ae/index.html"
+        "resourceUri": "ui://skillpilot/coach/1/sha256-a2a5ecdb1e2d0373480eff23dba2f7346a877f83e143aa14b85865b68d9be5a4/index.html"
       }
     },
     "annotations": {
