@@ -87,7 +87,11 @@ function label(el: Element): string {
   return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className ? `.${String(el.className).split(" ").join(".")}` : ""} "${text}"`;
 }
 
-const CONTROLS = "button, input, select, textarea, a[href]";
+/**
+ * Controls whose shape must stand out (WCAG 1.4.11). Text links are identified by their text and
+ * underline, so only links drawn as buttons count.
+ */
+const CONTROLS = "button, input, select, textarea, a.button";
 
 const probe = {
   /**
