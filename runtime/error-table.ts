@@ -37,12 +37,6 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
         "zusätzliche Felder auf.",
     },
   },
-  UNKNOWN_TOOL: {
-    session: false,
-    httpStatus: 404,
-    en: { message: "This tool does not exist.", recovery: "Use only tools listed by tools/list." },
-    de: { message: "Dieses Tool gibt es nicht.", recovery: "Verwende nur Tools aus tools/list." },
-  },
   SESSION_NOT_FOUND: {
     session: true,
     httpStatus: 404,

@@ -59,7 +59,7 @@ export function createApp(
     ctx.type = services.metrics.registry.contentType;
     ctx.body = await services.metrics.registry.metrics();
   });
-  router.get("/start", startPage());
+  router.get("/start", startPage({ launchKeyRequired: !isLoopbackHost(config.host) }));
   // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
   const parseLaunchBody = bodyParser({
     enableTypes: ["json"],

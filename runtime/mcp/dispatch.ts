@@ -1,4 +1,8 @@
-import type { CallToolResult } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+} from "@modelcontextprotocol/server";
 import type { CoachHandlers, ToolName } from "../../generated/handlers.gen.js";
 import type { ErrorCode } from "../../generated/types.gen.js";
 import { CapabilityError } from "../capability/index.js";
@@ -23,10 +27,16 @@ function localeOf(facts: CallFacts): MessageLocale {
   return facts.session?.locale ?? "en";
 }
 
+/**
+ * The result code of a call to a name outside the contract: a metric and log label only, since the
+ * call is answered with a JSON-RPC error, not a tool result.
+ */
+const UNKNOWN_TOOL = "UNKNOWN_TOOL";
+
 function record(
   services: RuntimeServices,
   tool: string,
-  code: ErrorCode | "OK",
+  code: ErrorCode | "OK" | typeof UNKNOWN_TOOL,
   facts: CallFacts,
   started: bigint,
 ): void {
@@ -65,7 +75,9 @@ function record(
 /**
  * `tools/call` for the contract: step 1 (the precompiled validator, exactly once, before anything
  * is hashed, stored or logged) and then the tool's handler; every outcome becomes a tool result
- * and one log line (step 8).
+ * and one log line (step 8). A name outside the contract is a protocol error, not a tool
+ * execution error (MCP 2025-11-25 and 2026-07-28, server/tools "Error Handling"): it throws JSON-RPC
+ * -32602 Invalid params, after its log line and metrics under the tool label `unknown`.
  */
 export async function callTool(
   services: RuntimeServices,
@@ -76,15 +88,18 @@ export async function callTool(
   const started = process.hrtime.bigint();
   const ctx: CallContext = { services, now: services.now(), facts: {} };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
-  const tool: ToolName | "unknown" = isToolName(name) ? name : "unknown";
+  if (!isToolName(name)) {
+    record(services, "unknown", UNKNOWN_TOOL, ctx.facts, started);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
+  }
+  const tool: ToolName = name;
   try {
-    if (tool === "unknown") throw new CoachError("UNKNOWN_TOOL");
     const validate = inputValidators[tool];
     if (!validate(args ?? {})) throw new CoachError("INVALID_INPUT");
     const handler = handlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
     const output = await handler(args, ctx);
     record(services, tool, "OK", ctx.facts, started);
-    return successResult(tool as ToolName, output as never, ctx.widgetMeta);
+    return successResult(tool, output as never, ctx.widgetMeta);
   } catch (error) {
     const code = errorCodeOf(error);
     if (code === "INTERNAL_ERROR")
@@ -102,4 +117,13 @@ export async function callTool(
         : localeOf(ctx.facts);
     return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
   }
+}
+
+/**
+ * The JSON-RPC error message for a name outside the contract. It goes back to the caller only (the
+ * log has `unknown`); the name is quoted and cut, so it cannot become an arbitrary-length echo.
+ */
+function unknownToolMessage(name: unknown): string {
+  const shown = typeof name === "string" ? JSON.stringify(name.slice(0, 64)) : "(none)";
+  return `Unknown tool: ${shown}. Use only tools listed by tools/list.`;
 }

@@ -37,7 +37,8 @@ function withoutJsonModeWarning<T>(create: () => T): T {
  * The MCP endpoint: SDK v2 `createMcpHandler`, which serves 2026-07-28 requests and falls back to
  * stateless serving for 2025-era clients, with one low-level `Server` per request. The low-level
  * server is used (not `McpServer.registerTool`) so that input is validated once, by the generated
- * validator in `callTool`, and refusals come back as the contract's own stable errors.
+ * validator in `callTool`, and refusals come back as the contract's own stable errors (an unknown
+ * tool name as JSON-RPC -32602, which the protocol requires).
  */
 export function createCoachMcpHandler(
   services: RuntimeServices,
@@ -51,6 +52,11 @@ export function createCoachMcpHandler(
         const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
         server.setRequestHandler("tools/list", async () => ({ tools }));
         server.setRequestHandler("resources/list", async () => ({ resources: await ui.list() }));
+        // Declaring `resources` covers list, read and templates/list: the UI pages are fixed URIs,
+        // so there are no templates, but the method answers (an empty list), as clients expect.
+        server.setRequestHandler("resources/templates/list", async () => ({
+          resourceTemplates: [],
+        }));
         server.setRequestHandler("resources/read", async (request) => {
           const result = await ui.read(request.params.uri);
           if (!result) throw new ResourceNotFoundError(request.params.uri);

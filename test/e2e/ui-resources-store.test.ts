@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { listRetainedUi } from "../../contract/ui-store.js";
 import { retainedUiPath, uiUri } from "../../contract/ui-uri.js";
 import { eras } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
@@ -57,9 +58,10 @@ for (const era of eras) {
           await readFile(path.join(repoRoot, "release/line.json"), "utf8"),
         ).activeUi as Record<string, string>;
         const { resources } = await served.client.listResources();
+        const retained = await listRetainedUi(repoRoot);
         assert.deepEqual(
           resources.map((r) => r.uri).sort(),
-          [...Object.values(activeUi), oldUri].sort(),
+          [...new Set([...Object.values(activeUi), ...retained, oldUri])].sort(),
         );
         const listed = resources.find((r) => r.uri === oldUri)!;
         assert.equal(listed.mimeType, "text/html;profile=mcp-app");

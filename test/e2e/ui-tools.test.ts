@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
 import { errorCode, eras } from "../runtime/support/mcp-clients.js";
 import { repoRoot, useServedClient } from "../runtime/support/runtime-fixture.js";
+import { listRetainedUi } from "../../contract/ui-store.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -19,12 +20,17 @@ for (const era of eras) {
     });
 
     it(
-      "lists both active UI resources and reads each as " +
+      "lists both active UI resources next to every retained one, and reads each as " +
         "text/html;profile=mcp-app with the exact bytes its URI hashes to (L9, " +
         "L10)",
       async () => {
         const { resources } = await served.client.listResources();
-        assert.deepEqual(resources.map((r) => r.uri).sort(), Object.values(activeUi).sort());
+        // Every URI ever activated stays listed and readable (L10): the active pages plus the store.
+        const everServed = new Set([
+          ...Object.values(activeUi),
+          ...(await listRetainedUi(repoRoot)),
+        ]);
+        assert.deepEqual(resources.map((r) => r.uri).sort(), [...everServed].sort());
         for (const [name, uri] of Object.entries(activeUi)) {
           const { contents } = await served.client.readResource(uri);
           assert.equal(contents.length, 1);

@@ -8,6 +8,7 @@ export interface CoachClient {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
   listResources(): Promise<{ resources: { uri: string; name: string; mimeType?: string }[] }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string }[] }>;
   readResource(uri: string): Promise<{
     contents: { uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }[];
   }>;
@@ -39,6 +40,7 @@ interface SdkClient {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   listTools(): Promise<unknown>;
   listResources(): Promise<unknown>;
+  listResourceTemplates(): Promise<unknown>;
   readResource(params: { uri: string }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ function wrap(era: Era, client: SdkClient): CoachClient {
       (await client.callTool({ name, arguments: args })) as ToolResult,
     listTools: async () => (await client.listTools()) as never,
     listResources: async () => (await client.listResources()) as never,
+    listResourceTemplates: async () => (await client.listResourceTemplates()) as never,
     readResource: async (uri) => (await client.readResource({ uri })) as never,
     close: () => client.close(),
   };
@@ -75,4 +78,10 @@ export async function connectClient(url: string, era: Era): Promise<CoachClient>
 export function errorCode(result: ToolResult): string | undefined {
   if (!result.isError) return undefined;
   return /^([A-Z_]+):/.exec(result.content[0]?.text ?? "")?.[1];
+}
+
+/** The JSON-RPC error code of a request the client rejected (v2 `ProtocolError`, v1 `McpError`). */
+export function rpcErrorCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "number" ? code : undefined;
 }

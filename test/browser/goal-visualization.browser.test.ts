@@ -1,0 +1,192 @@
+import assert from "node:assert/strict";
+import type { Frame } from "playwright-core";
+import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
+import { useServedClient } from "../runtime/support/runtime-fixture.js";
+import { useBrowser } from "./support/browser.js";
+import { assertReadable, eventually, settledSize } from "./support/page-checks.js";
+import {
+  type HostPage,
+  type HostServer,
+  hostContext,
+  type MountSpec,
+  openHostPage,
+  readWidget,
+  startHostServer,
+  type Widget,
+} from "./support/widget-host.js";
+
+const RENDER = "render_skillpilot_goal_visualization";
+
+const state = (frame: Frame) => frame.$eval("#goal", (el) => el.getAttribute("data-state"));
+const waitState = (frame: Frame, s: string) => frame.waitForSelector(`#goal[data-state="${s}"]`);
+
+describe("goal visualization widget in a real browser: MCP Apps host (AppBridge) on chromium, real server (issue #14; L9, C14)", () => {
+  const chromium = useBrowser();
+  const served = useServedClient("2026-07-28 (SDK v2)");
+  let server: HostServer;
+  let widget: Widget;
+  let host: HostPage | undefined;
+  /** A real render: its arguments and the server's answer. */
+  let render: { args: Out; result: Out };
+  /** A real refusal of the same tool (a stale expectedStateVersion). */
+  let refused: { args: Out; result: Out };
+
+  before(async () => {
+    server = await startHostServer();
+    widget = await readWidget(served.client, RENDER);
+    const d = new CoachDriver(served.client, served.fx);
+    const { sid, ctx } = await d.sessionWithMastered("goal-image", 0);
+    const args = {
+      learningSessionId: sid,
+      goalId: ctx.currentStep.goalId,
+      expectedStateVersion: ctx.stateVersion,
+    };
+    render = { args, result: await d.call(RENDER, args) };
+    assert.equal(render.result.isError, undefined, JSON.stringify(render.result));
+    const stale = { ...args, expectedStateVersion: ctx.stateVersion - 1 };
+    refused = { args: stale, result: await d.call(RENDER, stale) };
+    assert.equal(refused.result.isError, true);
+  });
+  after(async () => server?.close());
+  afterEach(async () => {
+    if (host) assert.deepEqual(host.errors, [], "console errors in the host or the widget");
+    await host?.close();
+    host = undefined;
+  });
+
+  async function mounted(
+    spec: Partial<MountSpec> & { colorScheme?: "light" | "dark" } = {},
+  ): Promise<Frame> {
+    host = await openHostPage(chromium.browser, server, served.client, {
+      colorScheme: spec.colorScheme ?? "light",
+    });
+    return host.mount(widget, {
+      hostContext: hostContext("light"),
+      toolInput: render.args,
+      toolResult: render.result,
+      ...spec,
+    });
+  }
+
+  for (const [os, theme] of [
+    ["light", "light"],
+    ["light", "dark"],
+    ["dark", "dark"],
+    ["dark", "light"],
+  ] as const)
+    it(`shows the server's goal image under host theme ${theme} on an OS in ${os} mode (L9, issue #14)`, async () => {
+      const frame = await mounted({ colorScheme: os, hostContext: hostContext(theme) });
+      await waitState(frame, "shown");
+      const title = await frame.$eval("#goal svg", (svg) => svg.getAttribute("aria-label"));
+      assert.match(title ?? "", /Active goal/);
+      assert.equal(
+        await frame.evaluate(() => getComputedStyle(document.documentElement).colorScheme),
+        theme,
+      );
+    });
+
+  it("keeps the error notice readable in both themes, in English and German (C14, issue #14)", async () => {
+    for (const theme of ["light", "dark"] as const)
+      for (const [locale, pattern] of [
+        ["en-GB", /The goal image could not be shown\. Your coach continues in the chat\./],
+        ["de-AT", /Das Zielbild konnte nicht angezeigt werden\. Dein Coach macht im Chat weiter\./],
+      ] as const) {
+        const frame = await mounted({
+          colorScheme: theme === "light" ? "dark" : "light",
+          hostContext: hostContext(theme, { locale }),
+          toolInput: refused.args,
+          toolResult: refused.result,
+        });
+        await waitState(frame, "error");
+        assert.match(await frame.$eval("#goal", (el) => el.textContent ?? ""), pattern);
+        await assertReadable(frame, `${theme} ${locale} error`);
+        await host?.close();
+        host = undefined;
+      }
+  });
+
+  it("sizes the frame to the image both ways: a 600 px frame shrinks, a 40 px frame grows, a narrower frame re-reports (issue #14)", async () => {
+    let frame = await mounted({ initialHeight: 600 });
+    await waitState(frame, "shown");
+    const tall = await settledSize(host!, frame);
+    assert.ok(tall.frame < 600, JSON.stringify(tall));
+    await host?.close();
+
+    frame = await mounted({ initialHeight: 40 });
+    await waitState(frame, "shown");
+    const small = await settledSize(host!, frame);
+    assert.equal(small.frame, tall.frame);
+
+    await host!.page.evaluate(() => window.harness.setFrameWidth(280));
+    const narrow = await eventually(
+      () => settledSize(host!, frame),
+      (s) => s.frame < small.frame,
+      "a lower frame for the scaled-down image",
+    );
+    assert.equal(
+      await frame.evaluate(() => window.__probe.clipped()),
+      false,
+      JSON.stringify(narrow),
+    );
+  });
+
+  describe("CSP: a request to an origin the resource does not declare never leaves the frame (issue #14)", () => {
+    async function attempt(spec: Partial<MountSpec>) {
+      const before = server.probeHits();
+      const frame = await mounted(spec);
+      await waitState(frame, "shown");
+      const outcome = await frame.evaluate((url) => window.__probe.request(url), server.probeUrl);
+      return { ...outcome, hits: server.probeHits() - before };
+    }
+
+    it("blocks fetch and image requests of the page as served (its own policy and the host's from _meta.ui.csp)", async () => {
+      assert.deepEqual(widget.csp, {
+        connectDomains: [],
+        resourceDomains: [],
+        frameDomains: [],
+        baseUriDomains: [],
+      });
+      const outcome = await attempt({});
+      assert.match(outcome.fetch, /^refused/);
+      assert.equal(outcome.image, "refused");
+      assert.equal(outcome.hits, 0, "the probe server saw a request");
+      assert.ok(
+        outcome.violations.some((v) => v.startsWith("connect-src")),
+        outcome.violations.join(),
+      );
+      // The blocked requests are logged by the browser: expected here.
+      host!.errors.length = 0;
+    });
+
+    it("blocks them with the host's policy alone, as an HTTP header on a separate widget origin", async () => {
+      const outcome = await attempt({ mode: "origin", stripWidgetCsp: true });
+      assert.match(outcome.fetch, /^refused/);
+      assert.equal(outcome.image, "refused");
+      assert.equal(outcome.hits, 0, "the probe server saw a request");
+      host!.errors.length = 0;
+    });
+
+    it("lets them through once the origin is declared (control: the probe is reachable)", async () => {
+      const probeOrigin = new URL(server.probeUrl).origin;
+      const outcome = await attempt({
+        mode: "origin",
+        stripWidgetCsp: true,
+        csp: { ...widget.csp, connectDomains: [probeOrigin], resourceDomains: [probeOrigin] },
+      });
+      assert.equal(outcome.fetch, "ok 200");
+      assert.equal(outcome.hits, 2, "fetch and image reached the probe");
+      host!.errors.length = 0;
+    });
+  });
+
+  it("answers the host's ui/resource-teardown (L9)", async () => {
+    const frame = await mounted();
+    await waitState(frame, "shown");
+    assert.equal(await state(frame), "shown");
+    await host!.page.evaluate(() => window.harness.unmount());
+    const teardown = await host!.page.evaluate(() =>
+      window.harness.events.find((e) => e.kind === "teardown"),
+    );
+    assert.deepEqual(teardown, { kind: "teardown", data: "answered" });
+  });
+});
