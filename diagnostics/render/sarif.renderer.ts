@@ -1,6 +1,6 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import type { Diagnostic } from "../diagnostic.js";
-import { ruleMeta } from "../rule-table.js";
+import { ruleById } from "../rule.js";
 
 const level = { error: "error", warning: "warning", note: "note" } as const;
 
@@ -12,7 +12,7 @@ const level = { error: "error", warning: "warning", note: "note" } as const;
 export function renderSarif(diagnostics: readonly Diagnostic[]): string {
   const ids = [...new Set(diagnostics.map((d) => d.ruleId))].sort();
   const rules: ReportingDescriptor[] = ids.map((id) => {
-    const meta = ruleMeta(id);
+    const meta = ruleById(id);
     return {
       id,
       shortDescription: { text: meta?.summary ?? id },
