@@ -164,3 +164,18 @@ export function diagnose<M extends MessageSpec>(
     ...(extra.data ? { data: extra.data } : {}),
   };
 }
+
+/** A report function bound to one rule: message parameters, location, optional severity. */
+export type Report<M extends MessageSpec> = (
+  params: ParamsOf<M>,
+  location: Location,
+  severity?: Severity,
+) => void;
+
+/** Bind `rule` to a diagnostic sink: what a rule's check function reports through. */
+export function reporter<M extends MessageSpec>(
+  rule: Rule<M>,
+  emit: (diagnostic: Diagnostic) => void,
+): Report<M> {
+  return (params, location, severity) => emit(diagnose(rule, params, location, { severity }));
+}
