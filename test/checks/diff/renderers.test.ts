@@ -3,14 +3,16 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import AjvDraft04 from "ajv-draft-04";
 import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
-import { defineRule } from "../../../diagnostics/rule-table.js";
+import { defineRule } from "../../../diagnostics/rule.js";
 import { diagnosticFormats, renderDiagnostics } from "../../../diagnostics/render/index.js";
 import { repoRoot } from "../../support/temp-project.js";
 
 const RULE = defineRule({
   id: "TEST_RENDER_RULE",
+  family: "lint",
   severity: "warning",
   summary: "A rule used by the renderer tests.",
+  message: "{text}",
 });
 const diagnostics: Diagnostic[] = [
   {
