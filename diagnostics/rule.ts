@@ -17,6 +17,13 @@ export type Bump = (typeof bumps)[number];
 /** The generated rule reference; every rule's docs link defaults to its anchor there. */
 export const rulesDocPath = "docs/rules.md";
 
+/**
+ * Where the repository's documentation is published. Docs links are repository-relative
+ * (`docs/rules.md#…`); outputs that need an absolute URI (SARIF `helpUri`) resolve them against
+ * this base.
+ */
+export const docsBaseUrl = "https://skillpilot.com/toolchain/";
+
 interface SpecBase<M extends MessageSpec> {
   /** SCREAMING_SNAKE_CASE; once published it never changes meaning. */
   id: string;

@@ -43,7 +43,7 @@ describe("shared renderers: sarif and markdown (L12.2, L12.3)", () => {
 
   it(
     "SARIF: valid 2.1.0 for findings with and without a line, rule metadata " +
-      "from the shared table",
+      "(summary, docs link) from the shared table",
     async () => {
       const sarif = JSON.parse(renderDiagnostics(diagnostics, "sarif"));
       const schema = JSON.parse(
@@ -68,7 +68,10 @@ describe("shared renderers: sarif and markdown (L12.2, L12.3)", () => {
       });
       assert.equal(withoutLine.locations[0].physicalLocation.region, undefined);
       assert.equal(withoutLine.locations[0].logicalLocations[0].fullyQualifiedName, "/tools/0");
-      assert.equal(sarif.runs[0].tool.driver.rules[0].shortDescription.text, RULE.summary);
+      const [rule] = sarif.runs[0].tool.driver.rules;
+      assert.equal(rule.shortDescription.text, RULE.summary);
+      // helpUri is absolute (SARIF §3.49.12) and points at the rule's anchor in docs/rules.md.
+      assert.equal(rule.helpUri, "https://skillpilot.com/toolchain/docs/rules.md#test_render_rule");
       // An empty run is valid too (a clean lint).
       assert.equal(ajv.validate(schema, JSON.parse(renderDiagnostics([], "sarif"))), true);
     },
