@@ -116,7 +116,7 @@ export function defineRule(spec: RuleSpec<MessageSpec> | DiffRuleSpec<MessageSpe
     family: spec.family,
     severity: spec.severity,
     summary: spec.summary,
-    message: spec.message,
+    message: typeof spec.message === "string" ? spec.message : Object.freeze({ ...spec.message }),
     docs: spec.docs ?? `${rulesDocPath}#${ruleAnchor(spec.id)}`,
     ...(spec.bump !== undefined ? { bump: spec.bump, waivable: spec.waivable ?? true } : {}),
   });
