@@ -1,13 +1,25 @@
 import { canonicalSha256 } from "./canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { comparable, inlineRefs } from "./normalize.js";
 import { isObject, jsonEqual, type JsonObject, type Schema } from "../json-schema/schema-facts.js";
 
+/** Also reported when a compared document cannot be read (`baselines.ts`). */
 export const CONTRACT_INPUT_INVALID = defineRule({
   id: "CONTRACT_INPUT_INVALID",
+  family: "diff",
   severity: "error",
   summary: "A compared document is neither a contract snapshot nor an MCP tools/list result.",
+  message: {
+    noTools:
+      '{file} has no tools array: expected a contract snapshot, {"tools":[…]} or an array of tool descriptors',
+    noName: "tool #{index} of {file} has no name",
+    twice: "tool {tool} is listed twice in {file}",
+    notJson: "{file} is not valid JSON",
+    unreadable: "{file} cannot be read",
+    notInGit: "{file} cannot be read from git",
+    noSnapshot: "{dir} holds no {snapshot}",
+  },
 });
 
 /**
@@ -92,12 +104,7 @@ export function parseContractDoc(
       : undefined;
   if (!list) {
     diagnostics.push(
-      diagnose(
-        CONTRACT_INPUT_INVALID,
-        `${file} has no tools array: expected a contract snapshot, {"tools":[…]} ` +
-          `or an array of tool descriptors`,
-        { file, pointer: "" },
-      ),
+      diagnose(CONTRACT_INPUT_INVALID, { variant: "noTools", file }, { file, pointer: "" }),
     );
     return undefined;
   }
@@ -112,16 +119,17 @@ export function parseContractDoc(
     const pointer = `${base}/${i}`;
     if (!isObject(entry) || typeof entry.name !== "string") {
       diagnostics.push(
-        diagnose(CONTRACT_INPUT_INVALID, `tool #${i} of ${file} has no name`, { file, pointer }),
+        diagnose(CONTRACT_INPUT_INVALID, { variant: "noName", index: i, file }, { file, pointer }),
       );
       return;
     }
     if (tools.has(entry.name))
       diagnostics.push(
-        diagnose(CONTRACT_INPUT_INVALID, `tool ${entry.name} is listed twice in ${file}`, {
-          file,
-          pointer,
-        }),
+        diagnose(
+          CONTRACT_INPUT_INVALID,
+          { variant: "twice", tool: entry.name, file },
+          { file, pointer },
+        ),
       );
     tools.set(
       entry.name,

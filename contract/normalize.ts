@@ -7,13 +7,16 @@ import {
   singleSchemaKeywords,
 } from "../json-schema/keywords.js";
 import { SchemaRegistry } from "../json-schema/registry.js";
-import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { isObject, type JsonObject, type Schema } from "../json-schema/schema-facts.js";
 
-export const UNRESOLVED_REF = defineRule({
+const UNRESOLVED_REF = defineRule({
   id: "CONTRACT_UNRESOLVED_REF",
+  family: "diff",
   severity: "error",
   summary: "A compared schema has a $ref the diff cannot resolve locally (remote or dangling).",
+  message:
+    "{file}: $ref {ref} cannot be resolved inside the schema; the diff only follows local references",
 });
 
 const hasRef = (value: unknown): boolean =>
@@ -48,12 +51,7 @@ export function inlineRefs(
     if (!isObject(node)) return;
     if (typeof node.$ref === "string" && !registry.resolve(node.$ref, id).ok)
       diagnostics.push(
-        diagnose(
-          UNRESOLVED_REF,
-          `${file}: $ref ${node.$ref} cannot be resolved inside the schema; the ` +
-            `diff only follows local references`,
-          { file, pointer: `${at}/$ref` },
-        ),
+        diagnose(UNRESOLVED_REF, { file, ref: node.$ref }, { file, pointer: `${at}/$ref` }),
       );
     for (const [k, v] of Object.entries(node))
       if (k !== "const" && k !== "enum" && k !== "default" && k !== "examples")

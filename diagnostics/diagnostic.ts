@@ -25,16 +25,6 @@ export interface Diagnostic {
   data?: Record<string, unknown>;
 }
 
-/**
- * A rule of the single rule table: a stable id, a default severity and a one-line summary for docs
- * and SARIF.
- */
-export interface RuleMeta {
-  id: string;
-  severity: Severity;
-  summary: string;
-}
-
 /** True when any diagnostic is an error. */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from "../contract/canonical.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { ajvErrorMessage, ajvErrorPointer, createAjv } from "../json-schema/ajv.js";
 import { REF_CYCLE, dereference } from "../json-schema/deref.js";
 import type { ContractModel, EnvelopeModel, SchemaDocModel, ToolModel } from "./model.js";
@@ -14,37 +14,55 @@ export const TOOL_DEFINITION_ID = "https://skillpilot.com/schemas/openai/coach/v
 export const PLUGIN_SCHEMA_ID = "https://skillpilot.com/schemas/openai/coach/v1/plugin";
 export const CONTRACT_LINE_ID = "https://skillpilot.com/schemas/openai/contract-line/v1";
 
-export const TOOL_DEFINITION_INVALID = defineRule({
+const TOOL_DEFINITION_INVALID = defineRule({
   id: "TOOL_DEFINITION_INVALID",
+  family: "generator",
   severity: "error",
   summary: "A tool file does not satisfy tool-definition.schema.json.",
+  message: "{error}",
 });
-export const SCHEMA_INVALID = defineRule({
+const SCHEMA_INVALID = defineRule({
   id: "SCHEMA_INVALID",
+  family: "generator",
   severity: "error",
   summary: "A schema document is not a valid JSON Schema 2020-12 document.",
+  message: "{error}",
 });
-export const PLUGIN_INVALID = defineRule({
+const PLUGIN_INVALID = defineRule({
   id: "PLUGIN_INVALID",
+  family: "generator",
   severity: "error",
   summary: "plugin.json does not satisfy plugin.schema.json (L1).",
+  message: "{error}",
 });
+/** Also reported by `skillpilot verify`, which reads release/line.json on its own. */
 export const LINE_INVALID = defineRule({
   id: "LINE_INVALID",
+  family: "generator",
   severity: "error",
   summary: "release/line.json does not satisfy contract-line/v1 (L11).",
+  message: {
+    schema: "{error}",
+    missing: "{file} is missing",
+    notJson: "{file} is not JSON: {error}",
+    line: "contract-line/v1: {path} {error}",
+  },
 });
-export const TOOL_DUPLICATE = defineRule({
+const TOOL_DUPLICATE = defineRule({
   id: "TOOL_DUPLICATE",
+  family: "generator",
   severity: "error",
   summary: "Two tool files declare the same tool name.",
+  message: "tool {tool} is defined in {first} and {second}",
 });
-export const CONTRACT_INCOMPLETE = defineRule({
+const CONTRACT_INCOMPLETE = defineRule({
   id: "CONTRACT_INCOMPLETE",
+  family: "generator",
   severity: "error",
   summary:
     "A required contract file (plugin.json, tool-definition schema, " +
     "contract-line schema, release/line.json) is missing.",
+  message: "missing {what}",
 });
 
 /** Input of a generator run: raw files, and which of them is the contract-line document. */
@@ -96,7 +114,7 @@ export function buildModel(input: ContractSources): {
   ].filter(([found]) => !found);
   for (const [, what] of missing)
     diagnostics.push(
-      diagnose(CONTRACT_INCOMPLETE, `missing ${String(what)}`, { file: input.lineFile }),
+      diagnose(CONTRACT_INCOMPLETE, { what: String(what) }, { file: input.lineFile }),
     );
   if (diagnostics.length > 0 || !plugin || !line) return { diagnostics };
 
@@ -116,10 +134,14 @@ export function buildModel(input: ContractSources): {
     if (!ajv.validateSchema(doc.json as object))
       for (const e of ajv.errors ?? [])
         diagnostics.push(
-          diagnose(SCHEMA_INVALID, ajvErrorMessage(e), {
-            file: doc.file,
-            pointer: ajvErrorPointer(e),
-          }),
+          diagnose(
+            SCHEMA_INVALID,
+            { error: ajvErrorMessage(e) },
+            {
+              file: doc.file,
+              pointer: ajvErrorPointer(e),
+            },
+          ),
         );
   }
   if (diagnostics.length > 0) return { diagnostics };
@@ -131,7 +153,11 @@ export function buildModel(input: ContractSources): {
       // Strict-mode compile failures (e.g. `required` naming an undeclared property) are schema
       // problems, not crashes.
       diagnostics.push(
-        diagnose(SCHEMA_INVALID, (error as Error).message, { file: doc.file, pointer: "" }),
+        diagnose(
+          SCHEMA_INVALID,
+          { error: (error as Error).message },
+          { file: doc.file, pointer: "" },
+        ),
       );
     }
   }
@@ -139,19 +165,23 @@ export function buildModel(input: ContractSources): {
   const check = (
     id: string,
     source: { file: string; json: unknown },
-    rule: typeof SCHEMA_INVALID,
+    report: (error: string, at: Location) => Diagnostic,
   ) => {
     const validate = ajv.getSchema(id)!;
     if (!validate(source.json))
       for (const e of validate.errors ?? [])
         diagnostics.push(
-          diagnose(rule, ajvErrorMessage(e), { file: source.file, pointer: ajvErrorPointer(e) }),
+          report(ajvErrorMessage(e), { file: source.file, pointer: ajvErrorPointer(e) }),
         );
   };
   for (const tool of toolSources)
-    check(TOOL_DEFINITION_ID, { file: tool.file, json: tool.doc }, TOOL_DEFINITION_INVALID);
-  check(PLUGIN_SCHEMA_ID, plugin, PLUGIN_INVALID);
-  check(CONTRACT_LINE_ID, line, LINE_INVALID);
+    check(TOOL_DEFINITION_ID, { file: tool.file, json: tool.doc }, (error, at) =>
+      diagnose(TOOL_DEFINITION_INVALID, { error }, at),
+    );
+  check(PLUGIN_SCHEMA_ID, plugin, (error, at) => diagnose(PLUGIN_INVALID, { error }, at));
+  check(CONTRACT_LINE_ID, line, (error, at) =>
+    diagnose(LINE_INVALID, { variant: "schema", error }, at),
+  );
   const byName = new Map<string, ToolSource>();
   for (const tool of toolSources) {
     const other = byName.get(String(tool.doc.name));
@@ -159,7 +189,7 @@ export function buildModel(input: ContractSources): {
       diagnostics.push(
         diagnose(
           TOOL_DUPLICATE,
-          `tool ${String(tool.doc.name)} is defined in ${other.file} and ${tool.file}`,
+          { tool: String(tool.doc.name), first: other.file, second: tool.file },
           { file: tool.file, pointer: "/name" },
         ),
       );

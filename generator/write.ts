@@ -2,24 +2,37 @@ import { mkdir, readFile, readdir, writeFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "../contract/canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
 import { manifestPath } from "./emit/manifest.emitter.js";
 
-export const GENERATED_DRIFT = defineRule({
+const GENERATED_DRIFT = defineRule({
   id: "GENERATED_DRIFT",
+  family: "generator",
   severity: "error",
   summary: "A file in generated/ differs from what the schemas produce; run `skillpilot generate`.",
+  message: {
+    missing: "{file} is missing; run `skillpilot generate`",
+    differs: "{file} differs from what the schemas produce; run `skillpilot generate`",
+  },
 });
-export const GENERATED_EDITED = defineRule({
+const GENERATED_EDITED = defineRule({
   id: "GENERATED_EDITED",
+  family: "generator",
   severity: "error",
   summary: "A generated file was edited by hand; edit the schema instead.",
+  message: "{file} was edited by hand; change the schema and run `skillpilot generate`",
 });
-export const SOURCE_CHANGED = defineRule({
+const SOURCE_CHANGED = defineRule({
   id: "SOURCE_CHANGED",
+  family: "generator",
   severity: "error",
   summary: "A schema changed since generated/ was last written.",
+  message: {
+    changed: "{file} changed since generated/ was last written; run `skillpilot generate`",
+    added: "{file} was added since generated/ was last written; run `skillpilot generate`",
+    removed: "{file} was removed since generated/ was last written",
+  },
 });
 
 /**
@@ -71,51 +84,32 @@ export async function checkGenerated(
       diagnostics.push(
         diagnose(
           SOURCE_CHANGED,
-          `${file} ${onDisk.sources[file] ? "changed" : "was added"} since ` +
-            `generated/ was last written; run \`skillpilot generate\``,
+          { variant: onDisk.sources[file] ? "changed" : "added", file },
           { file },
         ),
       );
   for (const file of Object.keys(onDisk.sources ?? {}))
     if (!(file in (freshManifest.sources ?? {})))
-      diagnostics.push(
-        diagnose(SOURCE_CHANGED, `${file} was removed since generated/ was last written`, { file }),
-      );
+      diagnostics.push(diagnose(SOURCE_CHANGED, { variant: "removed", file }, { file }));
   for (const f of files) {
     if (f.path === manifestPath) continue;
     const current = await readFile(path.join(root, f.path), "utf8").catch(() => undefined);
     if (current === f.contents) continue;
     if (current === undefined) {
       diagnostics.push(
-        diagnose(GENERATED_DRIFT, `${f.path} is missing; run \`skillpilot generate\``, {
-          file: f.path,
-        }),
+        diagnose(GENERATED_DRIFT, { variant: "missing", file: f.path }, { file: f.path }),
       );
     } else if (onDisk.outputs?.[f.path] && onDisk.outputs[f.path] !== sha256Hex(current)) {
-      diagnostics.push(
-        diagnose(
-          GENERATED_EDITED,
-          `${f.path} was edited by hand; change the schema and run \`skillpilot generate\``,
-          { file: f.path },
-        ),
-      );
+      diagnostics.push(diagnose(GENERATED_EDITED, { file: f.path }, { file: f.path }));
     } else {
       diagnostics.push(
-        diagnose(
-          GENERATED_DRIFT,
-          `${f.path} differs from what the schemas produce; run \`skillpilot generate\``,
-          { file: f.path },
-        ),
+        diagnose(GENERATED_DRIFT, { variant: "differs", file: f.path }, { file: f.path }),
       );
     }
   }
   if (diagnostics.length === 0 && manifestText !== fresh?.contents)
     diagnostics.push(
-      diagnose(
-        GENERATED_DRIFT,
-        `${manifestPath} differs from what the schemas produce; run \`skillpilot generate\``,
-        { file: manifestPath },
-      ),
+      diagnose(GENERATED_DRIFT, { variant: "differs", file: manifestPath }, { file: manifestPath }),
     );
   return diagnostics;
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { pointerJoin } from "../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import {
   annotationKeywords,
   schemaArrayKeywords,
@@ -12,8 +12,10 @@ import { isObject, type JsonObject } from "./walk.js";
 
 export const REF_CYCLE = defineRule({
   id: "REF_CYCLE",
+  family: "generator",
   severity: "error",
   summary: "Tool schemas must be finite: a $ref cycle cannot be inlined for MCP clients.",
+  message: "$ref {ref} refers back to itself through {depth} level(s)",
 });
 
 const dropped = new Set(["$id", "$schema", "$defs", "$anchor", "$dynamicAnchor"]);
@@ -41,13 +43,7 @@ export function dereference(
       if (!r.ok) return {}; // reported by the schema-refs rule, where it is written
       const key = `${r.target.docId}#${r.target.pointer}`;
       if (stack.includes(key)) {
-        diagnostics.push(
-          diagnose(
-            REF_CYCLE,
-            `$ref ${node.$ref} refers back to itself through ${stack.length} level(s)`,
-            at,
-          ),
-        );
+        diagnostics.push(diagnose(REF_CYCLE, { ref: node.$ref, depth: stack.length }, at));
         return {};
       }
       const inlined = inline(

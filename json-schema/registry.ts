@@ -1,18 +1,22 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { pointerSegments } from "../diagnostics/locate.js";
 import type { SourceFile } from "./source.js";
 import { isObject } from "./walk.js";
 
-export const MISSING_ID = defineRule({
+const MISSING_ID = defineRule({
   id: "SCHEMA_MISSING_ID",
+  family: "generator",
   severity: "error",
   summary: "Every schema file declares a unique absolute $id.",
+  message: "{file} has no absolute $id",
 });
-export const DUPLICATE_ID = defineRule({
+const DUPLICATE_ID = defineRule({
   id: "SCHEMA_DUPLICATE_ID",
+  family: "generator",
   severity: "error",
   summary: "Two files declare the same $id.",
+  message: "$id {id} is declared by both {first} and {second}",
 });
 
 /** Documents the resolver knows without a file: the draft 2020-12 meta-schema, built into ajv. */
@@ -50,10 +54,7 @@ export class SchemaRegistry {
       const id = isObject(source.json) ? source.json.$id : undefined;
       if (typeof id !== "string" || !/^https?:\/\//.test(id)) {
         diagnostics.push(
-          diagnose(MISSING_ID, `${source.file} has no absolute $id`, {
-            file: source.file,
-            pointer: "",
-          }),
+          diagnose(MISSING_ID, { file: source.file }, { file: source.file, pointer: "" }),
         );
         continue;
       }
@@ -63,7 +64,7 @@ export class SchemaRegistry {
         diagnostics.push(
           diagnose(
             DUPLICATE_ID,
-            `$id ${key} is declared by both ${other.file} and ${source.file}`,
+            { id: key, first: other.file, second: source.file },
             { file: source.file, pointer: "/$id" },
           ),
         );

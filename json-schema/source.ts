@@ -1,7 +1,7 @@
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { createHash } from "node:crypto";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnose, defineRule } from "../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { offsetToLineColumn } from "../diagnostics/locate.js";
 
 /** One input file of the generator: repository-relative posix path, its text and parsed JSON. */
@@ -12,10 +12,12 @@ export interface SourceFile {
   sha256: string;
 }
 
-export const SCHEMA_PARSE_ERROR = defineRule({
+const SCHEMA_PARSE_ERROR = defineRule({
   id: "SCHEMA_PARSE_ERROR",
+  family: "generator",
   severity: "error",
   summary: "A schema or contract file is not valid JSON.",
+  message: "{file} is not valid JSON",
 });
 
 /**
@@ -39,7 +41,7 @@ export function parseSources(files: readonly { file: string; text: string }[]): 
       const errors: ParseError[] = [];
       parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
       const at = offsetToLineColumn(text, errors[0]?.offset ?? 0);
-      diagnostics.push(diagnose(SCHEMA_PARSE_ERROR, `${file} is not valid JSON`, { file, ...at }));
+      diagnostics.push(diagnose(SCHEMA_PARSE_ERROR, { file }, { file, ...at }));
     }
   }
   return { sources, diagnostics };

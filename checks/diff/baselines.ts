@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import semver from "semver";
 import { sha256Hex } from "../../contract/canonical.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { diagnose } from "../../diagnostics/rule-table.js";
+import { diagnose } from "../../diagnostics/rule.js";
 import {
   CONTRACT_INPUT_INVALID,
   parseContractDoc,
@@ -44,7 +44,7 @@ export function docFromText(
   try {
     json = JSON.parse(text);
   } catch {
-    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${file} is not valid JSON`, { file }));
+    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, { variant: "notJson", file }, { file }));
     return undefined;
   }
   return parseContractDoc(json, file, diagnostics, version);
@@ -60,7 +60,7 @@ export async function readDoc(
   const abs = path.resolve(root, file);
   const text = await readFile(abs, "utf8").catch(() => undefined);
   if (text === undefined) {
-    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, `${file} cannot be read`, { file }));
+    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, { variant: "unreadable", file }, { file }));
     return undefined;
   }
   return docFromText(text, rel(root, abs), diagnostics, version);
@@ -125,7 +125,7 @@ export async function againstBaselines(
       return doc ? [doc] : [];
     } catch {
       diagnostics.push(
-        diagnose(CONTRACT_INPUT_INVALID, `${label} cannot be read from git`, { file: label }),
+        diagnose(CONTRACT_INPUT_INVALID, { variant: "notInGit", file: label }, { file: label }),
       );
       return [];
     }
@@ -136,7 +136,11 @@ export async function againstBaselines(
     const files = await walk(abs);
     if (files.length === 0)
       diagnostics.push(
-        diagnose(CONTRACT_INPUT_INVALID, `${against} holds no ${snapshotName}`, { file: against }),
+        diagnose(
+          CONTRACT_INPUT_INVALID,
+          { variant: "noSnapshot", dir: against, snapshot: snapshotName },
+          { file: against },
+        ),
       );
     return (
       await Promise.all(files.sort().map((f) => readDoc(root, f, diagnostics, version)))

@@ -1,8 +1,16 @@
 import { createHash } from "node:crypto";
 import type { Diagnostic, Location, Severity } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import {
+  type Bump,
+  bumps,
+  defineRule,
+  diagnose,
+  type DiffRule,
+  ruleMessage,
+} from "../../diagnostics/rule.js";
+import type { MessageSpec, ParamsOf } from "../../diagnostics/message-template.js";
 import { contentHash, type ContractDoc } from "../../contract/contract-doc.js";
-import { bumps, maxBump, type Bump, type DiffRuleMeta, type Witness } from "./diff-rule.js";
+import { maxBump, type RawFinding, type Witness } from "./diff-rule.js";
 import { diffChecks } from "./rules/index.js";
 import { classify, declaredBump, type Classification } from "./semver-class.js";
 import { ValueChecker } from "./value-check.js";
@@ -15,10 +23,15 @@ import {
 } from "./waivers.js";
 import { projectLayout } from "../../contract/project-layout.js";
 
-export const VERSION_BUMP_TOO_LOW = defineRule({
+const VERSION_BUMP_TOO_LOW = defineRule({
   id: "VERSION_BUMP_TOO_LOW",
+  family: "diff",
   severity: "error",
   summary: "The declared package version bump is lower than the contract change requires (L6).",
+  message: {
+    none: "package version {old} → {new} declares no bump, but the contract changes against {baseline} require {required}",
+    bump: "package version {old} → {new} declares a {declared} bump, but the contract changes against {baseline} require {required}",
+  },
 });
 
 /** One finding of a comparison, as reported in every output format. */
@@ -81,10 +94,7 @@ export function compareContracts(
   checker = new ValueChecker(),
 ): DiffFinding[] {
   const out: DiffFinding[] = [];
-  const report = (
-    rule: DiffRuleMeta,
-    f: Parameters<Parameters<(typeof diffChecks)[number]["check"]>[1]>[1],
-  ) => {
+  const report = <M extends MessageSpec>(rule: DiffRule<M>, params: ParamsOf<M>, f: RawFinding) => {
     const file = f.at.side === "old" ? oldDoc.file : newDoc.file;
     const unverified = rule.bump === "major" && f.witness && !f.witness.verified;
     out.push({
@@ -94,7 +104,7 @@ export function compareContracts(
       ...(f.tool ? { tool: f.tool } : {}),
       pointer: f.pointer,
       message:
-        f.message +
+        ruleMessage(rule, params) +
         (unverified
           ? " (no Ajv-verified witness; reported because compatibility could not be proven)"
           : ""),
@@ -111,6 +121,7 @@ export function compareContracts(
 const waivable = new Map<string, boolean>(
   diffChecks.flatMap((c) => c.rules.map((r) => [r.id, r.waivable] as const)),
 );
+const waiverId = (w: Waiver) => w.fingerprint.slice(0, 19);
 
 /**
  * Compare the new contract against each baseline, apply waivers, and decide: the minimum bump,
@@ -136,11 +147,7 @@ export function diffContracts(
       if (w && waivable.get(f.ruleId) === false) {
         used.add(w.fingerprint);
         problems.push(
-          diagnose(
-            WAIVER_NOT_ALLOWED,
-            `waiver ${w.fingerprint.slice(0, 19)}… targets ${f.ruleId}, which cannot be waived`,
-            f.location,
-          ),
+          diagnose(WAIVER_NOT_ALLOWED, { waiver: waiverId(w), rule: f.ruleId }, f.location),
         );
       } else if (w) {
         used.add(w.fingerprint);
@@ -161,9 +168,15 @@ export function diffContracts(
       problems.push(
         diagnose(
           VERSION_BUMP_TOO_LOW,
-          `package version ${oldDoc.packageVersion} → ${newDoc.packageVersion} ` +
-            `declares ${declared === "none" ? "no bump" : `a ${declared} bump`}, ` +
-            `but the contract changes against ${oldDoc.file} require ${required}`,
+          {
+            ...(declared === "none"
+              ? { variant: "none" as const }
+              : { variant: "bump" as const, declared }),
+            old: String(oldDoc.packageVersion),
+            new: String(newDoc.packageVersion),
+            baseline: oldDoc.file,
+            required,
+          },
           {
             file: newDoc.file,
             pointer: newDoc.format === "snapshot" ? "/plugin/packageVersion" : "",
@@ -196,19 +209,17 @@ export function diffContracts(
       problems.push(
         diagnose(
           WAIVER_EXPIRED,
-          `waiver ${w.fingerprint.slice(0, 19)}… (${w.ruleId ?? "?"}, approved ` +
-            `by ${w.approver}) expired on ${w.expires}`,
+          {
+            waiver: waiverId(w),
+            rule: w.ruleId ?? "?",
+            approver: w.approver,
+            expires: w.expires,
+          },
           where,
         ),
       );
     else if (!used.has(w.fingerprint))
-      problems.push(
-        diagnose(
-          WAIVER_UNUSED,
-          `waiver ${w.fingerprint.slice(0, 19)}… (${w.ruleId ?? "?"}) matches no finding`,
-          where,
-        ),
-      );
+      problems.push(diagnose(WAIVER_UNUSED, { waiver: waiverId(w), rule: w.ruleId ?? "?" }, where));
   }
   const requiredBump = comparisons.reduce<Bump>((b, c) => maxBump(b, c.requiredBump), "none");
   return {

@@ -1,42 +1,10 @@
-import type { RuleMeta, Severity } from "../../diagnostics/diagnostic.js";
-import { defineRule } from "../../diagnostics/rule-table.js";
+import type { MessageSpec, ParamsOf } from "../../diagnostics/message-template.js";
+import { type Bump, bumps, type DiffRule } from "../../diagnostics/rule.js";
 import type { ContractDoc } from "../../contract/contract-doc.js";
 import type { ValueChecker } from "./value-check.js";
 
-/** The SemVer bump a change requires, smallest first. */
-export const bumps = ["none", "patch", "minor", "major"] as const;
-export type Bump = (typeof bumps)[number];
-
 /** Larger of two bumps. */
 export const maxBump = (a: Bump, b: Bump): Bump => (bumps.indexOf(a) >= bumps.indexOf(b) ? a : b);
-
-/**
- * A diff rule: shared-table metadata plus the bump it requires and whether a waiver may accept it.
- */
-export interface DiffRuleMeta extends RuleMeta {
-  bump: Bump;
-  waivable: boolean;
-}
-
-const severityOf = (bump: Bump): Severity => (bump === "major" ? "error" : "note");
-
-/**
- * Register a diff rule id in the shared rule table. Breaking (major) rules are errors; the rest are
- * notes.
- */
-export function defineDiffRule(
-  id: string,
-  bump: Bump,
-  summary: string,
-  opts: { severity?: Severity; waivable?: boolean } = {},
-): DiffRuleMeta {
-  const meta = defineRule({
-    id,
-    severity: opts.severity ?? severityOf(bump),
-    summary: `${summary} [${bump}]`,
-  });
-  return { ...meta, bump, waivable: opts.waivable ?? true };
-}
 
 /** A concrete value that shows a break: valid for one side, rejected by the other. */
 export interface Witness {
@@ -53,7 +21,10 @@ export interface Witness {
   verified: boolean;
 }
 
-/** What a rule reports; the engine adds severity, location, fingerprint and waiver status. */
+/**
+ * What a rule reports besides its message parameters; the engine adds the message, severity,
+ * location, fingerprint and waiver status.
+ */
 export interface RawFinding {
   tool?: string;
   /**
@@ -63,7 +34,6 @@ export interface RawFinding {
   pointer: string;
   /** The side and real JSON pointer where the change sits, for file:line. */
   at: { side: "old" | "new"; pointer: string };
-  message: string;
   witness?: Witness;
   /** The compared nodes, hashed into the fingerprint. */
   before: unknown;
@@ -77,10 +47,18 @@ export interface DiffContext {
   checker: ValueChecker;
 }
 
-export type DiffReport = (rule: DiffRuleMeta, finding: RawFinding) => void;
+/** Report one finding of a change rule: the rule, its message parameters and the finding. */
+export type DiffReport = <M extends MessageSpec>(
+  rule: DiffRule<M>,
+  params: ParamsOf<M>,
+  finding: RawFinding,
+) => void;
 
-/** A group of related rule ids checked together (one `*.rule.ts`). */
+/**
+ * A group of related change rules (declared with `defineRule`, family `diff`) checked together
+ * (one `*.rule.ts`).
+ */
 export interface DiffCheck {
-  rules: readonly DiffRuleMeta[];
+  rules: readonly DiffRule[];
   check(ctx: DiffContext, report: DiffReport): void;
 }

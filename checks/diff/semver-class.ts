@@ -1,5 +1,5 @@
 import semver from "semver";
-import type { Bump } from "./diff-rule.js";
+import type { Bump } from "../../diagnostics/rule.js";
 
 /** L6 classification of a change by the bump it needs. */
 export type Classification = "server-only" | "PATCH" | "MINOR" | "incompatible";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { createAjv, ajvErrorMessage, ajvErrorPointer } from "../../json-schema/ajv.js";
 import waiverSchema from "./waivers.schema.json" with { type: "json" };
 import { projectLayout } from "../../contract/project-layout.js";
@@ -15,25 +15,37 @@ export interface Waiver {
   expires: string;
 }
 
-export const WAIVER_FILE_INVALID = defineRule({
+const WAIVER_FILE_INVALID = defineRule({
   id: "WAIVER_FILE_INVALID",
+  family: "diff",
   severity: "error",
   summary: "The waiver file is not valid JSON or does not match its schema.",
+  message: {
+    missing: "{file} not found",
+    notJson: "{file} is not valid JSON",
+    schema: "{file}: {error}",
+  },
 });
 export const WAIVER_EXPIRED = defineRule({
   id: "WAIVER_EXPIRED",
+  family: "diff",
   severity: "error",
   summary: "A waiver is past its expiry date; renew it with a new approval or fix the finding.",
+  message: "waiver {waiver}… ({rule}, approved by {approver}) expired on {expires}",
 });
 export const WAIVER_UNUSED = defineRule({
   id: "WAIVER_UNUSED",
+  family: "diff",
   severity: "error",
   summary: "A waiver matches no finding; remove it so it cannot hide a future change.",
+  message: "waiver {waiver}… ({rule}) matches no finding",
 });
 export const WAIVER_NOT_ALLOWED = defineRule({
   id: "WAIVER_NOT_ALLOWED",
+  family: "diff",
   severity: "error",
   summary: "A waiver targets a finding that can never be waived (e.g. changed UI bytes).",
+  message: "waiver {waiver}… targets {rule}, which cannot be waived",
 });
 
 /** Default location of the waiver file. */
@@ -51,7 +63,9 @@ export async function readWaivers(
   if (text === undefined)
     return {
       waivers: [],
-      diagnostics: required ? [diagnose(WAIVER_FILE_INVALID, `${file} not found`, { file })] : [],
+      diagnostics: required
+        ? [diagnose(WAIVER_FILE_INVALID, { variant: "missing", file }, { file })]
+        : [],
     };
   return parseWaivers(text, file);
 }
@@ -67,17 +81,18 @@ export function parseWaivers(
   } catch {
     return {
       waivers: [],
-      diagnostics: [diagnose(WAIVER_FILE_INVALID, `${file} is not valid JSON`, { file })],
+      diagnostics: [diagnose(WAIVER_FILE_INVALID, { variant: "notJson", file }, { file })],
     };
   }
   if (!validate(json))
     return {
       waivers: [],
       diagnostics: (validate.errors ?? []).map((e) =>
-        diagnose(WAIVER_FILE_INVALID, `${file}: ${ajvErrorMessage(e)}`, {
-          file,
-          pointer: ajvErrorPointer(e),
-        }),
+        diagnose(
+          WAIVER_FILE_INVALID,
+          { variant: "schema", file, error: ajvErrorMessage(e) },
+          { file, pointer: ajvErrorPointer(e) },
+        ),
       ),
     };
   return { waivers: (json as { waivers: Waiver[] }).waivers, diagnostics: [] };

@@ -1,5 +1,4 @@
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { diagnose } from "../../diagnostics/rule-table.js";
 import type { ContractDoc } from "../../contract/contract-doc.js";
 import { lintTool } from "./lint-rule.js";
 import { lintRules } from "./rules/index.js";
@@ -8,9 +7,6 @@ import { lintRules } from "./rules/index.js";
 export function lintContract(doc: ContractDoc): Diagnostic[] {
   const tools = [...doc.tools.values()].map(lintTool).sort((a, b) => (a.name < b.name ? -1 : 1));
   const out: Diagnostic[] = [];
-  for (const rule of lintRules)
-    rule.check(tools, doc, (message, location, severity) =>
-      out.push(diagnose(rule.meta, message, location, { severity })),
-    );
+  for (const rule of lintRules) rule.check(tools, doc, (d) => out.push(d));
   return sortDiagnostics(out);
 }

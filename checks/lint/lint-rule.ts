@@ -1,5 +1,6 @@
-import type { Location, RuleMeta, Severity } from "../../diagnostics/diagnostic.js";
-import { defineRule } from "../../diagnostics/rule-table.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { MessageSpec } from "../../diagnostics/message-template.js";
+import { type Report, type Rule, reporter } from "../../diagnostics/rule.js";
 import type { ContractDoc, DiffTool } from "../../contract/contract-doc.js";
 
 /**
@@ -15,23 +16,18 @@ export interface LintTool extends DiffTool {
   appOnly: boolean;
 }
 
-export type LintReport = (message: string, location: Location, severity?: Severity) => void;
-
-/**
- * One gate rule: shared-table metadata, the gate/requirement it automates, and a pure check over
- * the contract.
- */
+/** One gate rule: a rule of the shared table (family `lint`) and a pure check over the contract. */
 export interface LintRule {
-  meta: RuleMeta;
-  check(tools: readonly LintTool[], doc: ContractDoc, report: LintReport): void;
+  rule: Rule;
+  check(tools: readonly LintTool[], doc: ContractDoc, emit: (diagnostic: Diagnostic) => void): void;
 }
 
-/** Define a gate lint rule and register its id in the shared rule table. */
-export function createLintRule(def: RuleMeta & { check: LintRule["check"] }): LintRule {
-  return {
-    meta: defineRule({ id: def.id, severity: def.severity, summary: def.summary }),
-    check: def.check,
-  };
+/** Attach a check to a gate lint rule declared with `defineRule`. */
+export function lintRule<M extends MessageSpec>(
+  rule: Rule<M>,
+  check: (tools: readonly LintTool[], doc: ContractDoc, report: Report<M>) => void,
+): LintRule {
+  return { rule, check: (tools, doc, emit) => check(tools, doc, reporter(rule, emit)) };
 }
 
 /** The lint view of a diff-side tool. */

@@ -1,31 +1,39 @@
 import path from "node:path";
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import type { ContractDoc } from "../../contract/contract-doc.js";
 import { skillToolRefs } from "./skill-refs.js";
 import { readSkillTree, type SkillTree } from "./skill-tree.js";
 
-export const SKILL_UNKNOWN_TOOL = defineRule({
+const SKILL_UNKNOWN_TOOL = defineRule({
   id: "SKILL_UNKNOWN_TOOL",
+  family: "skill-lint",
   severity: "error",
   summary: "A skill names a tool the contract does not have (L7).",
+  message: "{tool} ({from}) is not a tool of {contract}",
 });
-export const SKILL_TOOL_NOT_MODEL_VISIBLE = defineRule({
+const SKILL_TOOL_NOT_MODEL_VISIBLE = defineRule({
   id: "SKILL_TOOL_NOT_MODEL_VISIBLE",
+  family: "skill-lint",
   severity: "error",
   summary: "A skill tells the model to use an app-only tool it cannot call (L7, L9).",
+  message: '{tool} ({from}) is app-only (visibility ["app"]); the model cannot call it',
 });
-export const SKILL_TREE_INVALID = defineRule({
+const SKILL_TREE_INVALID = defineRule({
   id: "SKILL_TREE_INVALID",
+  family: "skill-lint",
   severity: "error",
   summary:
     "The skills tree cannot be frozen reproducibly: missing, a symlink or " +
     "special file, or no SKILL.md (L5, L7).",
+  message: { unreadable: "{error}", noSkill: "{dir} holds no SKILL.md" },
 });
-export const SKILL_TREE_HASH_MISMATCH = defineRule({
+const SKILL_TREE_HASH_MISMATCH = defineRule({
   id: "SKILL_TREE_HASH_MISMATCH",
+  family: "skill-lint",
   severity: "error",
   summary: "The skills tree hash differs from the expected (recorded) hash (L7).",
+  message: "{dir} hashes to sha256:{hash}, expected {expected}",
 });
 
 /** Result of Skill-Contract-Lint: findings plus the reproducible tree identity. */
@@ -53,9 +61,13 @@ export async function skillLint(
       diagnostics: [
         diagnose(
           SKILL_TREE_INVALID,
-          e instanceof Error
-            ? e.message.replace(path.dirname(skillsDir) + path.sep, "")
-            : String(e),
+          {
+            variant: "unreadable",
+            error:
+              e instanceof Error
+                ? e.message.replace(path.dirname(skillsDir) + path.sep, "")
+                : String(e),
+          },
           { file: label },
         ),
       ],
@@ -64,7 +76,7 @@ export async function skillLint(
   const out: Diagnostic[] = [];
   const skills = tree.files.filter((f) => path.posix.basename(f.path) === "SKILL.md");
   if (skills.length === 0)
-    out.push(diagnose(SKILL_TREE_INVALID, `${label} holds no SKILL.md`, { file: label }));
+    out.push(diagnose(SKILL_TREE_INVALID, { variant: "noSkill", dir: label }, { file: label }));
   for (const skill of skills) {
     const file = `${label}/${skill.path}`;
     const { refs, diagnostics } = skillToolRefs(skill.data.toString("utf8"), file);
@@ -76,25 +88,19 @@ export async function skillLint(
         out.push(
           diagnose(
             SKILL_UNKNOWN_TOOL,
-            `${ref.name} (${ref.from}) is not a tool of ${contract.file}`,
+            { tool: ref.name, from: ref.from, contract: contract.file },
             where,
           ),
         );
       else if (JSON.stringify(tool.visibility) === JSON.stringify(["app"]))
-        out.push(
-          diagnose(
-            SKILL_TOOL_NOT_MODEL_VISIBLE,
-            `${ref.name} (${ref.from}) is app-only (visibility ["app"]); the model cannot call it`,
-            where,
-          ),
-        );
+        out.push(diagnose(SKILL_TOOL_NOT_MODEL_VISIBLE, { tool: ref.name, from: ref.from }, where));
     }
   }
   if (expectHash && expectHash.replace(/^sha256[:-]/, "") !== tree.sha256)
     out.push(
       diagnose(
         SKILL_TREE_HASH_MISMATCH,
-        `${label} hashes to sha256:${tree.sha256}, expected ${expectHash}`,
+        { dir: label, hash: tree.sha256, expected: expectHash },
         { file: label },
       ),
     );

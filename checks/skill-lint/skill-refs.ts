@@ -1,13 +1,20 @@
 import { LineCounter, parseDocument, isScalar, isSeq, type Node } from "yaml";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 
-export const SKILL_FRONT_MATTER_INVALID = defineRule({
+const SKILL_FRONT_MATTER_INVALID = defineRule({
   id: "SKILL_FRONT_MATTER_INVALID",
+  family: "skill-lint",
   severity: "error",
   summary:
     "A SKILL.md starts with YAML front matter that names the skill and describes " +
     "when to use it (L7).",
+  message: {
+    notClosed: "{file}: front matter is not closed with ---",
+    missing: "{file}: no YAML front matter (name, description)",
+    yaml: "{file}: front matter is not valid YAML: {error}",
+    field: "{file}: front matter lacks a non-empty {key}",
+  },
 });
 
 /** One tool name a skill refers to, with where it is written (1-based). */
@@ -38,11 +45,11 @@ export function skillToolRefs(
     const end = lines.findIndex((l, i) => i > 0 && l.trim() === "---");
     if (end < 0)
       diagnostics.push(
-        diagnose(SKILL_FRONT_MATTER_INVALID, `${file}: front matter is not closed with ---`, {
-          file,
-          line: 1,
-          column: 1,
-        }),
+        diagnose(
+          SKILL_FRONT_MATTER_INVALID,
+          { variant: "notClosed", file },
+          { file, line: 1, column: 1 },
+        ),
       );
     else {
       bodyStart = end + 1;
@@ -50,11 +57,11 @@ export function skillToolRefs(
     }
   } else
     diagnostics.push(
-      diagnose(SKILL_FRONT_MATTER_INVALID, `${file}: no YAML front matter (name, description)`, {
-        file,
-        line: 1,
-        column: 1,
-      }),
+      diagnose(
+        SKILL_FRONT_MATTER_INVALID,
+        { variant: "missing", file },
+        { file, line: 1, column: 1 },
+      ),
     );
   let fenced = false;
   for (let i = bodyStart; i < lines.length; i++) {
@@ -86,7 +93,7 @@ function frontMatterRefs(
     diagnostics.push(
       diagnose(
         SKILL_FRONT_MATTER_INVALID,
-        `${file}: front matter is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`,
+        { variant: "yaml", file, error: doc.errors[0].message.split("\n")[0] },
         { file, ...at(null) },
       ),
     );
@@ -96,11 +103,11 @@ function frontMatterRefs(
     const v = doc.get(key);
     if (typeof v !== "string" || v.trim() === "")
       diagnostics.push(
-        diagnose(SKILL_FRONT_MATTER_INVALID, `${file}: front matter lacks a non-empty ${key}`, {
-          file,
-          line: 2,
-          column: 1,
-        }),
+        diagnose(
+          SKILL_FRONT_MATTER_INVALID,
+          { variant: "field", file, key },
+          { file, line: 2, column: 1 },
+        ),
       );
   }
   for (const key of ["tools", "allowed-tools"]) {

@@ -1,22 +1,26 @@
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import type { Diagnostic } from "../diagnostic.js";
-import { ruleMeta } from "../rule-table.js";
+import { docsBaseUrl, ruleById } from "../rule.js";
 
 const level = { error: "error", warning: "warning", note: "note" } as const;
 
 /**
- * SARIF 2.1.0 log with one run: the rules used (from the shared rule table) and one result per
- * diagnostic. `data.fingerprint`, when a diagnostic has one, becomes a partial fingerprint so code
- * scanning tracks a finding across commits; the rest of `data` travels as result properties.
+ * SARIF 2.1.0 log with one run: the rules used (from the shared rule table: summary, default level
+ * and docs link; a change rule's summary names its bump) and one result per diagnostic.
+ * `data.fingerprint`, when a diagnostic has one, becomes a partial fingerprint so code scanning
+ * tracks a finding across commits; the rest of `data` travels as result properties.
  */
 export function renderSarif(diagnostics: readonly Diagnostic[]): string {
   const ids = [...new Set(diagnostics.map((d) => d.ruleId))].sort();
   const rules: ReportingDescriptor[] = ids.map((id) => {
-    const meta = ruleMeta(id);
+    const rule = ruleById(id);
+    if (!rule)
+      return { id, shortDescription: { text: id }, defaultConfiguration: { level: "error" } };
     return {
       id,
-      shortDescription: { text: meta?.summary ?? id },
-      defaultConfiguration: { level: level[meta?.severity ?? "error"] },
+      shortDescription: { text: rule.bump ? `${rule.summary} [${rule.bump}]` : rule.summary },
+      helpUri: new URL(rule.docs, docsBaseUrl).href,
+      defaultConfiguration: { level: level[rule.severity] },
     };
   });
   const results: Result[] = diagnostics.map((d) => {

@@ -1,17 +1,25 @@
 import { pointerJoin } from "../../diagnostics/diagnostic.js";
+import { defineRule } from "../../diagnostics/rule.js";
 import { walkSchema } from "../../json-schema/walk.js";
-import { createRule } from "./rule.js";
+import { generatorRule } from "./rule.js";
 import { schemaRoots } from "./schema-roots.js";
 
 /**
  * Every `pattern` and `patternProperties` key compiles as a Unicode regular expression (as Ajv
  * compiles it).
  */
-export const invalidPattern = createRule({
-  id: "SCHEMA_PATTERN_INVALID",
-  severity: "error",
-  summary: "A pattern is not a valid (Unicode) regular expression.",
-  check: (ctx, report) => {
+export const invalidPattern = generatorRule(
+  defineRule({
+    id: "SCHEMA_PATTERN_INVALID",
+    family: "generator",
+    severity: "error",
+    summary: "A pattern is not a valid (Unicode) regular expression.",
+    message: {
+      pattern: "pattern {pattern:json} does not compile: {reason}",
+      key: "patternProperties key {key:json} does not compile: {reason}",
+    },
+  }),
+  (ctx, report) => {
     const bad = (source: string) => {
       try {
         new RegExp(source, "u");
@@ -23,22 +31,22 @@ export const invalidPattern = createRule({
     for (const root of schemaRoots(ctx))
       walkSchema(root.schema, root.pointer, (node, pointer) => {
         if (typeof node.pattern === "string") {
-          const why = bad(node.pattern);
-          if (why)
-            report(`pattern ${JSON.stringify(node.pattern)} does not compile: ${why}`, {
-              file: root.file,
-              pointer: pointerJoin(pointer, "pattern"),
-            });
+          const reason = bad(node.pattern);
+          if (reason)
+            report(
+              { variant: "pattern", pattern: node.pattern, reason },
+              { file: root.file, pointer: pointerJoin(pointer, "pattern") },
+            );
         }
         if (node.patternProperties && typeof node.patternProperties === "object")
           for (const key of Object.keys(node.patternProperties)) {
-            const why = bad(key);
-            if (why)
-              report(`patternProperties key ${JSON.stringify(key)} does not compile: ${why}`, {
-                file: root.file,
-                pointer: pointerJoin(pointer, "patternProperties", key),
-              });
+            const reason = bad(key);
+            if (reason)
+              report(
+                { variant: "key", key, reason },
+                { file: root.file, pointer: pointerJoin(pointer, "patternProperties", key) },
+              );
           }
       });
   },
-});
+);

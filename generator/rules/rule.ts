@@ -1,5 +1,6 @@
-import type { Diagnostic, Location, RuleMeta, Severity } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { MessageSpec } from "../../diagnostics/message-template.js";
+import { type Report, type Rule, reporter } from "../../diagnostics/rule.js";
 import type { SchemaRegistry } from "../../json-schema/registry.js";
 import type { SourceFile } from "../../json-schema/source.js";
 import type { JsonObject } from "../../json-schema/walk.js";
@@ -24,26 +25,23 @@ export interface RuleContext {
   line: { file: string; json: unknown } | undefined;
 }
 
-export type Report = (message: string, location: Location, severity?: Severity) => void;
-
-/** A rule of the generator's gate: metadata in the shared rule table plus a check. */
+/** A rule of the generator's gate: a rule of the shared table plus its check. */
 export interface GeneratorRule {
-  meta: RuleMeta;
-  check(ctx: RuleContext, report: Report): void;
+  rule: Rule;
+  check(ctx: RuleContext, emit: (diagnostic: Diagnostic) => void): void;
 }
 
-/** Define a generator rule and register its id in the shared table. */
-export function createRule(def: RuleMeta & { check: GeneratorRule["check"] }): GeneratorRule {
-  const meta = defineRule({ id: def.id, severity: def.severity, summary: def.summary });
-  return { meta, check: def.check };
+/** Attach a check to a generator rule (declared with `defineRule`, family `generator`). */
+export function generatorRule<M extends MessageSpec>(
+  rule: Rule<M>,
+  check: (ctx: RuleContext, report: Report<M>) => void,
+): GeneratorRule {
+  return { rule, check: (ctx, emit) => check(ctx, reporter(rule, emit)) };
 }
 
 /** Run rules and collect their diagnostics. */
 export function runRules(rules: readonly GeneratorRule[], ctx: RuleContext): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const rule of rules)
-    rule.check(ctx, (message, location, severity) =>
-      out.push(diagnose(rule.meta, message, location, { severity })),
-    );
+  for (const rule of rules) rule.check(ctx, (d) => out.push(d));
   return out;
 }

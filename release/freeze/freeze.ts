@@ -3,7 +3,7 @@ import path from "node:path";
 import semver from "semver";
 import { snapshotPath } from "../../contract/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import { projectLayout, draftDir, releaseFiles } from "../../contract/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
@@ -12,32 +12,50 @@ import { readPluginName } from "../plugin-identity.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { readFreezeState, writeFreezeState } from "./freeze-state.js";
 
-export const DRAFT_MISSING = defineRule({
+const DRAFT_MISSING = defineRule({
   id: "DRAFT_MISSING",
+  family: "release",
   severity: "error",
   summary: "There is no draft folder for the version; run `skillpilot prepare` (L3).",
+  message: {
+    notSemver: "{version:json} is not a SemVer version",
+    missing: "{dir} does not exist; run `skillpilot prepare --version {version}`",
+  },
 });
-export const DRAFT_CORRUPT = defineRule({
+const DRAFT_CORRUPT = defineRule({
   id: "DRAFT_CORRUPT",
+  family: "release",
   severity: "error",
   summary: "A draft folder no longer matches its own SHA256SUMS (L3).",
+  message: "{problem}",
 });
-export const DRAFT_STALE = defineRule({
+const DRAFT_STALE = defineRule({
   id: "DRAFT_STALE",
+  family: "release",
   severity: "error",
   summary:
     "The draft's contract snapshot differs from generated/; run `skillpilot " +
     "prepare` before freezing (L3).",
+  message: "{dir}/{snapshot} differs from {current}; run `skillpilot prepare` first",
 });
-export const FREEZE_ALREADY_ACTIVE = defineRule({
+const FREEZE_ALREADY_ACTIVE = defineRule({
   id: "FREEZE_ALREADY_ACTIVE",
+  family: "release",
   severity: "error",
   summary: "Another version is under review freeze; only one version is reviewed at a time (L3).",
+  message: "{version} is under review freeze; unfreeze or publish it first",
 });
 export const NOT_FROZEN = defineRule({
   id: "NOT_FROZEN",
+  family: "release",
   severity: "error",
   summary: "The version is not under review freeze (L3, L4).",
+  message: {
+    publish:
+      "{version} is not under review freeze; run `skillpilot freeze {version}` before it is submitted",
+    unfreeze: "{version} is not frozen",
+    otherFrozen: "{version} is not frozen ({active} is)",
+  },
 });
 
 /** Outcome of freeze, unfreeze and record-published: findings, or what was done. */
@@ -69,30 +87,22 @@ export async function intactDraft(
     return {
       plugin,
       dir,
-      diagnostics: [
-        diagnose(DRAFT_MISSING, `${JSON.stringify(version)} is not a SemVer version`, {
-          file: dir,
-        }),
-      ],
+      diagnostics: [diagnose(DRAFT_MISSING, { variant: "notSemver", version }, { file: dir })],
     };
   const state = await inspectReleaseDir(path.join(root, dir));
   if (!state.exists)
     return {
       plugin,
       dir,
-      diagnostics: [
-        diagnose(
-          DRAFT_MISSING,
-          `${dir} does not exist; run \`skillpilot prepare --version ${version}\``,
-          { file: dir },
-        ),
-      ],
+      diagnostics: [diagnose(DRAFT_MISSING, { variant: "missing", dir, version }, { file: dir })],
     };
   if (state.problems.length)
     return {
       plugin,
       dir,
-      diagnostics: state.problems.map((p) => diagnose(DRAFT_CORRUPT, p, { file: dir })),
+      diagnostics: state.problems.map((problem) =>
+        diagnose(DRAFT_CORRUPT, { problem }, { file: dir }),
+      ),
     };
   return {
     plugin,
@@ -113,9 +123,11 @@ export async function freeze(
   if (draft.diagnostics.length) return refuse(...draft.diagnostics);
   if ((await readReleaseIndex(root)).releases.some((r) => r.version === version))
     return refuse(
-      diagnose(VERSION_ALREADY_PUBLISHED, `${version} is already published`, {
-        file: projectLayout.releaseIndex,
-      }),
+      diagnose(
+        VERSION_ALREADY_PUBLISHED,
+        { variant: "freeze", version },
+        { file: projectLayout.releaseIndex },
+      ),
     );
   const state = readFreezeState(root);
   if (state.active?.version === version && state.active.contentSha256 === draft.contentSha256)
@@ -124,7 +136,7 @@ export async function freeze(
     return refuse(
       diagnose(
         FREEZE_ALREADY_ACTIVE,
-        `${state.active.version} is under review freeze; unfreeze or publish it first`,
+        { version: state.active.version },
         { file: projectLayout.reviewFreeze },
       ),
     );
@@ -133,8 +145,7 @@ export async function freeze(
     return refuse(
       diagnose(
         DRAFT_STALE,
-        `${draft.dir}/${releaseFiles.snapshot} differs from ${snapshotPath}; run ` +
-          `\`skillpilot prepare\` first`,
+        { dir: draft.dir, snapshot: releaseFiles.snapshot, current: snapshotPath },
         { file: draft.dir },
       ),
     );
@@ -176,7 +187,9 @@ export async function unfreeze(
     return refuse(
       diagnose(
         NOT_FROZEN,
-        `${version} is not frozen${state.active ? ` (${state.active.version} is)` : ""}`,
+        state.active
+          ? { variant: "otherFrozen", version, active: state.active.version }
+          : { variant: "unfreeze", version },
         { file: projectLayout.reviewFreeze },
       ),
     );

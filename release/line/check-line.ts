@@ -2,21 +2,24 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { withLines } from "../../diagnostics/locate.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { LINE_INVALID } from "../../generator/build-model.js";
 import { projectLayout } from "../../contract/project-layout.js";
 
-export { LINE_INVALID };
-export const LINE_SUCCESSOR_NOT_ALLOWLISTED = defineRule({
+const LINE_SUCCESSOR_NOT_ALLOWLISTED = defineRule({
   id: "LINE_SUCCESSOR_NOT_ALLOWLISTED",
+  family: "release",
   severity: "error",
   summary: "A WARN line's successor launch URL must be on the first-party allowlist (L11).",
+  message: "WARN line's successor launches from {origin}, which is not in {allowlist}",
 });
-export const LINE_SUCCESSOR_NOT_NEWER = defineRule({
+const LINE_SUCCESSOR_NOT_NEWER = defineRule({
   id: "LINE_SUCCESSOR_NOT_NEWER",
+  family: "release",
   severity: "error",
   summary: "A successor line must have a higher contract major (L11).",
+  message: "successor contract major {successor} is not above this line's {current}",
 });
 
 export const lineFile = projectLayout.lineFile;
@@ -37,16 +40,22 @@ export async function checkLine(
 ): Promise<{ line?: Record<string, unknown>; diagnostics: Diagnostic[] }> {
   const text = await readFile(path.join(root, lineFile), "utf8").catch(() => undefined);
   if (text === undefined)
-    return { diagnostics: [diagnose(LINE_INVALID, `${lineFile} is missing`, { file: lineFile })] };
+    return {
+      diagnostics: [
+        diagnose(LINE_INVALID, { variant: "missing", file: lineFile }, { file: lineFile }),
+      ],
+    };
   let line: unknown;
   try {
     line = JSON.parse(text);
   } catch (e) {
     return {
       diagnostics: [
-        diagnose(LINE_INVALID, `${lineFile} is not JSON: ${(e as Error).message}`, {
-          file: lineFile,
-        }),
+        diagnose(
+          LINE_INVALID,
+          { variant: "notJson", file: lineFile, error: (e as Error).message },
+          { file: lineFile },
+        ),
       ],
     };
   }
@@ -56,7 +65,11 @@ export async function checkLine(
       diagnostics.push(
         diagnose(
           LINE_INVALID,
-          `contract-line/v1: ${err.instancePath || "(root)"} ${err.message ?? "is invalid"}`,
+          {
+            variant: "line",
+            path: err.instancePath || "(root)",
+            error: err.message ?? "is invalid",
+          },
           { file: lineFile, pointer: err.instancePath },
         ),
       );
@@ -69,8 +82,7 @@ export async function checkLine(
       diagnostics.push(
         diagnose(
           LINE_SUCCESSOR_NOT_NEWER,
-          `successor contract major ${successor.contractMajor} is not above this ` +
-            `line's ${String(doc.contractMajor)}`,
+          { successor: successor.contractMajor, current: String(doc.contractMajor) },
           { file: lineFile, pointer: "/successor/contractMajor" },
         ),
       );
@@ -80,8 +92,7 @@ export async function checkLine(
       diagnostics.push(
         diagnose(
           LINE_SUCCESSOR_NOT_ALLOWLISTED,
-          `WARN line's successor launches from ${origin ?? successor.launchUrl}, ` +
-            `which is not in ${allowlistFile}`,
+          { origin: origin ?? successor.launchUrl, allowlist: allowlistFile },
           { file: lineFile, pointer: "/successor/launchUrl" },
         ),
       );

@@ -3,7 +3,7 @@ import path from "node:path";
 import semver from "semver";
 import type { ContractSnapshot } from "../../contract/snapshot.js";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { checkGenerated } from "../../generator/write.js";
@@ -19,45 +19,62 @@ import { parseUiUri } from "../../contract/ui-uri.js";
 import { packageTree } from "./package-tree.js";
 import { projectLayout } from "../../contract/project-layout.js";
 
-export const RELEASE_VERSION_INVALID = defineRule({
+const RELEASE_VERSION_INVALID = defineRule({
   id: "RELEASE_VERSION_INVALID",
+  family: "release",
   severity: "error",
   summary: "A release version must be SemVer x.y.z (L2).",
+  message: "release version {version:json} is not a plain SemVer x.y.z",
 });
-export const RELEASE_VERSION_MISMATCH = defineRule({
+const RELEASE_VERSION_MISMATCH = defineRule({
   id: "RELEASE_VERSION_MISMATCH",
+  family: "release",
   severity: "error",
   summary:
     "The release version must equal packageVersion in schemas/plugin.json; bump " +
     "it there first (L12.1).",
+  message:
+    "release version {version} differs from packageVersion {packageVersion}; bump schemas/plugin.json first",
 });
-export const BUNDLE_INPUT_INVALID = defineRule({
+const BUNDLE_INPUT_INVALID = defineRule({
   id: "BUNDLE_INPUT_INVALID",
+  family: "release",
   severity: "error",
   summary: "A bundled tree holds something other than regular files (L5).",
+  message: "{error}",
 });
-export const SKILLS_MISSING = defineRule({
+const SKILLS_MISSING = defineRule({
   id: "SKILLS_MISSING",
+  family: "release",
   severity: "warning",
   summary: "No skills/ tree to freeze into the package (L7).",
+  message: "skills/ does not exist; the package ships without skills",
 });
-export const UI_BUILD_FAILED = defineRule({
+const UI_BUILD_FAILED = defineRule({
   id: "UI_BUILD_FAILED",
+  family: "release",
   severity: "error",
   summary: "A ui/<name>/ source cannot be built into one self-contained page (L10).",
+  message: "{error}",
 });
-export const UI_URI_UNRESOLVED = defineRule({
+const UI_URI_UNRESOLVED = defineRule({
   id: "UI_URI_UNRESOLVED",
+  family: "release",
   severity: "error",
   summary:
     "A UI URI resolves to no bytes with its hash, neither retained nor built from ui/ (L10).",
+  message:
+    "{uri} ({name}) resolves to no bytes with that hash: neither retained under contracts/ui/ nor built from ui/{name}/",
 });
-export const UI_NOT_ACTIVATED = defineRule({
+const UI_NOT_ACTIVATED = defineRule({
   id: "UI_NOT_ACTIVATED",
+  family: "release",
   severity: "warning",
   summary:
     "A ui/<name>/ source builds to another hash than the active URI; run " +
     "`skillpilot ui build --activate` to ship it (L10).",
+  message:
+    "ui/{name} builds to {built}, but the active URI is {active}; run `skillpilot ui build --activate` to ship the change",
 });
 
 /** A draft computed in memory: every file of the draft folder, and the identities that matter. */
@@ -134,22 +151,9 @@ export async function assembleDraft(
 function checkVersion(version: string, packageVersion: string): Diagnostic[] {
   const location = { file: projectLayout.pluginFile, pointer: "/packageVersion" };
   if (!semver.valid(version) || semver.prerelease(version) || version !== semver.clean(version))
-    return [
-      diagnose(
-        RELEASE_VERSION_INVALID,
-        `release version ${JSON.stringify(version)} is not a plain SemVer x.y.z`,
-        location,
-      ),
-    ];
+    return [diagnose(RELEASE_VERSION_INVALID, { version }, location)];
   if (version !== packageVersion)
-    return [
-      diagnose(
-        RELEASE_VERSION_MISMATCH,
-        `release version ${version} differs from packageVersion ` +
-          `${packageVersion}; bump schemas/plugin.json first`,
-        location,
-      ),
-    ];
+    return [diagnose(RELEASE_VERSION_MISMATCH, { version, packageVersion }, location)];
   return [];
 }
 
@@ -165,7 +169,7 @@ async function activeUi(
     built = await buildAllUi(root, snapshot.contractMajor);
   } catch (e) {
     if (!(e instanceof UiBuildError)) throw e;
-    diagnostics.push(diagnose(UI_BUILD_FAILED, e.message, { file: "ui" }));
+    diagnostics.push(diagnose(UI_BUILD_FAILED, { error: e.message }, { file: "ui" }));
   }
   const out: UiArtifact[] = [];
   for (const [name, uri] of Object.entries(active).sort()) {
@@ -173,23 +177,10 @@ async function activeUi(
     const source = built.find((b) => b.name === name);
     if (source && source.uri !== uri)
       diagnostics.push(
-        diagnose(
-          UI_NOT_ACTIVATED,
-          `ui/${name} builds to ${source.uri}, but the active URI is ${uri}; run ` +
-            `\`skillpilot ui build --activate\` to ship the change`,
-          location,
-        ),
+        diagnose(UI_NOT_ACTIVATED, { name, built: source.uri, active: uri }, location),
       );
     const resolved = await resolveUiResource(root, uri);
-    if (!resolved)
-      diagnostics.push(
-        diagnose(
-          UI_URI_UNRESOLVED,
-          `${uri} (${name}) resolves to no bytes with that hash: neither ` +
-            `retained under contracts/ui/ nor built from ui/${name}/`,
-          location,
-        ),
-      );
+    if (!resolved) diagnostics.push(diagnose(UI_URI_UNRESOLVED, { uri, name }, location));
     else out.push({ name, html: resolved.html, sha256: parseUiUri(uri)!.sha256, uri });
   }
   return out;
@@ -198,11 +189,7 @@ async function activeUi(
 async function collectSkills(root: string, diagnostics: Diagnostic[]): Promise<BundleFile[]> {
   const dir = path.join(root, projectLayout.skillsDir);
   if (!(await lstat(dir).catch(() => undefined))) {
-    diagnostics.push(
-      diagnose(SKILLS_MISSING, "skills/ does not exist; the package ships without skills", {
-        file: projectLayout.skillsDir,
-      }),
-    );
+    diagnostics.push(diagnose(SKILLS_MISSING, {}, { file: projectLayout.skillsDir }));
     return [];
   }
   try {
@@ -210,9 +197,13 @@ async function collectSkills(root: string, diagnostics: Diagnostic[]): Promise<B
   } catch (e) {
     if (!(e instanceof BundleInputError)) throw e;
     diagnostics.push(
-      diagnose(BUNDLE_INPUT_INVALID, e.message.replace(root + path.sep, ""), {
-        file: path.relative(root, e.file).split(path.sep).join("/"),
-      }),
+      diagnose(
+        BUNDLE_INPUT_INVALID,
+        { error: e.message.replace(root + path.sep, "") },
+        {
+          file: path.relative(root, e.file).split(path.sep).join("/"),
+        },
+      ),
     );
     return [];
   }

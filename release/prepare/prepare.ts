@@ -1,6 +1,6 @@
 import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { readFreezeState } from "../freeze/freeze-state.js";
 import { projectLayout, draftDir } from "../../contract/project-layout.js";
 import { readReleaseIndex } from "../publish/release-index.js";
@@ -8,17 +8,25 @@ import { inspectReleaseDir } from "../release-dir.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import { assembleDraft, type DraftContent } from "./assemble-draft.js";
 
-export const FROZEN_DRAFT_CHANGED = defineRule({
+const FROZEN_DRAFT_CHANGED = defineRule({
   id: "FROZEN_DRAFT_CHANGED",
+  family: "release",
   severity: "error",
   summary:
     "The version is under review freeze and the project no longer reproduces its bytes (L3).",
+  message:
+    "{version} is under review freeze (content {frozen}…), but the project now produces {now}…; revert the change or `skillpilot unfreeze {version} --reason …`",
 });
 export const VERSION_ALREADY_PUBLISHED = defineRule({
   id: "VERSION_ALREADY_PUBLISHED",
+  family: "release",
   severity: "error",
   summary:
     "The version is already published; published versions are immutable, bump packageVersion (L4).",
+  message: {
+    prepare: "{version} is already published; bump packageVersion in schemas/plugin.json",
+    freeze: "{version} is already published",
+  },
 });
 
 /** What `prepare` did. */
@@ -48,7 +56,7 @@ export async function prepare(
         ...diagnostics,
         diagnose(
           VERSION_ALREADY_PUBLISHED,
-          `${draft.version} is already published; bump packageVersion in schemas/plugin.json`,
+          { variant: "prepare", version: draft.version },
           { file: projectLayout.releaseIndex },
         ),
       ],
@@ -60,10 +68,11 @@ export async function prepare(
         ...diagnostics,
         diagnose(
           FROZEN_DRAFT_CHANGED,
-          `${draft.version} is under review freeze (content ` +
-            `${frozen.contentSha256.slice(0, 12)}…), but the project now produces ` +
-            `${draft.contentSha256.slice(0, 12)}…; revert the change or ` +
-            `\`skillpilot unfreeze ${draft.version} --reason …\``,
+          {
+            version: draft.version,
+            frozen: frozen.contentSha256.slice(0, 12),
+            now: draft.contentSha256.slice(0, 12),
+          },
           { file: projectLayout.reviewFreeze },
         ),
       ],

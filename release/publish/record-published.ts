@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import semver from "semver";
-import { diagnose, defineRule } from "../../diagnostics/rule-table.js";
+import { diagnose, defineRule } from "../../diagnostics/rule.js";
 import { collectTree } from "../../contract/file-tree/collect-tree.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import { intactDraft, NOT_FROZEN, type ReleaseStepResult } from "../freeze/freeze.js";
@@ -15,19 +15,34 @@ import { appendReleaseEntry, readReleaseIndex, type ReleaseEntry } from "./relea
 
 export const FROZEN_DRAFT_MODIFIED = defineRule({
   id: "FROZEN_DRAFT_MODIFIED",
+  family: "release",
   severity: "error",
   summary: "The frozen draft's bytes no longer match what was frozen (L3, L4).",
+  message: {
+    changed: "{dir} changed since it was frozen ({frozen}… → {now}…)",
+    review: "{dir} no longer holds the bytes frozen for review",
+    reviewBecause: "{dir} no longer holds the bytes frozen for review: {problems}",
+  },
 });
-export const PUBLISHED_EXISTS = defineRule({
+const PUBLISHED_EXISTS = defineRule({
   id: "PUBLISHED_EXISTS",
+  family: "release",
   severity: "error",
   summary:
     "A published version exists with other bytes; published versions are never overwritten (L4).",
+  message: {
+    recorded:
+      "{version} is already recorded ({dir}) with other bytes than its draft; published versions are never overwritten",
+    folder:
+      "{dir} exists with other bytes than the draft of {version}; published versions are never overwritten",
+  },
 });
-export const VERSION_NOT_NEWER = defineRule({
+const VERSION_NOT_NEWER = defineRule({
   id: "VERSION_NOT_NEWER",
+  family: "release",
   severity: "error",
   summary: "A new published version must be above every version in the release index (L4).",
+  message: "{version} is not above already published {published}",
 });
 
 /**
@@ -60,12 +75,7 @@ export async function recordPublished(
       };
     return {
       diagnostics: [
-        diagnose(
-          PUBLISHED_EXISTS,
-          `${version} is already recorded (${pubDir}) with other bytes than its ` +
-            `draft; published versions are never overwritten`,
-          { file: pubDir },
-        ),
+        diagnose(PUBLISHED_EXISTS, { variant: "recorded", version, dir: pubDir }, { file: pubDir }),
       ],
     };
   }
@@ -75,24 +85,14 @@ export async function recordPublished(
   if (published.exists && !(intact && published.contentSha256 === draft.contentSha256))
     return {
       diagnostics: [
-        diagnose(
-          PUBLISHED_EXISTS,
-          `${pubDir} exists with other bytes than the draft of ${version}; ` +
-            `published versions are never overwritten`,
-          { file: pubDir },
-        ),
+        diagnose(PUBLISHED_EXISTS, { variant: "folder", version, dir: pubDir }, { file: pubDir }),
       ],
     };
   const frozen = readFreezeState(root);
   if (frozen.active?.version !== version)
     return {
       diagnostics: [
-        diagnose(
-          NOT_FROZEN,
-          `${version} is not under review freeze; run \`skillpilot freeze ` +
-            `${version}\` before it is submitted`,
-          { file: projectLayout.reviewFreeze },
-        ),
+        diagnose(NOT_FROZEN, { variant: "publish", version }, { file: projectLayout.reviewFreeze }),
       ],
     };
   if (frozen.active.contentSha256 !== draft.contentSha256)
@@ -100,9 +100,12 @@ export async function recordPublished(
       diagnostics: [
         diagnose(
           FROZEN_DRAFT_MODIFIED,
-          `${draft.dir} changed since it was frozen ` +
-            `(${frozen.active.contentSha256.slice(0, 12)}… → ` +
-            `${draft.contentSha256!.slice(0, 12)}…)`,
+          {
+            variant: "changed",
+            dir: draft.dir,
+            frozen: frozen.active.contentSha256.slice(0, 12),
+            now: draft.contentSha256!.slice(0, 12),
+          },
           { file: draft.dir },
         ),
       ],
@@ -115,7 +118,7 @@ export async function recordPublished(
       diagnostics: [
         diagnose(
           VERSION_NOT_NEWER,
-          `${version} is not above already published ${newer.join(", ")}`,
+          { version, published: newer.join(", ") },
           { file: projectLayout.releaseIndex },
         ),
       ],

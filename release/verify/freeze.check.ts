@@ -1,16 +1,18 @@
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { checkFrozenContract } from "../freeze/assert-not-drifted.js";
 import { readFreezeState } from "../freeze/freeze-state.js";
 import { projectLayout, draftDir } from "../../contract/project-layout.js";
 import { FROZEN_DRAFT_MODIFIED } from "../publish/record-published.js";
 import { inspectReleaseDir } from "../release-dir.js";
 
-export const CONTRACT_DRIFTED_WHILE_FROZEN = defineRule({
+const CONTRACT_DRIFTED_WHILE_FROZEN = defineRule({
   id: "CONTRACT_DRIFTED_WHILE_FROZEN",
+  family: "release",
   severity: "error",
   summary: "generated/contract.snapshot.json differs from the contract frozen for review (L3).",
+  message: "{detail}",
 });
 
 /**
@@ -27,17 +29,20 @@ export async function checkFreeze(root: string, plugin: string): Promise<Diagnos
     out.push(
       diagnose(
         FROZEN_DRAFT_MODIFIED,
-        `${dir} no longer holds the bytes frozen for ` +
-          `review${state.problems.length ? `: ${state.problems.join("; ")}` : ""}`,
+        state.problems.length
+          ? { variant: "reviewBecause", dir, problems: state.problems.join("; ") }
+          : { variant: "review", dir },
         { file: dir },
       ),
     );
   const contract = checkFrozenContract(root);
   if (!contract.ok)
     out.push(
-      diagnose(CONTRACT_DRIFTED_WHILE_FROZEN, contract.message, {
-        file: projectLayout.reviewFreeze,
-      }),
+      diagnose(
+        CONTRACT_DRIFTED_WHILE_FROZEN,
+        { detail: contract.message },
+        { file: projectLayout.reviewFreeze },
+      ),
     );
   return out;
 }

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
 import type { Diagnostic, Location } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import {
   projectLayout,
@@ -13,40 +13,13 @@ import {
 } from "../../contract/project-layout.js";
 import { pluginIdentityFile as pluginFile } from "../plugin-identity.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
-
-export const MANIFEST_DISPLAY_NAME = defineRule({
-  id: "MANIFEST_DISPLAY_NAME",
-  severity: "error",
-  summary:
-    "The display name is empty, longer than 30 characters, or differs between " +
-    "plugin.json and the line (L1, L12.1).",
-});
-export const MANIFEST_PACKAGE_NAME = defineRule({
-  id: "MANIFEST_PACKAGE_NAME",
-  severity: "error",
-  summary:
-    "The technical package name is permanent: it may never differ from what was " +
-    "published (L1, L12.1).",
-});
-export const MANIFEST_SEMVER = defineRule({
-  id: "MANIFEST_SEMVER",
-  severity: "error",
-  summary:
-    "Package SemVer is inconsistent across plugin.json, drafts, published " +
-    "folders and the index (L2, L12.1).",
-});
-export const MANIFEST_VERSION_REUSED = defineRule({
-  id: "MANIFEST_VERSION_REUSED",
-  severity: "error",
-  summary: "packageVersion names a published version but the contract changed; bump it (L4, L6).",
-});
-export const MANIFEST_ORIGIN = defineRule({
-  id: "MANIFEST_ORIGIN",
-  severity: "error",
-  summary:
-    "MCP URL, OAuth resource, widget origin and metadata URL must share one " +
-    "origin that never changes (L1, L12.1).",
-});
+import {
+  MANIFEST_DISPLAY_NAME,
+  MANIFEST_ORIGIN,
+  MANIFEST_PACKAGE_NAME,
+  MANIFEST_SEMVER,
+  MANIFEST_VERSION_REUSED,
+} from "./manifest-gate.rules.js";
 
 /**
  * The fields of a plugin identity the gate reads, from schemas/plugin.json or a package manifest.
@@ -82,8 +55,7 @@ export async function checkManifestGate(
     out.push(
       diagnose(
         MANIFEST_DISPLAY_NAME,
-        `release/line.json displayName ${JSON.stringify(line.displayName)} ` +
-          `differs from ${JSON.stringify(source.displayName)}`,
+        { variant: "line", line: line.displayName, source: source.displayName },
         { file: projectLayout.lineFile, pointer: "/displayName" },
       ),
     );
@@ -100,15 +72,17 @@ export async function checkManifestGate(
     const location = { file: publishedDir(plugin, entry.version) };
     if (!semver.valid(entry.version))
       out.push(
-        diagnose(MANIFEST_SEMVER, `index version ${JSON.stringify(entry.version)} is not SemVer`, {
-          file: projectLayout.releaseIndex,
-        }),
+        diagnose(
+          MANIFEST_SEMVER,
+          { variant: "index", version: entry.version },
+          { file: projectLayout.releaseIndex },
+        ),
       );
     else if (previous && !semver.gt(entry.version, previous))
       out.push(
         diagnose(
           MANIFEST_SEMVER,
-          `index lists ${entry.version} after ${previous}; versions must ascend`,
+          { variant: "order", version: entry.version, previous },
           { file: projectLayout.releaseIndex },
         ),
       );
@@ -117,7 +91,12 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_PACKAGE_NAME,
-          `${entry.version} was published as ${entry.packageName}, now the package is ${plugin}`,
+          {
+            variant: "published",
+            version: entry.version,
+            published: entry.packageName,
+            current: plugin,
+          },
           { file: pluginFile, pointer: "/packageName" },
         ),
       );
@@ -126,8 +105,12 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_SEMVER,
-          `${location.file}/package/plugin.json carries ${manifest.version}, the ` +
-            `index ${entry.version}`,
+          {
+            variant: "published",
+            dir: location.file,
+            manifest: manifest.version,
+            version: entry.version,
+          },
           location,
         ),
       );
@@ -135,8 +118,12 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_ORIGIN,
-          `${entry.version} was published on ${originOf(manifest.mcpUrl)}; a ` +
-            `published plugin cannot move to ${originOf(source.mcpUrl)}`,
+          {
+            variant: "moved",
+            version: entry.version,
+            from: String(originOf(manifest.mcpUrl)),
+            to: String(originOf(source.mcpUrl)),
+          },
           { file: pluginFile, pointer: "/mcpUrl" },
         ),
       );
@@ -147,7 +134,7 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_SEMVER,
-          `packageVersion ${source.version} is below the published ${latest.version}`,
+          { variant: "below", version: source.version, published: latest.version },
           { file: pluginFile, pointer: "/packageVersion" },
         ),
       );
@@ -159,8 +146,7 @@ export async function checkManifestGate(
       out.push(
         diagnose(
           MANIFEST_VERSION_REUSED,
-          `packageVersion ${source.version} is published, but the generated ` +
-            `contract differs from it; bump packageVersion`,
+          { version: source.version },
           { file: pluginFile, pointer: "/packageVersion" },
         ),
       );
@@ -174,15 +160,17 @@ export async function checkManifestGate(
     const manifest = await packageIdentity(path.join(root, dir));
     if (!name.endsWith("-SNAPSHOT") || !semver.valid(version))
       out.push(
-        diagnose(MANIFEST_SEMVER, `draft folder ${name} is not <version>-SNAPSHOT`, {
-          file: `${draftsRoot(plugin)}/${name}`,
-        }),
+        diagnose(
+          MANIFEST_SEMVER,
+          { variant: "draftName", name },
+          { file: `${draftsRoot(plugin)}/${name}` },
+        ),
       );
     else if (manifest && manifest.version !== version)
       out.push(
         diagnose(
           MANIFEST_SEMVER,
-          `${dir}/package/plugin.json carries ${manifest.version}, the folder ${version}`,
+          { variant: "draft", dir, manifest: manifest.version, version },
           { file: dir },
         ),
       );
@@ -203,8 +191,7 @@ function checkIdentity(
     out.push(
       diagnose(
         MANIFEST_DISPLAY_NAME,
-        `display name ${JSON.stringify(id.displayName)} has ${length} characters ` +
-          `(1–${maxDisplayName} allowed)`,
+        { variant: "length", name: id.displayName, length, max: maxDisplayName },
         at("/displayName"),
       ),
     );
@@ -212,17 +199,13 @@ function checkIdentity(
     out.push(
       diagnose(
         MANIFEST_PACKAGE_NAME,
-        `package name ${id.packageName} differs from ${permanentName}`,
+        { variant: "permanent", name: id.packageName, permanent: permanentName },
         at("/packageName"),
       ),
     );
   if (!semver.valid(id.version) || semver.clean(id.version) !== id.version)
     out.push(
-      diagnose(
-        MANIFEST_SEMVER,
-        `version ${JSON.stringify(id.version)} is not SemVer x.y.z`,
-        at("/packageVersion"),
-      ),
+      diagnose(MANIFEST_SEMVER, { variant: "version", version: id.version }, at("/packageVersion")),
     );
   const origins = new Map<string, string | undefined>([
     ["mcpUrl", originOf(id.mcpUrl)],
@@ -236,23 +219,19 @@ function checkIdentity(
       out.push(
         diagnose(
           MANIFEST_ORIGIN,
-          `${field} is on ${origin ?? "no https origin"}, the MCP URL on ` +
-            `${first ?? "no https origin"}`,
+          {
+            variant: "field",
+            field,
+            origin: origin ?? "no https origin",
+            mcp: first ?? "no https origin",
+          },
           at(`/${field}`),
         ),
       );
   if (id.oauthResource !== id.mcpUrl)
-    out.push(
-      diagnose(
-        MANIFEST_ORIGIN,
-        "the OAuth resource must be the MCP URL itself (one audience, no dual audience)",
-        at("/oauthResource"),
-      ),
-    );
+    out.push(diagnose(MANIFEST_ORIGIN, { variant: "audience" }, at("/oauthResource")));
   if (first && id.widgetOrigin !== first)
-    out.push(
-      diagnose(MANIFEST_ORIGIN, `widgetOrigin must be exactly ${first}`, at("/widgetOrigin")),
-    );
+    out.push(diagnose(MANIFEST_ORIGIN, { variant: "widget", origin: first }, at("/widgetOrigin")));
   const mcpPath = first ? new URL(id.mcpUrl).pathname : "";
   if (
     first &&
@@ -261,9 +240,10 @@ function checkIdentity(
     out.push(
       diagnose(
         MANIFEST_ORIGIN,
-        `protectedResourceMetadataUrl must be ` +
-          `${first}/.well-known/oauth-protected-resource${mcpPath} (RFC 9728 for ` +
-          `the MCP URL)`,
+        {
+          variant: "metadata",
+          url: `${first}/.well-known/oauth-protected-resource${mcpPath}`,
+        },
         at("/protectedResourceMetadataUrl"),
       ),
     );

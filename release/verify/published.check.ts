@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { buildArchives } from "../bundle/archives.js";
 import { collectTree } from "../../contract/file-tree/collect-tree.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
@@ -15,31 +15,41 @@ import {
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 
-export const PUBLISHED_TAMPERED = defineRule({
+const PUBLISHED_TAMPERED = defineRule({
   id: "PUBLISHED_TAMPERED",
+  family: "release",
   severity: "error",
   summary: "A published folder no longer matches its SHA256SUMS (L4).",
+  message: "{dir}: {problem}",
 });
-export const PUBLISHED_INDEX_MISMATCH = defineRule({
+const PUBLISHED_INDEX_MISMATCH = defineRule({
   id: "PUBLISHED_INDEX_MISMATCH",
+  family: "release",
   severity: "error",
   summary: "A published folder and its release-index entry disagree (L4).",
+  message: "{dir}: {what} differs from {index}",
 });
-export const PUBLISHED_MISSING = defineRule({
+const PUBLISHED_MISSING = defineRule({
   id: "PUBLISHED_MISSING",
+  family: "release",
   severity: "error",
   summary: "The release index names a version whose published folder is missing (L4).",
+  message: "{dir} is missing, but {index} lists {version}",
 });
-export const PUBLISHED_UNINDEXED = defineRule({
+const PUBLISHED_UNINDEXED = defineRule({
   id: "PUBLISHED_UNINDEXED",
+  family: "release",
   severity: "error",
   summary:
     "A published folder has no release-index entry; only record-published writes there (L4).",
+  message: "{dir} is not in {index}",
 });
-export const BUNDLE_NOT_REPRODUCIBLE = defineRule({
+const BUNDLE_NOT_REPRODUCIBLE = defineRule({
   id: "BUNDLE_NOT_REPRODUCIBLE",
+  family: "release",
   severity: "error",
   summary: "Rebuilding a published package tree does not give its archives' bytes (L5, L12.3).",
+  message: "{dir}: archives rebuilt from {packageDir}/ differ from the published ones",
 });
 
 /**
@@ -60,7 +70,7 @@ export async function checkPublished(
       out.push(
         diagnose(
           PUBLISHED_UNINDEXED,
-          `${publishedDir(plugin, name)} is not in ${projectLayout.releaseIndex}`,
+          { dir: publishedDir(plugin, name), index: projectLayout.releaseIndex },
           { file: publishedDir(plugin, name) },
         ),
       );
@@ -72,19 +82,19 @@ export async function checkPublished(
       out.push(
         diagnose(
           PUBLISHED_MISSING,
-          `${dir} is missing, but ${projectLayout.releaseIndex} lists ${entry.version}`,
+          { dir, index: projectLayout.releaseIndex, version: entry.version },
           { file: dir },
         ),
       );
       continue;
     }
     for (const p of state.problems)
-      out.push(diagnose(PUBLISHED_TAMPERED, `${dir}: ${p}`, { file: dir }));
+      out.push(diagnose(PUBLISHED_TAMPERED, { dir, problem: p }, { file: dir }));
     const mismatch = (what: string) =>
       out.push(
         diagnose(
           PUBLISHED_INDEX_MISMATCH,
-          `${dir}: ${what} differs from ${projectLayout.releaseIndex}`,
+          { dir, what, index: projectLayout.releaseIndex },
           { file: dir },
           { data: { version: entry.version } },
         ),
@@ -114,8 +124,7 @@ export async function checkPublished(
       out.push(
         diagnose(
           BUNDLE_NOT_REPRODUCIBLE,
-          `${dir}: archives rebuilt from ${releaseFiles.packageDir}/ differ from ` +
-            `the published ones`,
+          { dir, packageDir: releaseFiles.packageDir },
           { file: dir },
         ),
       );

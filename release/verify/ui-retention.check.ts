@@ -1,21 +1,31 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import { projectLayout, publishedDir, releaseFiles } from "../../contract/project-layout.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { parseUiUri, retainedUiPath } from "../../contract/ui-uri.js";
 
-export const UI_NOT_RETAINED = defineRule({
+const UI_NOT_RETAINED = defineRule({
   id: "UI_NOT_RETAINED",
+  family: "release",
   severity: "error",
   summary: "A UI URI that was published is no longer retained under contracts/ui/ (L10).",
+  message: {
+    notAddressed: "{version}: {uri} is not a content-addressed UI URI",
+    missing: "{uri} ({name}, published in {version}) is missing: {file}",
+  },
 });
-export const UI_BYTES_CHANGED = defineRule({
+const UI_BYTES_CHANGED = defineRule({
   id: "UI_BYTES_CHANGED",
+  family: "release",
   severity: "error",
   summary: "The retained bytes of a published UI URI no longer hash to its address (L10).",
+  message: {
+    hash: "{file} no longer hashes to its address",
+    copy: "{file} differs from the copy published in {version}",
+  },
 });
 
 /**
@@ -37,7 +47,7 @@ export async function checkUiRetention(
         out.push(
           diagnose(
             UI_NOT_RETAINED,
-            `${entry.version}: ${uri} is not a content-addressed UI URI`,
+            { variant: "notAddressed", version: entry.version, uri },
             { file: projectLayout.releaseIndex },
             { data },
           ),
@@ -49,7 +59,7 @@ export async function checkUiRetention(
         out.push(
           diagnose(
             UI_NOT_RETAINED,
-            `${uri} (${name}, published in ${entry.version}) is missing: ${rel}`,
+            { variant: "missing", uri, name, version: entry.version, file: rel },
             { file: rel },
             { data },
           ),
@@ -58,12 +68,7 @@ export async function checkUiRetention(
       }
       if (sha256Hex(retained) !== parsed.sha256)
         out.push(
-          diagnose(
-            UI_BYTES_CHANGED,
-            `${rel} no longer hashes to its address`,
-            { file: rel },
-            { data },
-          ),
+          diagnose(UI_BYTES_CHANGED, { variant: "hash", file: rel }, { file: rel }, { data }),
         );
       const shipped = await readFile(
         path.join(
@@ -79,7 +84,7 @@ export async function checkUiRetention(
         out.push(
           diagnose(
             UI_BYTES_CHANGED,
-            `${rel} differs from the copy published in ${entry.version}`,
+            { variant: "copy", file: rel, version: entry.version },
             { file: rel },
             { data },
           ),

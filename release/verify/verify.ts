@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { defineRule, diagnose } from "../../diagnostics/rule-table.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { projectLayout } from "../../contract/project-layout.js";
 import { checkLine } from "../line/check-line.js";
 import { readPluginName } from "../plugin-identity.js";
@@ -13,10 +13,15 @@ import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
-export const RELEASE_INDEX_INVALID = defineRule({
+const RELEASE_INDEX_INVALID = defineRule({
   id: "RELEASE_INDEX_INVALID",
+  family: "release",
   severity: "error",
   summary: "contracts/release-index.json is unreadable or not a release index (L4).",
+  message: {
+    unreadable: "{index}: {error}",
+    format: "{index} has format {format:json}, expected {expected}",
+  },
 });
 
 /**
@@ -30,9 +35,11 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
     index = await readReleaseIndex(root);
   } catch (e) {
     return [
-      diagnose(RELEASE_INDEX_INVALID, `${projectLayout.releaseIndex}: ${(e as Error).message}`, {
-        file: projectLayout.releaseIndex,
-      }),
+      diagnose(
+        RELEASE_INDEX_INVALID,
+        { variant: "unreadable", index: projectLayout.releaseIndex, error: (e as Error).message },
+        { file: projectLayout.releaseIndex },
+      ),
     ];
   }
   const out: Diagnostic[] = [];
@@ -40,8 +47,12 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
     out.push(
       diagnose(
         RELEASE_INDEX_INVALID,
-        `${projectLayout.releaseIndex} has format ` +
-          `${JSON.stringify(index.indexFormat)}, expected ${releaseIndexFormat}`,
+        {
+          variant: "format",
+          index: projectLayout.releaseIndex,
+          format: index.indexFormat,
+          expected: releaseIndexFormat,
+        },
         { file: projectLayout.releaseIndex },
       ),
     );

@@ -1,4 +1,5 @@
-import { defineDiffRule, type DiffCheck, type DiffRuleMeta } from "../diff-rule.js";
+import { defineRule, type DiffRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 import { sampleValue } from "../sample.js";
 
 // MCP defaults when a hint is absent: pessimistic (a tool may write, destroy, not be idempotent,
@@ -11,41 +12,65 @@ const defaults = {
 } as const;
 type Hint = keyof typeof defaults;
 
-const readOnly = defineDiffRule(
-  "ANNOTATION_READ_ONLY_REMOVED",
-  "major",
-  "readOnlyHint went true→false (or was removed): a read-only tool turned mutating.",
-);
-const destructive = defineDiffRule(
-  "ANNOTATION_DESTRUCTIVE_ADDED",
-  "major",
-  "destructiveHint went false→true (or was removed so the default true applies).",
-);
-const idempotent = defineDiffRule(
-  "ANNOTATION_IDEMPOTENT_REMOVED",
-  "major",
-  "idempotentHint went true→false (or was removed): retries are no longer safe.",
-);
-const openWorld = defineDiffRule(
-  "ANNOTATION_OPEN_WORLD_CHANGED",
-  "major",
-  "openWorldHint changed (explicitly or through its default).",
-);
-const relaxed = defineDiffRule(
-  "ANNOTATION_RELAXED",
-  "patch",
-  "An annotation changed in the safe direction (matching existing behaviour).",
-);
-const removedSame = defineDiffRule(
-  "ANNOTATION_HINT_REMOVED",
-  "patch",
-  "A hint was removed but its default equals the old value.",
-);
+// Every annotation rule words its finding the same way; the rule id says which way it went.
+const hintMessage = {
+  removed: "{tool}: {hint} was removed, so the default {value} applies",
+  changed: "{tool}: {hint} changed {before} → {after}",
+} as const;
+
+const readOnly = defineRule({
+  id: "ANNOTATION_READ_ONLY_REMOVED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "readOnlyHint went true→false (or was removed): a read-only tool turned mutating.",
+  message: hintMessage,
+});
+const destructive = defineRule({
+  id: "ANNOTATION_DESTRUCTIVE_ADDED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "destructiveHint went false→true (or was removed so the default true applies).",
+  message: hintMessage,
+});
+const idempotent = defineRule({
+  id: "ANNOTATION_IDEMPOTENT_REMOVED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "idempotentHint went true→false (or was removed): retries are no longer safe.",
+  message: hintMessage,
+});
+const openWorld = defineRule({
+  id: "ANNOTATION_OPEN_WORLD_CHANGED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "openWorldHint changed (explicitly or through its default).",
+  message: hintMessage,
+});
+const relaxed = defineRule({
+  id: "ANNOTATION_RELAXED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary: "An annotation changed in the safe direction (matching existing behaviour).",
+  message: hintMessage,
+});
+const removedSame = defineRule({
+  id: "ANNOTATION_HINT_REMOVED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary: "A hint was removed but its default equals the old value.",
+  message: hintMessage,
+});
 
 // Which direction of each hint is the unsafe one for old clients and hosts.
 const unsafe: Record<
   Hint,
-  { rule: DiffRuleMeta; breaks: (before: boolean, after: boolean) => boolean }
+  { rule: DiffRule<typeof hintMessage>; breaks: (before: boolean, after: boolean) => boolean }
 > = {
   readOnlyHint: { rule: readOnly, breaks: (b, a) => b && !a },
   destructiveHint: { rule: destructive, breaks: (b, a) => !b && a },
@@ -66,21 +91,20 @@ export const annotationFlips: DiffCheck = {
         if (rawBefore === rawAfter) continue;
         const b = typeof rawBefore === "boolean" ? rawBefore : defaults[hint];
         const a = typeof rawAfter === "boolean" ? rawAfter : defaults[hint];
-        const how =
+        const params =
           rawAfter === undefined
-            ? `was removed, so the default ${a} applies`
-            : `changed ${b} → ${a}`;
+            ? { variant: "removed" as const, tool: name, hint, value: a }
+            : { variant: "changed" as const, tool: name, hint, before: b, after: a };
         const finding = {
           tool: name,
           pointer: `/tools/${name}/annotations/${hint}`,
           at: { side: "new" as const, pointer: `${after.pointer}/annotations/${hint}` },
-          message: `${name}: ${hint} ${how}`,
           before: rawBefore ?? null,
           after: rawAfter ?? null,
         };
         if (unsafe[hint].breaks(b, a)) {
           const call = { name, arguments: sampleValue(before.input) };
-          report(unsafe[hint].rule, {
+          report(unsafe[hint].rule, params, {
             ...finding,
             witness: {
               kind: "call",
@@ -90,7 +114,7 @@ export const annotationFlips: DiffCheck = {
               verified: true,
             },
           });
-        } else report(b === a ? removedSame : relaxed, finding);
+        } else report(b === a ? removedSame : relaxed, params, finding);
       }
     }
   },

@@ -2,19 +2,33 @@ import { annotationKeywords } from "../../../json-schema/keywords.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { jsonEqual } from "../../../json-schema/schema-facts.js";
 import { sameRawSchema } from "../../../contract/contract-doc.js";
-import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 
-const title = defineDiffRule("TOOL_TITLE_CHANGED", "patch", "A tool title changed (text only).");
-const description = defineDiffRule(
-  "TOOL_DESCRIPTION_CHANGED",
-  "patch",
-  "A tool description changed (text only).",
-);
-const schemaDocs = defineDiffRule(
-  "SCHEMA_DOCS_CHANGED",
-  "patch",
-  "Schema titles/descriptions/examples changed with no change to accepted values.",
-);
+const title = defineRule({
+  id: "TOOL_TITLE_CHANGED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary: "A tool title changed (text only).",
+  message: "{tool}: title changed",
+});
+const description = defineRule({
+  id: "TOOL_DESCRIPTION_CHANGED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary: "A tool description changed (text only).",
+  message: "{tool}: description changed",
+});
+const schemaDocs = defineRule({
+  id: "SCHEMA_DOCS_CHANGED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary: "Schema titles/descriptions/examples changed with no change to accepted values.",
+  message: "{tool}: {side} schema documentation changed",
+});
 
 /**
  * Every annotation (title, description, examples, …) of a schema by pointer: what docs-only edits
@@ -41,23 +55,29 @@ export const docsOnly: DiffCheck = {
       const titleBefore = before.title ?? before.annotations?.title,
         titleAfter = after.title ?? after.annotations?.title;
       if (titleBefore !== titleAfter)
-        report(title, {
-          tool: name,
-          pointer: `/tools/${name}/title`,
-          at: { side: "new", pointer: `${after.pointer}/title` },
-          message: `${name}: title changed`,
-          before: titleBefore ?? null,
-          after: titleAfter ?? null,
-        });
+        report(
+          title,
+          { tool: name },
+          {
+            tool: name,
+            pointer: `/tools/${name}/title`,
+            at: { side: "new", pointer: `${after.pointer}/title` },
+            before: titleBefore ?? null,
+            after: titleAfter ?? null,
+          },
+        );
       if (before.description !== after.description)
-        report(description, {
-          tool: name,
-          pointer: `/tools/${name}/description`,
-          at: { side: "new", pointer: `${after.pointer}/description` },
-          message: `${name}: description changed`,
-          before: before.description ?? null,
-          after: after.description ?? null,
-        });
+        report(
+          description,
+          { tool: name },
+          {
+            tool: name,
+            pointer: `/tools/${name}/description`,
+            at: { side: "new", pointer: `${after.pointer}/description` },
+            before: before.description ?? null,
+            after: after.description ?? null,
+          },
+        );
       for (const side of ["input", "output"] as const) {
         if (sameRawSchema(before, after, side)) continue;
         const [rb, ra, cb, ca] =
@@ -65,14 +85,17 @@ export const docsOnly: DiffCheck = {
             ? [before.rawInput, after.rawInput, before.input, after.input]
             : [before.rawOutput, after.rawOutput, before.output, after.output];
         if (jsonEqual(cb, ca) && !jsonEqual(annotationMap(rb), annotationMap(ra)))
-          report(schemaDocs, {
-            tool: name,
-            pointer: `/tools/${name}/${side}Schema`,
-            at: { side: "new", pointer: `${after.pointer}/${side}Schema` },
-            message: `${name}: ${side} schema documentation changed`,
-            before: rb,
-            after: ra,
-          });
+          report(
+            schemaDocs,
+            { tool: name, side },
+            {
+              tool: name,
+              pointer: `/tools/${name}/${side}Schema`,
+              at: { side: "new", pointer: `${after.pointer}/${side}Schema` },
+              before: rb,
+              after: ra,
+            },
+          );
       }
     }
   },

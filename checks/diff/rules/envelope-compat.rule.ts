@@ -1,24 +1,41 @@
-import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 import { perspectives } from "../gap-wording.js";
 import { sampleValue } from "../sample.js";
-import { reportSchemaPair } from "./schema-compat.js";
+import { gapMessage, reportSchemaPair } from "./schema-compat.js";
 
-const narrowed = defineDiffRule(
-  "ENVELOPE_NARROWED",
-  "major",
-  "A shared envelope rejects a value it accepted (old writers break).",
-);
-const widened = defineDiffRule(
-  "ENVELOPE_WIDENED",
-  "major",
-  "A shared envelope admits a value old readers reject.",
-);
-const removed = defineDiffRule(
-  "ENVELOPE_REMOVED",
-  "major",
-  "A shared envelope schema was removed.",
-);
-const added = defineDiffRule("ENVELOPE_ADDED", "minor", "A new shared envelope schema.");
+const narrowed = defineRule({
+  id: "ENVELOPE_NARROWED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A shared envelope rejects a value it accepted (old writers break).",
+  message: gapMessage,
+});
+const widened = defineRule({
+  id: "ENVELOPE_WIDENED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A shared envelope admits a value old readers reject.",
+  message: gapMessage,
+});
+const removed = defineRule({
+  id: "ENVELOPE_REMOVED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A shared envelope schema was removed.",
+  message: "envelope {envelope} was removed",
+});
+const added = defineRule({
+  id: "ENVELOPE_ADDED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "A new shared envelope schema.",
+  message: "new envelope {envelope}",
+});
 
 /**
  * Shared envelopes are read and written by both sides, so they must stay compatible in both
@@ -31,20 +48,23 @@ export const envelopeCompat: DiffCheck = {
       const after = ctx.new.envelopes.get(name);
       if (!after) {
         const value = sampleValue(before.schema);
-        report(removed, {
-          pointer: `/envelopes/${name}`,
-          at: { side: "old", pointer: before.pointer },
-          message: `envelope ${name} was removed`,
-          before: before.schema,
-          after: null,
-          witness: {
-            kind: "value",
-            acceptedBy: "old",
-            rejectedBy: "new",
-            value,
-            verified: ctx.checker.accepts(before.schema, value) === true,
+        report(
+          removed,
+          { envelope: name },
+          {
+            pointer: `/envelopes/${name}`,
+            at: { side: "old", pointer: before.pointer },
+            before: before.schema,
+            after: null,
+            witness: {
+              kind: "value",
+              acceptedBy: "old",
+              rejectedBy: "new",
+              value,
+              verified: ctx.checker.accepts(before.schema, value) === true,
+            },
           },
-        });
+        );
         continue;
       }
       reportSchemaPair(
@@ -67,12 +87,15 @@ export const envelopeCompat: DiffCheck = {
     }
     for (const [name, after] of ctx.new.envelopes)
       if (!ctx.old.envelopes.has(name))
-        report(added, {
-          pointer: `/envelopes/${name}`,
-          at: { side: "new", pointer: after.pointer },
-          message: `new envelope ${name}`,
-          before: null,
-          after: after.schema,
-        });
+        report(
+          added,
+          { envelope: name },
+          {
+            pointer: `/envelopes/${name}`,
+            at: { side: "new", pointer: after.pointer },
+            before: null,
+            after: after.schema,
+          },
+        );
   },
 };

@@ -1,73 +1,129 @@
-import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
-import { declaredAt, reportToolSchemas } from "./schema-compat.js";
+import { declaredAt, gapMessage, reportToolSchemas } from "./schema-compat.js";
 
 // Inputs must stay backward compatible: every call an old client makes must still be accepted.
 const narrowed = {
-  type: defineDiffRule(
-    "INPUT_TYPE_NARROWED",
-    "major",
-    "An input no longer accepts a JSON type it accepted.",
-  ),
-  enum: defineDiffRule("INPUT_ENUM_NARROWED", "major", "An input enum lost a value."),
-  const: defineDiffRule("INPUT_CONST_CHANGED", "major", "An input const changed or was added."),
-  pattern: defineDiffRule(
-    "INPUT_PATTERN_NARROWED",
-    "major",
-    "An input pattern rejects a value the old pattern accepted.",
-  ),
-  "pattern-unproven": defineDiffRule(
-    "INPUT_PATTERN_CHANGED",
-    "minor",
-    "An input pattern changed; no old value was found that it rejects, but " +
+  type: defineRule({
+    id: "INPUT_TYPE_NARROWED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input no longer accepts a JSON type it accepted.",
+    message: gapMessage,
+  }),
+  enum: defineRule({
+    id: "INPUT_ENUM_NARROWED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input enum lost a value.",
+    message: gapMessage,
+  }),
+  const: defineRule({
+    id: "INPUT_CONST_CHANGED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input const changed or was added.",
+    message: gapMessage,
+  }),
+  pattern: defineRule({
+    id: "INPUT_PATTERN_NARROWED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input pattern rejects a value the old pattern accepted.",
+    message: gapMessage,
+  }),
+  "pattern-unproven": defineRule({
+    id: "INPUT_PATTERN_CHANGED",
+    family: "diff",
+    bump: "minor",
+    severity: "warning",
+    summary:
+      "An input pattern changed; no old value was found that it rejects, but " +
       "inclusion is not proven.",
-    { severity: "warning" },
-  ),
-  format: defineDiffRule("INPUT_FORMAT_NARROWED", "major", "An input format was added or changed."),
-  bound: defineDiffRule(
-    "INPUT_BOUND_NARROWED",
-    "major",
-    "An input min/max/length/items/multipleOf/uniqueItems bound narrowed.",
-  ),
-  required: defineDiffRule(
-    "INPUT_REQUIRED_ADDED",
-    "major",
-    "An input property became required (a new required input).",
-  ),
-  "property-not-accepted": defineDiffRule(
-    "INPUT_PROPERTY_REMOVED",
-    "major",
-    "An input property is no longer accepted.",
-  ),
-  closed: defineDiffRule(
-    "INPUT_ADDITIONAL_PROPERTIES_CLOSED",
-    "major",
-    "An input object closed (additionalProperties:false) where it was open.",
-  ),
-  branch: defineDiffRule(
-    "INPUT_BRANCH_REMOVED",
-    "major",
-    "An input union (oneOf/anyOf) no longer accepts old calls: a branch was " +
+    message: gapMessage,
+  }),
+  format: defineRule({
+    id: "INPUT_FORMAT_NARROWED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input format was added or changed.",
+    message: gapMessage,
+  }),
+  bound: defineRule({
+    id: "INPUT_BOUND_NARROWED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input min/max/length/items/multipleOf/uniqueItems bound narrowed.",
+    message: gapMessage,
+  }),
+  required: defineRule({
+    id: "INPUT_REQUIRED_ADDED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input property became required (a new required input).",
+    message: gapMessage,
+  }),
+  "property-not-accepted": defineRule({
+    id: "INPUT_PROPERTY_REMOVED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input property is no longer accepted.",
+    message: gapMessage,
+  }),
+  closed: defineRule({
+    id: "INPUT_ADDITIONAL_PROPERTIES_CLOSED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input object closed (additionalProperties:false) where it was open.",
+    message: gapMessage,
+  }),
+  branch: defineRule({
+    id: "INPUT_BRANCH_REMOVED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary:
+      "An input union (oneOf/anyOf) no longer accepts old calls: a branch was " +
       "removed or changed, or oneOf branches now overlap.",
-  ),
-  unsupported: defineDiffRule(
-    "INPUT_SCHEMA_NARROWED",
-    "major",
-    "An input schema gained a constraint the checker cannot prove compatible.",
-  ),
+    message: gapMessage,
+  }),
+  unsupported: defineRule({
+    id: "INPUT_SCHEMA_NARROWED",
+    family: "diff",
+    bump: "major",
+    severity: "error",
+    summary: "An input schema gained a constraint the checker cannot prove compatible.",
+    message: gapMessage,
+  }),
 } satisfies Record<IncompatKind, unknown>;
 
-const optionalAdded = defineDiffRule(
-  "INPUT_OPTIONAL_ADDED",
-  "minor",
-  "A new optional input property.",
-);
-const widened = defineDiffRule(
-  "INPUT_WIDENED",
-  "minor",
-  "An input accepts more values than before (a compatible addition).",
-);
+const optionalAdded = defineRule({
+  id: "INPUT_OPTIONAL_ADDED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "A new optional input property.",
+  message: gapMessage,
+});
+const widened = defineRule({
+  id: "INPUT_WIDENED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "An input accepts more values than before (a compatible addition).",
+  message: gapMessage,
+});
 
 /** Direction-aware input comparison (old ⊆ new is required; new ⊋ old is a MINOR addition). */
 export const inputCompat: DiffCheck = {

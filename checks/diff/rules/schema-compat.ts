@@ -1,8 +1,15 @@
 import { propertiesOf, type Schema } from "../../../json-schema/schema-facts.js";
 import { findIncompatibilities, type Incompat } from "../schema-subset.js";
 import { sameRawSchema, type DiffTool } from "../../../contract/contract-doc.js";
-import type { DiffContext, DiffReport, DiffRuleMeta, Witness } from "../diff-rule.js";
+import type { DiffRule } from "../../../diagnostics/rule.js";
+import type { DiffContext, DiffReport, Witness } from "../diff-rule.js";
 import type { Perspective } from "../gap-wording.js";
+
+/**
+ * The message of every schema-compatibility rule: the tool (or envelope), the gap as its direction
+ * words it (`gap-wording.ts`), and where in the schema it sits.
+ */
+export const gapMessage = { at: "{subject}: {gap} at {path}", root: "{subject}: {gap}" } as const;
 
 /** How one direction of a schema comparison maps incompatibilities to rule ids. */
 export interface DirectionMap {
@@ -11,7 +18,7 @@ export interface DirectionMap {
    * read.
    */
   wording: Perspective;
-  rule(inc: Incompat, target: Schema): DiffRuleMeta | undefined;
+  rule(inc: Incompat, target: Schema): DiffRule<typeof gapMessage> | undefined;
 }
 
 export interface SchemaPair {
@@ -55,13 +62,15 @@ export function reportSchemaPair(
       const other = from === "old" ? "new" : "old";
       const [before, after] =
         from === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
-      report(rule, {
+      const subject = pair.tool ?? pair.stable;
+      const gap = dir.wording.describe(inc.gap);
+      const params = path
+        ? { variant: "at" as const, subject, gap, path }
+        : { variant: "root" as const, subject, gap };
+      report(rule, params, {
         ...(pair.tool ? { tool: pair.tool } : {}),
         pointer: pair.stable + path,
         at: { side: "new", pointer: pair.newPointer + path },
-        message:
-          `${pair.tool ?? pair.stable}: ` +
-          `${dir.wording.describe(inc.gap)}${path ? ` at ${path}` : ""}`,
         ...(inc.witness !== undefined || rule.bump === "major"
           ? {
               witness: {

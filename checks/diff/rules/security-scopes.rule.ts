@@ -1,22 +1,32 @@
-import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 import type { DiffTool } from "../../../contract/contract-doc.js";
 import { sampleValue } from "../sample.js";
 
-const scopeAdded = defineDiffRule(
-  "SECURITY_SCOPE_ADDED",
-  "major",
-  "An existing tool requires an OAuth scope old grants lack.",
-);
-const noauthRemoved = defineDiffRule(
-  "SECURITY_AUTH_REQUIRED",
-  "major",
-  "A tool that allowed anonymous calls (noauth) now requires OAuth.",
-);
-const scopeRemoved = defineDiffRule(
-  "SECURITY_SCOPE_REMOVED",
-  "patch",
-  "A tool requires fewer OAuth scopes than before.",
-);
+const scopeAdded = defineRule({
+  id: "SECURITY_SCOPE_ADDED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "An existing tool requires an OAuth scope old grants lack.",
+  message: "{tool} now requires OAuth scope {scope}; tokens granted for the old contract lack it",
+});
+const noauthRemoved = defineRule({
+  id: "SECURITY_AUTH_REQUIRED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A tool that allowed anonymous calls (noauth) now requires OAuth.",
+  message: "{tool} no longer accepts anonymous calls",
+});
+const scopeRemoved = defineRule({
+  id: "SECURITY_SCOPE_REMOVED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary: "A tool requires fewer OAuth scopes than before.",
+  message: "{tool} no longer requires OAuth scope {scope}",
+});
 
 const scopes = (t: DiffTool) =>
   new Set((t.securitySchemes ?? []).filter((s) => s.type === "oauth2").flatMap((s) => s.scopes));
@@ -36,52 +46,59 @@ export const securityScopes: DiffCheck = {
         a = scopes(after);
       const call = () => ({ name, arguments: sampleValue(before.input) });
       for (const scope of [...a].filter((s) => !b.has(s)).sort())
-        report(scopeAdded, {
-          tool: name,
-          pointer: `${pointer}/scopes/${scope}`,
-          at,
-          message:
-            `${name} now requires OAuth scope ${scope}; tokens granted ` +
-            `for the old contract lack it`,
-          before: [...b].sort(),
-          after: [...a].sort(),
-          witness: {
-            kind: "call",
-            acceptedBy: "old",
-            rejectedBy: "new",
-            value: { ...call(), grantedScopes: [...b].sort() },
-            verified: true,
+        report(
+          scopeAdded,
+          { tool: name, scope },
+          {
+            tool: name,
+            pointer: `${pointer}/scopes/${scope}`,
+            at,
+            before: [...b].sort(),
+            after: [...a].sort(),
+            witness: {
+              kind: "call",
+              acceptedBy: "old",
+              rejectedBy: "new",
+              value: { ...call(), grantedScopes: [...b].sort() },
+              verified: true,
+            },
           },
-        });
+        );
       for (const scope of [...b].filter((s) => !a.has(s)).sort())
-        report(scopeRemoved, {
-          tool: name,
-          pointer: `${pointer}/scopes/${scope}`,
-          at,
-          message: `${name} no longer requires OAuth scope ${scope}`,
-          before: [...b].sort(),
-          after: [...a].sort(),
-        });
+        report(
+          scopeRemoved,
+          { tool: name, scope },
+          {
+            tool: name,
+            pointer: `${pointer}/scopes/${scope}`,
+            at,
+            before: [...b].sort(),
+            after: [...a].sort(),
+          },
+        );
       if (
         allowsAnonymous(before) &&
         !allowsAnonymous(after) &&
         before.securitySchemes !== undefined
       )
-        report(noauthRemoved, {
-          tool: name,
-          pointer,
-          at,
-          message: `${name} no longer accepts anonymous calls`,
-          before: before.securitySchemes,
-          after: after.securitySchemes ?? null,
-          witness: {
-            kind: "call",
-            acceptedBy: "old",
-            rejectedBy: "new",
-            value: { ...call(), grantedScopes: [] },
-            verified: true,
+        report(
+          noauthRemoved,
+          { tool: name },
+          {
+            tool: name,
+            pointer,
+            at,
+            before: before.securitySchemes,
+            after: after.securitySchemes ?? null,
+            witness: {
+              kind: "call",
+              acceptedBy: "old",
+              rejectedBy: "new",
+              value: { ...call(), grantedScopes: [] },
+              verified: true,
+            },
           },
-        });
+        );
     }
   },
 };

@@ -1,32 +1,56 @@
-import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 import { sampleValue } from "../sample.js";
 
-const removed = defineDiffRule("UI_BINDING_REMOVED", "major", "A tool lost its UI binding.");
-const added = defineDiffRule(
-  "UI_BINDING_ADDED",
-  "major",
-  "An existing tool gained a UI binding (domain tools stay unbound).",
-);
-const changed = defineDiffRule(
-  "UI_BINDING_CHANGED",
-  "major",
-  "A tool binds a different UI resource.",
-);
-const visibility = defineDiffRule(
-  "UI_VISIBILITY_CHANGED",
-  "major",
-  "A tool's visibility (model/app) changed.",
-);
-const rotated = defineDiffRule(
-  "UI_URI_ROTATED",
-  "patch",
-  "A tool's UI moved to a new content-addressed URI of the same resource (a compatible UI fix).",
-);
-const resourceAdded = defineDiffRule(
-  "UI_RESOURCE_ADDED",
-  "minor",
-  "A new UI resource URI family is served.",
-);
+const removed = defineRule({
+  id: "UI_BINDING_REMOVED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A tool lost its UI binding.",
+  message: "{tool}: UI binding {uri} removed",
+});
+const added = defineRule({
+  id: "UI_BINDING_ADDED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "An existing tool gained a UI binding (domain tools stay unbound).",
+  message: "{tool}: now binds UI {uri}",
+});
+const changed = defineRule({
+  id: "UI_BINDING_CHANGED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A tool binds a different UI resource.",
+  message: "{tool}: UI binding changed {before} → {after}",
+});
+const visibility = defineRule({
+  id: "UI_VISIBILITY_CHANGED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary: "A tool's visibility (model/app) changed.",
+  message: "{tool}: visibility {before} → {after}",
+});
+const rotated = defineRule({
+  id: "UI_URI_ROTATED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary:
+    "A tool's UI moved to a new content-addressed URI of the same resource (a compatible UI fix).",
+  message: "{tool}: UI moved to {uri}",
+});
+const resourceAdded = defineRule({
+  id: "UI_RESOURCE_ADDED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "A new UI resource URI family is served.",
+  message: "new UI resource {uri}",
+});
 
 /**
  * `ui://…/sha256-<hex>/…` without its content hash: the resource a content-addressed URI belongs
@@ -57,45 +81,55 @@ export const uiBindingChanges: DiffCheck = {
       });
       if (before.uiUri !== after.uiUri) {
         const pointer = `/tools/${name}/_meta/ui/resourceUri`;
-        const msg = (s: string) => ({
+        const finding = {
           ...base,
           pointer,
-          message: `${name}: ${s}`,
           before: before.uiUri ?? null,
           after: after.uiUri ?? null,
-        });
+        };
         if (!after.uiUri)
-          report(removed, {
-            ...msg(`UI binding ${before.uiUri} removed`),
-            witness: witness({ expectedUi: before.uiUri }),
-          });
+          report(
+            removed,
+            { tool: name, uri: String(before.uiUri) },
+            { ...finding, witness: witness({ expectedUi: before.uiUri }) },
+          );
         else if (!before.uiUri)
-          report(added, {
-            ...msg(`now binds UI ${after.uiUri}`),
-            witness: witness({ renderedUi: after.uiUri }),
-          });
+          report(
+            added,
+            { tool: name, uri: after.uiUri },
+            { ...finding, witness: witness({ renderedUi: after.uiUri }) },
+          );
         else if (uiFamily(before.uiUri) === uiFamily(after.uiUri))
-          report(rotated, msg(`UI moved to ${after.uiUri}`));
+          report(rotated, { tool: name, uri: after.uiUri }, finding);
         else
-          report(changed, {
-            ...msg(`UI binding changed ${before.uiUri} → ${after.uiUri}`),
-            witness: witness({ expectedUi: before.uiUri, renderedUi: after.uiUri }),
-          });
+          report(
+            changed,
+            { tool: name, before: before.uiUri, after: after.uiUri },
+            {
+              ...finding,
+              witness: witness({ expectedUi: before.uiUri, renderedUi: after.uiUri }),
+            },
+          );
       }
       if (visibilityOf(before.visibility) !== visibilityOf(after.visibility))
-        report(visibility, {
-          ...base,
-          pointer: `/tools/${name}/_meta/ui/visibility`,
-          message:
-            `${name}: visibility ${visibilityOf(before.visibility)} → ` +
-            `${visibilityOf(after.visibility)}`,
-          before: before.visibility ?? null,
-          after: after.visibility ?? null,
-          witness: witness({
-            visibleTo: JSON.parse(visibilityOf(before.visibility)),
-            nowVisibleTo: JSON.parse(visibilityOf(after.visibility)),
-          }),
-        });
+        report(
+          visibility,
+          {
+            tool: name,
+            before: visibilityOf(before.visibility),
+            after: visibilityOf(after.visibility),
+          },
+          {
+            ...base,
+            pointer: `/tools/${name}/_meta/ui/visibility`,
+            before: before.visibility ?? null,
+            after: after.visibility ?? null,
+            witness: witness({
+              visibleTo: JSON.parse(visibilityOf(before.visibility)),
+              nowVisibleTo: JSON.parse(visibilityOf(after.visibility)),
+            }),
+          },
+        );
     }
     const families = new Set(
       [...ctx.old.tools.values()].flatMap((t) => (t.uiUri ? [uiFamily(t.uiUri)] : [])),
@@ -103,14 +137,17 @@ export const uiBindingChanges: DiffCheck = {
     for (const [name, t] of ctx.new.tools)
       if (t.uiUri && !families.has(uiFamily(t.uiUri))) {
         families.add(uiFamily(t.uiUri));
-        report(resourceAdded, {
-          tool: name,
-          pointer: `/tools/${name}/_meta/ui/resourceUri`,
-          at: { side: "new", pointer: `${t.pointer}/_meta` },
-          message: `new UI resource ${t.uiUri}`,
-          before: null,
-          after: t.uiUri,
-        });
+        report(
+          resourceAdded,
+          { uri: t.uiUri },
+          {
+            tool: name,
+            pointer: `/tools/${name}/_meta/ui/resourceUri`,
+            at: { side: "new", pointer: `${t.pointer}/_meta` },
+            before: null,
+            after: t.uiUri,
+          },
+        );
       }
   },
 };

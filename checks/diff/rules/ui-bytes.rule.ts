@@ -1,12 +1,18 @@
-import { defineDiffRule, type DiffCheck } from "../diff-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import type { DiffCheck } from "../diff-rule.js";
 
-const bytesChanged = defineDiffRule(
-  "UI_IMMUTABLE_BYTES_CHANGED",
-  "major",
-  "Bytes changed under a ui:// URI that was already served; every served URI " +
+const bytesChanged = defineRule({
+  id: "UI_IMMUTABLE_BYTES_CHANGED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary:
+    "Bytes changed under a ui:// URI that was already served; every served URI " +
     "stays byte-identical. Blocks; not waivable.",
-  { waivable: false },
-);
+  message:
+    "bytes under {uri} changed (published sha256 {published}…, now {served}…); publish the change under a new content-addressed URI",
+  waivable: false,
+});
 
 /** The content hash a content-addressed URI names (`…/sha256-<hex>/…`), if any. */
 export function uriHash(uri: string): string | undefined {
@@ -28,13 +34,10 @@ export const uiBytes: DiffCheck = {
       const served = ctx.new.uiBytes.get(uri);
       const published = ctx.old.uiBytes.get(uri) ?? uriHash(uri);
       if (!served || !published || served === published) continue;
-      report(bytesChanged, {
+      const params = { uri, published: published.slice(0, 12), served: served.slice(0, 12) };
+      report(bytesChanged, params, {
         pointer: `/ui/${uri}`,
         at: { side: "new", pointer: "" },
-        message:
-          `bytes under ${uri} changed (published sha256 ` +
-          `${published.slice(0, 12)}…, now ${served.slice(0, 12)}…); ` +
-          `publish the change under a new content-addressed URI`,
         witness: {
           kind: "fact",
           acceptedBy: "old",

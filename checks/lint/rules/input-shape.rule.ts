@@ -2,50 +2,55 @@ import { isFreeTextString, isOpenObject } from "../../../contract/schema-predica
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
 import { isObject } from "../../../json-schema/schema-facts.js";
-import { createLintRule } from "../lint-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import { lintRule } from "../lint-rule.js";
 
 /**
  * No chat free text reaches the backend (C5, G11, C16): every string input is an enum, const,
  * pattern or format.
  */
-export const freeTextInput = createLintRule({
-  id: "GATE_FREE_TEXT_INPUT",
-  severity: "error",
-  summary:
-    "Tool inputs accept no free-text strings: each string needs enum, const, " +
-    "pattern or format (C5, G11, C16).",
-  check(tools, doc, report) {
+export const freeTextInput = lintRule(
+  defineRule({
+    id: "GATE_FREE_TEXT_INPUT",
+    family: "lint",
+    severity: "error",
+    summary:
+      "Tool inputs accept no free-text strings: each string needs enum, const, " +
+      "pattern or format (C5, G11, C16).",
+    message:
+      "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
+  }),
+  (tools, doc, report) => {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         if (!("type" in node) && !("enum" in node) && !("const" in node)) return;
-        if (isFreeTextString(node))
-          report(
-            `${t.name}: string input without enum/const/pattern/format lets chat ` +
-              `free text reach the backend`,
-            { file: doc.file, pointer },
-          );
+        if (isFreeTextString(node)) report({ tool: t.name }, { file: doc.file, pointer });
       });
   },
-});
+);
 
 /**
  * Unknown properties are rejected before the domain runs (C5, L8): every input object is closed.
  */
-export const closedInput = createLintRule({
-  id: "GATE_INPUT_NOT_CLOSED",
-  severity: "error",
-  summary: "Every object in a tool input sets additionalProperties:false (C5, L8).",
-  check(tools, doc, report) {
+export const closedInput = lintRule(
+  defineRule({
+    id: "GATE_INPUT_NOT_CLOSED",
+    family: "lint",
+    severity: "error",
+    summary: "Every object in a tool input sets additionalProperties:false (C5, L8).",
+    message: "{tool}: input object accepts unknown properties; set additionalProperties:false",
+  }),
+  (tools, doc, report) => {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         if (isOpenObject(node))
           report(
-            `${t.name}: input object accepts unknown properties; set additionalProperties:false`,
+            { tool: t.name },
             { file: doc.file, pointer: pointerJoin(pointer, "additionalProperties") },
           );
       });
   },
-});
+);
 
 // Inputs that restate backend-owned state (C1, C16) or let the model synthesize identifiers/URLs
 // (C16).
@@ -70,37 +75,46 @@ const derivableNames = [
 const derivable = new RegExp(`^(${derivableNames.join("|")})$|Url$|^url$`);
 
 /** Zero backend-derivable inputs (G2, C1, C16). */
-export const derivableInput = createLintRule({
-  id: "GATE_DERIVABLE_INPUT",
-  severity: "error",
-  summary:
-    "No inputs the backend can derive (state, locale, versions, learner ids) and " +
-    "no model-synthesized URLs (G2, C1, C16).",
-  check(tools, doc, report) {
+export const derivableInput = lintRule(
+  defineRule({
+    id: "GATE_DERIVABLE_INPUT",
+    family: "lint",
+    severity: "error",
+    summary:
+      "No inputs the backend can derive (state, locale, versions, learner ids) and " +
+      "no model-synthesized URLs (G2, C1, C16).",
+    message:
+      "{tool}: input {input} duplicates backend state or lets the model invent an identifier",
+  }),
+  (tools, doc, report) => {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         for (const name of Object.keys(isObject(node.properties) ? node.properties : {}))
           if (derivable.test(name))
             report(
-              `${t.name}: input ${name} duplicates backend state or lets the ` +
-                `model invent an identifier`,
+              { tool: t.name, input: name },
               { file: doc.file, pointer: pointerJoin(pointer, "properties", name) },
             );
       });
   },
-});
+);
 
 /**
  * One cohesive user action per tool (G1, C4): an `action`/`operation`/`mode` switch hints at
  * several tools in one.
  */
-export const multiActionTool = createLintRule({
-  id: "GATE_MULTI_ACTION_TOOL",
-  severity: "warning",
-  summary:
-    "A tool whose input switches between operations (action/operation/mode enum) " +
-    "bundles several user actions (G1, C4).",
-  check(tools, doc, report) {
+export const multiActionTool = lintRule(
+  defineRule({
+    id: "GATE_MULTI_ACTION_TOOL",
+    family: "lint",
+    severity: "warning",
+    summary:
+      "A tool whose input switches between operations (action/operation/mode enum) " +
+      "bundles several user actions (G1, C4).",
+    message:
+      "{tool}: input {input} selects between {count} operations; split them into cohesive tools",
+  }),
+  (tools, doc, report) => {
     for (const t of tools) {
       const props =
         isObject(t.rawInput) && isObject(t.rawInput.properties) ? t.rawInput.properties : {};
@@ -112,10 +126,9 @@ export const multiActionTool = createLintRule({
           schema.enum.length > 1
         )
           report(
-            `${t.name}: input ${name} selects between ${schema.enum.length} ` +
-              `operations; split them into cohesive tools`,
+            { tool: t.name, input: name, count: schema.enum.length },
             { file: doc.file, pointer: `${t.pointer}/inputSchema/properties/${name}` },
           );
     }
   },
-});
+);

@@ -1,5 +1,6 @@
 import { isObject, propertiesOf, requiredOf } from "../../../json-schema/schema-facts.js";
-import { createLintRule, type LintTool } from "../lint-rule.js";
+import { defineRule } from "../../../diagnostics/rule.js";
+import { lintRule, type LintTool } from "../lint-rule.js";
 
 // A tool name reduced to its action: batch markers gone, plural segments singular.
 const stem = (name: string) =>
@@ -20,21 +21,21 @@ const takesBatch = (t: LintTool) =>
  * Zero model loops (G3, C4, C16): where a batch tool exists, an item-at-a-time twin invites the
  * model to loop per card/goal. App-only tools are exempt: the widget, not the model, drives them.
  */
-export const itemLoop = createLintRule({
-  id: "GATE_ITEM_LOOP",
-  severity: "error",
-  summary: "No item-at-a-time tool beside a batch tool for the same action (G3, C4, C16).",
-  check(tools, doc, report) {
+export const itemLoop = lintRule(
+  defineRule({
+    id: "GATE_ITEM_LOOP",
+    family: "lint",
+    severity: "error",
+    summary: "No item-at-a-time tool beside a batch tool for the same action (G3, C4, C16).",
+    message:
+      "{tool} handles one item while {batch} takes the whole batch; the model would loop (remove the per-item tool)",
+  }),
+  (tools, doc, report) => {
     const batches = tools.filter(takesBatch);
     for (const t of tools) {
       if (t.appOnly || takesBatch(t)) continue;
       const twin = batches.find((b) => b.name !== t.name && stem(b.name) === stem(t.name));
-      if (twin)
-        report(
-          `${t.name} handles one item while ${twin.name} takes the whole batch; ` +
-            `the model would loop (remove the per-item tool)`,
-          { file: doc.file, pointer: t.pointer },
-        );
+      if (twin) report({ tool: t.name, batch: twin.name }, { file: doc.file, pointer: t.pointer });
     }
   },
-});
+);

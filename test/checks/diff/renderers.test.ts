@@ -3,14 +3,16 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import AjvDraft04 from "ajv-draft-04";
 import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
-import { defineRule } from "../../../diagnostics/rule-table.js";
+import { defineRule } from "../../../diagnostics/rule.js";
 import { diagnosticFormats, renderDiagnostics } from "../../../diagnostics/render/index.js";
 import { repoRoot } from "../../support/temp-project.js";
 
 const RULE = defineRule({
   id: "TEST_RENDER_RULE",
+  family: "lint",
   severity: "warning",
   summary: "A rule used by the renderer tests.",
+  message: "{text}",
 });
 const diagnostics: Diagnostic[] = [
   {
@@ -41,7 +43,7 @@ describe("shared renderers: sarif and markdown (L12.2, L12.3)", () => {
 
   it(
     "SARIF: valid 2.1.0 for findings with and without a line, rule metadata " +
-      "from the shared table",
+      "(summary, docs link) from the shared table",
     async () => {
       const sarif = JSON.parse(renderDiagnostics(diagnostics, "sarif"));
       const schema = JSON.parse(
@@ -66,7 +68,10 @@ describe("shared renderers: sarif and markdown (L12.2, L12.3)", () => {
       });
       assert.equal(withoutLine.locations[0].physicalLocation.region, undefined);
       assert.equal(withoutLine.locations[0].logicalLocations[0].fullyQualifiedName, "/tools/0");
-      assert.equal(sarif.runs[0].tool.driver.rules[0].shortDescription.text, RULE.summary);
+      const [rule] = sarif.runs[0].tool.driver.rules;
+      assert.equal(rule.shortDescription.text, RULE.summary);
+      // helpUri is absolute (SARIF §3.49.12) and points at the rule's anchor in docs/rules.md.
+      assert.equal(rule.helpUri, "https://skillpilot.com/toolchain/docs/rules.md#test_render_rule");
       // An empty run is valid too (a clean lint).
       assert.equal(ajv.validate(schema, JSON.parse(renderDiagnostics([], "sarif"))), true);
     },
