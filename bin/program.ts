@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAuthCommand } from "./commands/auth.command.js";
 import { registerContractCommand } from "./commands/contract.command.js";
 import { registerDiffCommand } from "./commands/diff.command.js";
 import { registerLintCommand } from "./commands/lint.command.js";
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
     registerContractCommand,
     registerHandlersCommand,
     registerStartCommand,
+    registerAuthCommand,
     registerPrepareCommand,
     registerFreezeCommand,
     registerUnfreezeCommand,

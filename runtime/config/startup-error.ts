@@ -5,7 +5,10 @@ export type StartupErrorCode =
   | "PORT_INVALID"
   | "PORT_IN_USE"
   | "LISTEN_FAILED"
-  | "UI_STORE_INCOMPLETE";
+  | "UI_STORE_INCOMPLETE"
+  | "AUTH_CONFIG_INVALID"
+  | "CLIENT_POLICY_CONFLICT"
+  | "CLIENT_POLICY_ROLLBACK_REFUSED";
 
 /**
  * A start-up problem a person fixes (configuration, a busy port, a missing artifact): the CLI

@@ -152,6 +152,8 @@ function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
         policy_revision: r.policyRevision,
         created_at: r.createdAt,
         expires_at: r.expiresAt,
+        subject_issuer: r.subject?.issuer ?? null,
+        subject: r.subject?.sub ?? null,
       });
     },
   };
@@ -215,6 +217,11 @@ export class PostgresStore implements CoachStore {
   async purgeExpired(now: number): Promise<number> {
     const keys = await this.knex("idempotency_records").where("expires_at", "<=", now).delete();
     return keys + (await this.knex("spent_capabilities").where("expires_at", "<=", now).delete());
+  }
+
+  /** The store's own knex: administrative work shares its pool. */
+  admin(): Knex {
+    return this.knex;
   }
 
   async close(): Promise<void> {
