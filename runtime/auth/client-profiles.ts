@@ -39,7 +39,7 @@ export function profileProblems(profile: ClientProfile): string[] {
     } catch {
       url = undefined;
     }
-    if (!url || url.protocol !== "https:" || url.pathname === "/")
+    if (url?.protocol !== "https:" || url.pathname === "/")
       problems.push(`${at}: a CIMD client id is the https URL of its metadata document`);
     if (profile.tokenEndpointAuthMethod !== "none")
       problems.push(

@@ -54,9 +54,11 @@ const scopesOf = (payload: JWTPayload): string[] => {
 
 function describe(error: unknown): string {
   if (error instanceof TokenRejected) return error.message;
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
+    return "the access token is malformed";
   if (error instanceof errors.JWTExpired) return "the access token has expired";
   if (error instanceof errors.JWTClaimValidationFailed)
-    return `the access token's "${error.claim}" claim is not acceptable`;
+    return `the access token's ${error.claim} claim is not acceptable`;
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
     return "the access token's signing algorithm is not accepted";
   if (error instanceof errors.JWKSNoMatchingKey) return "the access token's signing key is unknown";
