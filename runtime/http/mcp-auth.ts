@@ -17,6 +17,8 @@ const PUBLIC_METHODS = new Set([
   "tools/list",
   "resources/list",
   "resources/templates/list",
+  // Every resource is a content-addressed UI page (no learner data); an unknown URI is not found.
+  "resources/read",
 ]);
 
 /** Who may see a request without a token. */
@@ -29,22 +31,12 @@ export function classifyMcpRequest(body: unknown): Access {
   let toolCall = false;
   for (const message of messages) {
     if (!message || typeof message !== "object") return "protected";
-    const { method, params, id } = message as {
-      method?: unknown;
-      params?: { uri?: unknown };
-      id?: unknown;
-    };
+    const { method, id } = message as { method?: unknown; id?: unknown };
     // A response to a server request has an id and a result or error, and no method.
     if (method === undefined && id !== undefined && ("result" in message || "error" in message))
       continue;
     if (typeof method !== "string") return "protected";
     if (method.startsWith("notifications/") || PUBLIC_METHODS.has(method)) continue;
-    if (
-      method === "resources/read" &&
-      typeof params?.uri === "string" &&
-      params.uri.startsWith("ui://")
-    )
-      continue;
     if (method === "tools/call") {
       toolCall = true;
       continue;

@@ -151,8 +151,6 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
     const get = await fetch(fx.server.mcpUrl, { headers: { accept: "text/event-stream" } });
     assert.equal(get.status, 401);
     assert.match(get.headers.get("www-authenticate") ?? "", /resource_metadata=/);
-    const otherResource = await rpc(fx, "resources/read", { uri: "file:///etc/passwd" });
-    assert.equal(otherResource.status, 401, "only ui:// pages are public");
   });
 
   it("public without a token: discovery, tools/list and the UI pages", async () => {
@@ -164,6 +162,9 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
     const uri = (resources.body.result as { resources: { uri: string }[] }).resources[0].uri;
     const read = await rpc(fx, "resources/read", { uri });
     assert.equal(read.status, 200);
+    // Every resource is a public UI page; any other URI is simply not found.
+    const other = await rpc(fx, "resources/read", { uri: "file:///etc/passwd" });
+    assert.equal((other.body.error as { code: number }).code, -32602);
   });
 
   it("refuses malformed, expired, not-yet-valid, wrong-issuer and wrong-audience tokens", async () => {
