@@ -15,7 +15,7 @@ import { configuredHostnames, hostGuard } from "./http/host-guard.js";
 import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpAuthGate } from "./http/mcp-auth.js";
-import { mcpRoute, parseMcpBody } from "./http/mcp.route.js";
+import { mcpRoute } from "./http/mcp.route.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
@@ -88,7 +88,7 @@ export function createApp(
     parseLaunchBody,
     launchRoute(services, mcpUrl),
   );
-  router.all("/mcp", parseMcpBody(), mcpAuthGate(services.auth), mcpRoute(mcp));
+  router.all("/mcp", mcpAuthGate(services.auth), mcpRoute(mcp));
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(configuredHostnames(services.config.host, [...services.config.allowedHosts])));
   app.use(router.routes());

@@ -2,13 +2,13 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Caller } from "./auth-runtime.js";
 
 /** The `AuthInfo` the SDK hands to request handlers, carrying the verified caller. */
-export function authInfoOf(token: string, caller: Caller, resource: string): AuthInfo {
+export function authInfoOf(token: string, caller: Caller, resource: URL): AuthInfo {
   return {
     token,
     clientId: caller.clientId,
     scopes: [...caller.scopes],
     expiresAt: caller.expiresAt,
-    resource: new URL(resource),
+    resource,
     extra: { caller },
   };
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
 import { LRUCache } from "lru-cache";
 
@@ -74,7 +73,7 @@ function describe(error: unknown): string {
  * an allowed algorithm, issued by exactly the configured issuer, for exactly this resource (a
  * token naming any other audience as well is refused: no dual audience), unexpired (with a small
  * clock skew for `exp`, `nbf` and `iat`), for a subject, through an active client. Verified tokens
- * are remembered until they expire, keyed by a hash of the token.
+ * are remembered until they expire.
  */
 export function createTokenVerifier(options: VerifierOptions): {
   verify(token: string): Promise<VerifiedToken>;
@@ -82,7 +81,8 @@ export function createTokenVerifier(options: VerifierOptions): {
   const memo = new LRUCache<string, VerifiedToken>({ max: options.memoSize ?? 10_000 });
   return {
     async verify(token) {
-      const key = createHash("sha256").update(token).digest("base64url");
+      // Keyed by the token itself: the verifier holds it in memory during the call anyway.
+      const key = token;
       const known = memo.get(key);
       const now = Date.now() / 1000;
       if (known && known.expiresAt + options.clockSkewSeconds > now) {

@@ -4,6 +4,7 @@ import { authInfoOf } from "../auth/auth-info.js";
 import type { AuthRuntime } from "../auth/auth-runtime.js";
 import { bearerChallenge } from "../auth/challenge.js";
 import { TokenRejected } from "../auth/token-verifier.js";
+import { parseMcpBody } from "./mcp.route.js";
 
 /**
  * JSON-RPC methods served without a token. The host lists tools and prefetches the UI pages before
@@ -54,10 +55,13 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * must carry a valid bearer token for this resource, or gets 401 `invalid_token`; without a token,
  * public methods pass, tool calls pass on to be answered with a tool-result challenge (the form a
  * host starts account linking from), and everything else gets 401 with the challenge (RFC 6750,
- * RFC 9728 `resource_metadata`). The parsed body is kept for the SDK, which then skips parsing.
+ * RFC 9728 `resource_metadata`). Only a request without a token is parsed here (to see what it
+ * asks for); an authenticated one goes to the SDK unread, which parses it once.
  */
 export function mcpAuthGate(auth: AuthRuntime): Middleware {
-  const { resourceMetadataUrl, scopesSupported, resource } = auth.settings;
+  const { resourceMetadataUrl, scopesSupported } = auth.settings;
+  const resource = new URL(auth.settings.resource);
+  const parse = parseMcpBody();
   const refuse = (ctx: Parameters<Middleware>[0], error?: { description: string }): void => {
     ctx.status = 401;
     ctx.set(
@@ -89,10 +93,12 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
       }
       return next();
     }
-    const body = (ctx.request as { body?: unknown }).body;
-    const access =
-      ctx.method === "POST" && body !== undefined ? classifyMcpRequest(body) : "protected";
-    if (access === "protected") return refuse(ctx);
-    return next();
+    return parse(ctx, async () => {
+      const body = (ctx.request as { body?: unknown }).body;
+      const access =
+        ctx.method === "POST" && body !== undefined ? classifyMcpRequest(body) : "protected";
+      if (access === "protected") return refuse(ctx);
+      await next();
+    });
   };
 }

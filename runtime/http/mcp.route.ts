@@ -7,8 +7,8 @@ import type { Middleware } from "koa";
 const MAX_BODY = "4mb";
 
 /**
- * Parse a JSON `POST /mcp` body once, so the OAuth gate can see which method is called; the SDK
- * then receives it pre-parsed and does not read the stream again. Unparsable JSON is answered with
+ * Parse a JSON `POST /mcp` body, so the OAuth gate can see what a request without a token asks for;
+ * the SDK then receives it pre-parsed and does not read the stream again. Unparsable JSON is answered with
  * JSON-RPC -32700 (the SDK's own answer); other content types pass unparsed, for the SDK to refuse.
  */
 export function parseMcpBody(): Middleware {

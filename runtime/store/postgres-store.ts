@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from "knex";
 import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
+import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
 import {
   StateVersionMismatch,
@@ -172,6 +173,7 @@ function retryable(error: unknown): boolean {
  */
 export class PostgresStore implements CoachStore {
   readonly dialect = "postgres" as const;
+  private readonly sessions = new SessionCache();
 
   private constructor(
     private readonly knex: Knex,
@@ -186,8 +188,12 @@ export class PostgresStore implements CoachStore {
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
-    return toSession(
-      await this.knex("sessions").where({ session_id: sessionId }).first<SessionRow | undefined>(),
+    return this.sessions.find(sessionId, async () =>
+      toSession(
+        await this.knex("sessions")
+          .where({ session_id: sessionId })
+          .first<SessionRow | undefined>(),
+      ),
     );
   }
 

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import knexFactory, { type Knex } from "knex";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
+import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
 import {
   StateVersionMismatch,
@@ -274,6 +275,7 @@ export class SqliteStore implements CoachStore {
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
   private adminKnex: Knex | undefined;
+  private readonly sessions = new SessionCache();
 
   private constructor(
     readonly file: string,
@@ -294,7 +296,7 @@ export class SqliteStore implements CoachStore {
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
-    return toSession(this.read.session.get(sessionId));
+    return this.sessions.find(sessionId, async () => toSession(this.read.session.get(sessionId)));
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
