@@ -9,6 +9,7 @@ import type { CoachHandlers } from "../../generated/handlers.gen.js";
 import { toolDescriptors } from "../../generated/tools.gen.js";
 import type { CallContext, RuntimeServices } from "../services.js";
 import { callTool } from "./dispatch.js";
+import { carriesPrototypeKey, guardPrototypeKeys } from "./prototype-keys.js";
 import { createUiResources } from "./ui-resources.js";
 
 /** `tools/list` exactly as generated: the schemas are advertised unchanged. */
@@ -46,9 +47,10 @@ export function createCoachMcpHandler(
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
-  return withoutJsonModeWarning(() =>
+  const handler = withoutJsonModeWarning(() =>
     createMcpHandler(
-      () => {
+      ({ requestInfo }) => {
+        const prototypeKey = carriesPrototypeKey(requestInfo);
         const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
         server.setRequestHandler("tools/list", async () => ({ tools }));
         server.setRequestHandler("resources/list", async () => ({ resources: await ui.list() }));
@@ -64,7 +66,7 @@ export function createCoachMcpHandler(
         });
         server.setRequestHandler("tools/call", async (request) => {
           const { name, arguments: args } = request.params;
-          const result = await callTool(services, handlers, name, args);
+          const result = await callTool(services, handlers, name, args, { prototypeKey });
           return server.projectCallToolResult(result, outputSchemas.get(name));
         });
         return server;
@@ -75,4 +77,5 @@ export function createCoachMcpHandler(
       },
     ),
   );
+  return guardPrototypeKeys(handler);
 }

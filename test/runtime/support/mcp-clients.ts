@@ -85,3 +85,39 @@ export function rpcErrorCode(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "number" ? code : undefined;
 }
+
+/**
+ * Send one `tools/call` as raw JSON-RPC over HTTP, in the wire format of `era`'s client, with
+ * `argumentsJson` spliced in verbatim: for arguments an SDK client would not send as written (an
+ * own `__proto__` key, escaped key names, non-object arguments). Answers the tool result, or the
+ * JSON-RPC error and the HTTP status.
+ */
+export async function rawToolCall(
+  url: string,
+  era: (typeof eras)[number],
+  name: string,
+  argumentsJson: string,
+): Promise<{ status: number; result?: ToolResult; error?: { code: number; message: string } }> {
+  const modern = era === "2026-07-28 (SDK v2)";
+  const meta = modern
+    ? ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",' +
+      '"io.modelcontextprotocol/clientInfo":{"name":"skillpilot-test","version":"1.0.0"},' +
+      '"io.modelcontextprotocol/clientCapabilities":{}}'
+    : "";
+  const body =
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},` +
+    `"arguments":${argumentsJson}${meta}}}`;
+  const headers: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    ...(modern
+      ? { "mcp-method": "tools/call", "mcp-name": name, "mcp-protocol-version": "2026-07-28" }
+      : { "mcp-protocol-version": "2025-11-25" }),
+  };
+  const res = await fetch(url, { method: "POST", headers, body });
+  const text = await res.text();
+  // The 2025 stateless answer is one SSE event; the 2026 one plain JSON.
+  const json = text.startsWith("{") ? text : /^data: (.*)$/m.exec(text)?.[1];
+  const message = json ? (JSON.parse(json) as { result?: ToolResult; error?: never }) : {};
+  return { status: res.status, ...message };
+}
