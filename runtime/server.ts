@@ -4,7 +4,7 @@ import Koa from "koa";
 import type { CoachHandlers } from "../generated/handlers.gen.js";
 import { closeServices, createServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
-import { configuredHostnames, hostGuard } from "./http/host-guard.js";
+import { hostGuard, originPolicy } from "./http/host-guard.js";
 import { isLoopbackHost, launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpRoute } from "./http/mcp.route.js";
@@ -75,7 +75,7 @@ export function createApp(
     launchRoute(services, mcpUrl),
   );
   router.all("/mcp", mcpRoute(mcp));
-  app.use(hostGuard(configuredHostnames(services.config.host, [...services.config.allowedHosts])));
+  app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, mcp };

@@ -15,9 +15,15 @@ export interface RuntimeConfig {
   dataDir: string;
   /** A `postgres://` URL selects the PostgreSQL store; unset means the embedded SQLite file. */
   databaseUrl?: string;
-  /** Extra hostnames accepted in Host/Origin besides the loopback names (DNS-rebinding guard). */
+  /**
+   * Extra host names accepted in `Host` (on any port) besides the loopback names, the bound host
+   * and the `publicUrl` host (DNS-rebinding guard).
+   */
   allowedHosts: readonly string[];
-  /** Extra exact origins (`scheme://host[:port]`) a browser may send (DNS-rebinding guard). */
+  /**
+   * Extra exact origins (`scheme://host[:port]`, normalized) a browser may send in `Origin`
+   * besides the bound loopback origins and the `publicUrl` origin (DNS-rebinding guard).
+   */
   allowedOrigins: readonly string[];
   /** First-party start page; every session error ends with it (C14). */
   launchUrl: string;
@@ -107,6 +113,35 @@ export function parsePort(value: string, setting: string): number {
   return port;
 }
 
+/**
+ * A configured `allowedOrigins` entry as browsers send it in `Origin`: an http(s) URL with nothing
+ * but scheme, host and port, in its serialized form (lower case, no default port). Anything else
+ * stops the start, naming the entry.
+ */
+function exactOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.username ||
+    url.password ||
+    `${url.origin}/` !== url.href ||
+    value.endsWith("/")
+  )
+    throw new StartupError(
+      "CONFIG_INVALID",
+      `allowedOrigins entries must be exact origins like https://coach.example.com or ` +
+        `http://localhost:8080 (scheme, host, optional port; no path or trailing slash), got ` +
+        JSON.stringify(value),
+    );
+  return url.origin;
+}
+
 /** A bind address as the host part of a URL: a wildcard becomes loopback, IPv6 goes in brackets. */
 export function urlHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
@@ -146,6 +181,7 @@ export async function loadConfig(
       "CONFIG_INVALID",
       `publicUrl must be an http(s) URL, got ${JSON.stringify(merged.publicUrl)}`,
     );
+  const allowedOrigins = (merged.allowedOrigins ?? []).map(exactOrigin);
   const at = (p: string) => path.resolve(root, p);
   return deepFreeze({
     root,
@@ -154,7 +190,7 @@ export async function loadConfig(
     dataDir: at(merged.dataDir ?? projectLayout.dataDir),
     ...(merged.databaseUrl && { databaseUrl: merged.databaseUrl }),
     allowedHosts: merged.allowedHosts ?? [],
-    allowedOrigins: merged.allowedOrigins ?? [],
+    allowedOrigins,
     launchUrl: merged.launchUrl ?? defaultLaunchUrl(host, port),
     lineFile: at(merged.lineFile ?? projectLayout.lineFile),
     allowlistFile: at(merged.allowlistFile ?? projectLayout.allowlistFile),
