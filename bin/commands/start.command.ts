@@ -78,16 +78,19 @@ export function registerStartCommand(program: Command): void {
       if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       const { running, services } = await serve(await loadConfig(root, overrides(opts)));
+      // The stop handlers go in before the ready line: a supervisor that stops the server as soon
+      // as it reads the line must get the clean stop, not the default signal death.
+      const stopped = new Promise<void>((resolve) => {
+        const stop = () => void running.close().then(resolve);
+        process.once("SIGTERM", stop);
+        process.once("SIGINT", stop);
+      });
       process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
       process.stdout.write(
         `Start a learning session at ${services.config.launchUrl} or: npx ` +
           `skillpilot session start --learner NAME\n`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => void running.close().then(resolve);
-        process.once("SIGTERM", stop);
-        process.once("SIGINT", stop);
-      });
+      await stopped;
     });
 
   const session = program
