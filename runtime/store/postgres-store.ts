@@ -16,6 +16,25 @@ const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 25;
 /** Upper bound of the random back-off between attempts. */
 const MAX_BACKOFF_MS = 50;
+/**
+ * Key of the PostgreSQL advisory lock that serializes migrations between nodes (an arbitrary
+ * constant of this application).
+ */
+const MIGRATION_LOCK_KEY = 0x5c111a7;
+
+/**
+ * Run the migrations while holding a transaction-scoped advisory lock, so nodes starting at once
+ * on one database migrate one after another: the first applies what is missing, the others find
+ * nothing left. Without it, knex's own migration lock is created by each node racing the others
+ * (`CREATE TABLE knex_migrations…` fails with a duplicate) and a start fails at random.
+ */
+async function migrateExclusively(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK_KEY]);
+    // On another pooled connection; the lock is held by this transaction until it commits.
+    await knex.migrate.latest({ migrationSource });
+  });
+}
 
 async function readLearner(
   db: Knex | Knex.Transaction,
@@ -176,10 +195,15 @@ export class PostgresStore implements CoachStore {
     private readonly stateSchemaVersion: number,
   ) {}
 
-  /** Connect and migrate. */
+  /** Connect and migrate (one node at a time, see `migrateExclusively`). */
   static async open(connection: string, stateSchemaVersion: number): Promise<PostgresStore> {
     const knex = knexFactory({ client: "pg", connection, pool: { min: 0, max: 10 } });
-    await knex.migrate.latest({ migrationSource });
+    try {
+      await migrateExclusively(knex);
+    } catch (error) {
+      await knex.destroy();
+      throw error;
+    }
     return new PostgresStore(knex, stateSchemaVersion);
   }
 

@@ -121,3 +121,38 @@ export async function rawToolCall(
   const message = json ? (JSON.parse(json) as { result?: ToolResult; error?: never }) : {};
   return { status: res.status, ...message };
 }
+
+/** A client spread over several server instances: each call goes to the next one in turn. */
+export interface SpreadClient extends CoachClient {
+  /** One client per instance, for calls that must land on a given instance. */
+  readonly perInstance: readonly CoachClient[];
+  /** The instance index each call so far went to, in call order. */
+  readonly served: readonly number[];
+}
+
+/**
+ * Connect one client of `era` to each of `urls` (instances of one deployment sharing a database)
+ * and alternate between them call by call, as a load balancer without session affinity would.
+ */
+export async function connectSpread(urls: readonly string[], era: Era): Promise<SpreadClient> {
+  const clients = await Promise.all(urls.map((url) => connectClient(url, era)));
+  const served: number[] = [];
+  const next = () => {
+    const i = served.length % clients.length;
+    served.push(i);
+    return clients[i];
+  };
+  return {
+    era,
+    perInstance: clients,
+    served,
+    callTool: (name, args) => next().callTool(name, args),
+    listTools: () => next().listTools(),
+    listResources: () => next().listResources(),
+    listResourceTemplates: () => next().listResourceTemplates(),
+    readResource: (uri) => next().readResource(uri),
+    close: async () => {
+      await Promise.all(clients.map((c) => c.close()));
+    },
+  };
+}
