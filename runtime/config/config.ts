@@ -60,10 +60,33 @@ export interface RuntimeConfig {
    * Capability keyring (C11); generated into secrets.json when unset, required with `databaseUrl`.
    */
   capabilityKeys?: KeyringConfig;
+  /**
+   * TEST ONLY: the crash harness's commit delay (ms) of the SQLite store. Set only by the
+   * environment variable `SKILLPILOT_TEST_COMMIT_DELAY_MS` (no config file key, no flag); the
+   * server warns loudly at start when it is on.
+   */
+  testCommitDelayMs?: number;
 }
 
 /** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */
-export type ConfigFile = Partial<Omit<RuntimeConfig, "root">>;
+export type ConfigFile = Partial<Omit<RuntimeConfig, "root" | "testCommitDelayMs">>;
+
+/** The environment variable of the crash harness's commit delay (test only). */
+export const TEST_COMMIT_DELAY_ENV = "SKILLPILOT_TEST_COMMIT_DELAY_MS";
+
+/** The test-only commit delay from the environment: an integer 1–1000 ms, or undefined. */
+function testCommitDelay(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env[TEST_COMMIT_DELAY_ENV];
+  if (value === undefined || value === "") return undefined;
+  const ms = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms >= 1 && ms <= 1000))
+    throw new StartupError(
+      "CONFIG_INVALID",
+      `${TEST_COMMIT_DELAY_ENV} (a test-only crash hook) must be 1–1000 ms, got ` +
+        `${JSON.stringify(value)}; unset it outside the crash harness`,
+    );
+  return ms;
+}
 
 /** Flag values from the CLI; they win over env, which wins over the file. */
 export interface ConfigOverrides extends ConfigFile {
@@ -172,6 +195,7 @@ export async function loadConfig(
   )) as ConfigFile & { $schema?: string };
   const { $schema: _schema, ...file } = fromFile;
   const merged: ConfigFile = { ...file, ...envConfig(env), ...defined(flags) };
+  const commitDelayMs = testCommitDelay(env);
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -204,6 +228,7 @@ export async function loadConfig(
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
+    ...(commitDelayMs !== undefined && { testCommitDelayMs: commitDelayMs }),
   });
 }
 

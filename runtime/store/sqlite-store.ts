@@ -244,6 +244,28 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
   };
 }
 
+/**
+ * Test-only crash hook (the crash harness, test/reliability/crash.ts): hold every group commit for
+ * `delayMs` just before its COMMIT and again just after it, before any caller hears back, and mark
+ * each window on stderr, so a SIGKILL can be aimed at an uncommitted transaction and at a committed
+ * write whose answer is not out yet. Only `SKILLPILOT_TEST_COMMIT_DELAY_MS` turns it on (see
+ * runtime/config/config.ts); never in production.
+ */
+export interface CommitDelayHook {
+  delayMs: number;
+}
+
+/** The markers the crash harness waits for (one line each on stderr). */
+export const commitWindowMarkers = {
+  before: "skillpilot-test-hook: before-commit",
+  after: "skillpilot-test-hook: after-commit",
+} as const;
+
+async function commitWindow(hook: CommitDelayHook, which: "before" | "after"): Promise<void> {
+  process.stderr.write(`${commitWindowMarkers[which]}\n`);
+  await new Promise((resolve) => setTimeout(resolve, hook.delayMs));
+}
+
 interface QueuedWrite {
   work: (tx: WriteTx) => Promise<unknown>;
   resolve: (value: unknown) => void;
@@ -275,6 +297,7 @@ export class SqliteStore implements CoachStore {
   private constructor(
     readonly file: string,
     stateSchemaVersion: number,
+    private readonly commitDelay?: CommitDelayHook,
   ) {
     this.writer = openConnection(file);
     this.reader = openConnection(file);
@@ -284,10 +307,17 @@ export class SqliteStore implements CoachStore {
     this.tx = writeTx(this.writes, stateSchemaVersion);
   }
 
-  /** Open (creating and migrating if needed) the database file. */
-  static async open(file: string, stateSchemaVersion: number): Promise<SqliteStore> {
+  /**
+   * Open (creating and migrating if needed) the database file. `commitDelay` is the crash
+   * harness's hook (see `CommitDelayHook`).
+   */
+  static async open(
+    file: string,
+    stateSchemaVersion: number,
+    commitDelay?: CommitDelayHook,
+  ): Promise<SqliteStore> {
     await migrateSqlite(file);
-    return new SqliteStore(file, stateSchemaVersion);
+    return new SqliteStore(file, stateSchemaVersion, commitDelay);
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
@@ -340,7 +370,9 @@ export class SqliteStore implements CoachStore {
             // can join this commit instead of each paying for its own fsync.
             if (this.queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
           }
+          if (this.commitDelay) await commitWindow(this.commitDelay, "before");
           txc.commit();
+          if (this.commitDelay) await commitWindow(this.commitDelay, "after");
         } catch (error) {
           if (this.writer.inTransaction) txc.rollback();
           for (const { item } of group) item.reject(error);

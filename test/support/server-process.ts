@@ -2,14 +2,15 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "./temp-project.js";
 
-/** A `skillpilot start` process (the compiled CLI, as deployed). */
-export interface ServerProcess {
+/** A `skillpilot start` process (the compiled CLI, as deployed), possibly still starting. */
+export interface SpawnedServer {
   child: ChildProcessWithoutNullStreams;
-  /** The MCP endpoint it printed, e.g. http://127.0.0.1:41234/mcp */
-  mcpUrl: string;
-  origin: string;
+  /** Resolves once it printed its MCP URL; rejects with its output if it exits first. */
+  ready: Promise<ServerProcess>;
   /** Everything written to stdout and stderr so far. */
   output(): string;
+  /** Resolves when a line containing `text` is written from now on (stdout or stderr). */
+  waitFor(text: string): Promise<void>;
   /** Resolves with the exit code (or signal name) once the process is gone. */
   exited: Promise<number | string>;
   /** SIGTERM (a clean stop), then wait for the exit. */
@@ -18,22 +19,43 @@ export interface ServerProcess {
   kill(): Promise<number | string>;
 }
 
+/** A listening `skillpilot start` process. */
+export interface ServerProcess extends Omit<SpawnedServer, "ready"> {
+  /** The MCP endpoint it printed, e.g. http://127.0.0.1:41234/mcp */
+  mcpUrl: string;
+  origin: string;
+}
+
 /**
- * Start `node bin/skillpilot.js start --port 0 ARGS…` with `env` added to this process's
- * environment, and wait until it prints its MCP URL; rejects with its output if it exits first.
+ * Spawn `node bin/skillpilot.js start --port PORT ARGS…` (port 0 unless given) with `env` added to
+ * this process's environment.
  */
-export function startServerProcess(
+export function spawnServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<ServerProcess> {
+  port = 0,
+): SpawnedServer {
   const child = spawn(
     process.execPath,
-    [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", "0", ...args],
+    [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", String(port), ...args],
     { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] },
   );
   let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const waiters = new Set<{ text: string; seen: string; resolve: () => void }>();
+  const onChunk = (chunk: Buffer) => {
+    const text = chunk.toString();
+    out += text;
+    for (const w of waiters) {
+      // Keep the tail only: a marker may span two chunks.
+      w.seen = (w.seen + text).slice(-(w.text.length + text.length));
+      if (w.seen.includes(w.text)) {
+        waiters.delete(w);
+        w.resolve();
+      }
+    }
+  };
+  child.stdout.on("data", onChunk);
+  child.stderr.on("data", onChunk);
   const exited = new Promise<number | string>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
   );
@@ -41,24 +63,36 @@ export function startServerProcess(
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
   };
-  return new Promise((resolve, reject) => {
+  const base = {
+    child,
+    output: () => out,
+    waitFor: (text: string) =>
+      new Promise<void>((resolve) => waiters.add({ text, seen: "", resolve })),
+    exited,
+    stop: () => stopWith("SIGTERM"),
+    kill: () => stopWith("SIGKILL"),
+  };
+  const ready = new Promise<ServerProcess>((resolve, reject) => {
     const onData = () => {
       const m = /MCP endpoint (http:\/\/\S+\/mcp)/.exec(out);
       if (!m) return;
       child.stdout.off("data", onData);
-      resolve({
-        child,
-        mcpUrl: m[1],
-        origin: new URL(m[1]).origin,
-        output: () => out,
-        exited,
-        stop: () => stopWith("SIGTERM"),
-        kill: () => stopWith("SIGKILL"),
-      });
+      resolve({ ...base, mcpUrl: m[1], origin: new URL(m[1]).origin });
     };
     child.stdout.on("data", onData);
     void exited.then((code) =>
       reject(new Error(`server exited (${code}) before listening:\n${out}`)),
     );
   });
+  // A caller that kills the process before it is ready may never look at `ready`.
+  ready.catch(() => undefined);
+  return { ...base, ready };
+}
+
+/** Spawn a server (see `spawnServerProcess`) and wait until it listens. */
+export function startServerProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
+  return spawnServerProcess(args, env).ready;
 }
