@@ -1,7 +1,12 @@
 import path from "node:path";
 import { checkAuthConfig, createAuthRuntime } from "./auth/auth-runtime.js";
 import { keyringFromConfig } from "./capability/index.js";
-import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config/config.js";
+import {
+  loadConfig,
+  TEST_COMMIT_DELAY_ENV,
+  type ConfigOverrides,
+  type RuntimeConfig,
+} from "./config/config.js";
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
 import { runtimeIdentity } from "./identity.js";
@@ -34,9 +39,16 @@ export async function createServices(
   const auth = await createAuthRuntime(config, authSettings);
   const sqliteFile = path.join(config.dataDir, databaseFileName);
   if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
+  const commitDelay = testCommitDelayHook(config);
   const store = config.databaseUrl
     ? await PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
-    : await SqliteStore.open(sqliteFile, identity.stateSchemaVersion);
+    : await SqliteStore.open(sqliteFile, identity.stateSchemaVersion, commitDelay);
+  const logger = createLogger(config.logDestination, config.logLevel);
+  if (commitDelay)
+    logger.warn(
+      { testCommitDelayMs: commitDelay.delayMs },
+      `test-only crash hook ${TEST_COMMIT_DELAY_ENV} is on: never in production`,
+    );
   return {
     config,
     identity,
@@ -48,10 +60,25 @@ export async function createServices(
     logHmacKey: secrets.logHmacKey,
     launchSecret: secrets.launchSecret,
     auth,
-    logger: createLogger(config.logDestination, config.logLevel),
+    logger,
     metrics: createMetrics(),
     now,
   };
+}
+
+/**
+ * The crash harness's commit delay, announced loudly on stderr: it slows every write and exists
+ * only so tests can kill the server inside a commit. It applies to the SQLite store only.
+ */
+function testCommitDelayHook(config: RuntimeConfig): { delayMs: number } | undefined {
+  const delayMs = config.testCommitDelayMs;
+  if (delayMs === undefined) return undefined;
+  const scope = config.databaseUrl ? "ignored on PostgreSQL" : "SQLite store";
+  process.stderr.write(
+    `WARNING: ${TEST_COMMIT_DELAY_ENV}=${delayMs} is set: every commit is held ${delayMs} ms ` +
+      `before and after COMMIT (a test-only crash hook, ${scope}). Never set it in production.\n`,
+  );
+  return config.databaseUrl ? undefined : { delayMs };
 }
 
 /** Resolve config for `root` and build services. */
