@@ -2,14 +2,24 @@
  * The benchmark baseline: a bare SDK v2 echo tool mounted exactly like the coach endpoint (Koa,
  * host guard, router, toNodeHandler, createMcpHandler in JSON mode, one low-level Server per
  * request), without validation, store or logging. Prints its MCP URL on stdout; SIGTERM stops it.
+ * Usage: node --import tsx bench/runtime/echo-server.ts [--auth DATA_DIR]
+ * With `--auth`, `/mcp` sits behind the coach's own OAuth gate (`mcpAuthGate`: bearer parsing, JWT
+ * verification against the development issuer whose key is in DATA_DIR, the memo of verified
+ * tokens), configured as the benchmarked coach servers are (`BENCH_PUBLIC_URL`): the difference to
+ * the bare echo is what authentication adds to a call.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Router } from "@koa/router";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import Koa from "koa";
+import { checkAuthConfig, createAuthRuntime } from "../../runtime/auth/auth-runtime.js";
+import { loadConfig } from "../../runtime/config/config.js";
 import { hostGuard, originPolicy } from "../../runtime/http/host-guard.js";
+import { mcpAuthGate } from "../../runtime/http/mcp-auth.js";
 import { mcpRoute } from "../../runtime/http/mcp.route.js";
+import { withoutJsonModeWarning } from "../../runtime/mcp/endpoint.js";
+import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "./recall-round.js";
 
 const echoTool = {
   name: "echo",
@@ -22,22 +32,37 @@ const echoTool = {
   },
 };
 
-const mcp = createMcpHandler(
-  () => {
-    const server = new Server({ name: "echo", version: "1" }, { capabilities: { tools: {} } });
-    server.setRequestHandler("tools/list", async () => ({ tools: [echoTool] }));
-    server.setRequestHandler("tools/call", async (request) => ({
-      content: [
-        {
-          type: "text",
-          text: String((request.params.arguments as { text?: unknown })?.text ?? ""),
-        },
-      ],
-    }));
-    return server;
-  },
-  { responseMode: "json" },
+const mcp = withoutJsonModeWarning(() =>
+  createMcpHandler(
+    () => {
+      const server = new Server({ name: "echo", version: "1" }, { capabilities: { tools: {} } });
+      server.setRequestHandler("tools/list", async () => ({ tools: [echoTool] }));
+      server.setRequestHandler("tools/call", async (request) => ({
+        content: [
+          {
+            type: "text",
+            text: String((request.params.arguments as { text?: unknown })?.text ?? ""),
+          },
+        ],
+      }));
+      return server;
+    },
+    { responseMode: "json" },
+  ),
 );
+const authDir = process.argv[process.argv.indexOf("--auth") + 1];
+const authGate = process.argv.includes("--auth")
+  ? await (async () => {
+      if (!authDir) throw new Error("usage: echo-server.ts [--auth DATA_DIR]");
+      const config = await loadConfig(
+        process.cwd(),
+        { dataDir: authDir, port: 0, publicUrl: BENCH_PUBLIC_URL },
+        {},
+      );
+      const settings = checkAuthConfig(config, { mcpUrl: BENCH_MCP_URL });
+      return mcpAuthGate(await createAuthRuntime(config, settings));
+    })()
+  : undefined;
 let handle: ReturnType<Koa["callback"]> | undefined;
 const server = http
   .createServer((req, res) => void handle?.(req, res))
@@ -46,7 +71,8 @@ const server = http
     // The guard knows the bound port, as the coach server's does.
     const app = new Koa();
     const router = new Router();
-    router.all("/mcp", mcpRoute(mcp));
+    if (authGate) router.all("/mcp", authGate, mcpRoute(mcp));
+    else router.all("/mcp", mcpRoute(mcp));
     app.use(
       hostGuard(originPolicy({ host: "127.0.0.1", port, allowedHosts: [], allowedOrigins: [] })),
     );

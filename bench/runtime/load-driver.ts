@@ -30,16 +30,30 @@ export interface Result {
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
+/** CPU time of every process in `pids` together (ms); undefined when one cannot be read. */
+function cpuOf(pids: readonly (number | undefined)[]): number | undefined {
+  let sum = 0;
+  for (const pid of pids) {
+    const ms = processCpuMs(pid);
+    if (ms === undefined) return undefined;
+    sum += ms;
+  }
+  return sum;
+}
+
 /**
  * Run every client's call in a loop for `seconds` (after `warmupMs` of unmeasured calls, so JIT and
- * caches settle) and measure latencies and the server process's CPU time.
+ * caches settle) and measure latencies and the server processes' CPU time (summed, when a scenario
+ * spreads its calls over several).
  */
 export async function drive(
   calls: Call[],
   seconds: number,
   warmupMs: number,
-  serverPid?: number,
+  serverPid?: number | readonly (number | undefined)[],
 ): Promise<Measurement> {
+  const pids =
+    serverPid === undefined ? [] : typeof serverPid === "number" ? [serverPid] : serverPid;
   const warmEnd = performance.now() + warmupMs;
   await Promise.all(
     calls.map(async (call) => {
@@ -50,7 +64,7 @@ export async function drive(
   let errors = 0;
   const start = performance.now();
   const end = start + seconds * 1000;
-  const cpuBefore = processCpuMs(serverPid);
+  const cpuBefore = pids.length ? cpuOf(pids) : undefined;
   await Promise.all(
     calls.map(async (call) => {
       while (performance.now() < end) {
@@ -62,7 +76,7 @@ export async function drive(
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
-  const cpuAfter = processCpuMs(serverPid);
+  const cpuAfter = pids.length ? cpuOf(pids) : undefined;
   return {
     latencies,
     errors,

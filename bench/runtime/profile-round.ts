@@ -13,7 +13,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RawMcpCaller } from "./raw-mcp-client.js";
-import { fromPool, recallRounds, seedRecallLearners } from "./recall-round.js";
+import { benchTokens } from "./bench-tokens.js";
+import {
+  BENCH_MCP_URL,
+  BENCH_PUBLIC_URL,
+  fromPool,
+  recallRounds,
+  seedRecallLearners,
+} from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -42,14 +49,14 @@ try {
       "--data-dir",
       dir,
     ],
-    {
-      SKILLPILOT_LOG: path.join(dir, "calls.log"),
-    },
+    { SKILLPILOT_LOG: path.join(dir, "calls.log"), SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL },
   );
+  const tokens = await benchTokens(dir, BENCH_MCP_URL);
+  await tokens.refresh();
   // e.g. for --trace-deopt output: the server's stdout, copied to a file.
   if (process.env.PROFILE_SERVER_STDOUT)
     child.stdout!.pipe(createWriteStream(process.env.PROFILE_SERVER_STDOUT));
-  const caller = new RawMcpCaller(url, CLIENTS);
+  const caller = new RawMcpCaller(url, CLIENTS, tokens.tokenFor);
   let rounds = 0;
   let errors = 0;
   try {

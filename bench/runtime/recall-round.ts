@@ -23,36 +23,57 @@ export const BENCH_PUBLIC_URL = "http://coach.bench.test";
 /** The MCP URL tokens for a benchmarked server name (their audience). */
 export const BENCH_MCP_URL = `${BENCH_PUBLIC_URL}/mcp`;
 
+/** Where seeded learners go: by default a benchmark's SQLite data directory. */
+export interface SeedOptions {
+  /** A configuration file (e.g. one naming a PostgreSQL deployment's issuer and public URL). */
+  configFile?: string;
+  /** The environment to configure from (e.g. DATABASE_URL and the keys it needs). */
+  env?: NodeJS.ProcessEnv;
+  /** Learner names are this prefix and the index (`recall-bench-0`, …). */
+  learnerPrefix?: string;
+}
+
 /**
- * Create `count` sessions, each with one recall item that is due now; returns their session ids.
+ * Create `count` sessions, each with one recall item that is due now; returns their session ids
+ * (the i-th belongs to learner `${learnerPrefix}${i}`).
  */
 export async function seedRecallLearners(
   root: string,
   dataDir: string,
   count: number,
+  { configFile, env = {}, learnerPrefix = "recall-bench-" }: SeedOptions = {},
 ): Promise<string[]> {
   const config = await loadConfig(
     root,
     {
       dataDir,
       port: 0,
-      publicUrl: BENCH_PUBLIC_URL,
+      // A configuration file names its own public URL.
+      publicUrl: configFile ? undefined : BENCH_PUBLIC_URL,
+      configFile,
       logDestination: path.join(dataDir, "seed.log"),
     },
-    {},
+    env,
   );
   const services = await createServices(config);
   try {
-    const ids = await Promise.all(
-      Array.from({ length: count }, async (_, i) => {
-        const launched = await launchSession(services, {
-          learner: `recall-bench-${i}`,
-          locale: "en",
-        });
-        if (launched.kind !== "minted") throw new Error(`bench launch refused: ${launched.kind}`);
-        return launched.learningSessionId;
-      }),
-    );
+    // In batches: thousands of launches at once would open thousands of files at once.
+    const ids: string[] = [];
+    for (let from = 0; from < count; from += 200) {
+      const batch = Array.from({ length: Math.min(200, count - from) }, (_, k) => from + k);
+      for (const id of await Promise.all(
+        batch.map(async (i) => {
+          const launched = await launchSession(services, {
+            learner: `${learnerPrefix}${i}`,
+            locale: "en",
+          });
+          if (launched.kind !== "minted")
+            throw new Error(`bench launch refused: ${JSON.stringify(launched)}`);
+          return launched.learningSessionId;
+        }),
+      ))
+        ids.push(id);
+    }
     const now = new Date();
     const masteredAt = new Date(now.getTime() - 3 * DAY_MS).toISOString();
     await services.store.write(async (tx) => {
@@ -87,6 +108,29 @@ export function fromPool(pool: string[]): () => string {
     if (!id) throw new Error("the seeded recall pool is used up: raise BENCH_RECALL_POOL");
     return id;
   };
+}
+
+/**
+ * Make one call on every seeded session (a context read, `clients` at a time): a learner reaches a
+ * recall round in a conversation, so their token has been verified and their session read before;
+ * without this every round would pay a first token verification the floor never pays.
+ */
+export async function touchSessions(
+  callers: readonly RawMcpCaller[],
+  sessions: readonly string[],
+  clients: number,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      for (let id = sessions[next++]; id !== undefined; id = sessions[next++]) {
+        const r = await callers[i % callers.length].call("get_skillpilot_learning_context", {
+          learningSessionId: id,
+        });
+        if (r.isError) throw new Error(`bench context read failed: ${JSON.stringify(r)}`);
+      }
+    }),
+  );
 }
 
 /**

@@ -22,7 +22,7 @@ const outputSchemas = new Map(toolDescriptors.map((d) => [d.name, d.outputSchema
  * notifications: this server sends none (every result is one JSON answer), so the warning is noise
  * on every start. Any other warning passes through.
  */
-function withoutJsonModeWarning<T>(create: () => T): T {
+export function withoutJsonModeWarning<T>(create: () => T): T {
   const warn = console.warn;
   console.warn = (...args: unknown[]) => {
     if (typeof args[0] === "string" && args[0].startsWith("responseMode: 'json' drops")) return;

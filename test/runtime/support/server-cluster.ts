@@ -26,6 +26,8 @@ export interface ServerCluster {
   readonly db: Knex;
   /** The environment every instance got (keys included); for starting another one. */
   readonly env: Readonly<NodeJS.ProcessEnv>;
+  /** The configuration file every instance got (public URL and issuer). */
+  readonly configFile: string;
   /** POST /api/sessions on instance `instance`; returns the session id. */
   launch(learner: string, instance?: number): Promise<string>;
   /**
@@ -83,6 +85,7 @@ export async function startCluster(databaseUrl: string, count = 2): Promise<Serv
     urls: instances.map((p) => p.mcpUrl),
     db,
     env,
+    configFile: config,
     async launch(learner, instance = 0) {
       const res = await fetch(`${instances[instance].origin}/api/sessions`, {
         method: "POST",

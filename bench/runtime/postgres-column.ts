@@ -1,0 +1,86 @@
+/**
+ * The PostgreSQL column of the runtime benchmark (issue #15 item 4): a throwaway PostgreSQL server
+ * and two `skillpilot start` processes (the compiled CLI) on its database, behind one public URL
+ * with one issuer (test/runtime/support/server-cluster.ts). The same context, completion and
+ * Verified Recall scenarios as on SQLite, first all on one instance, then with the clients spread
+ * over both (client i on instance i % 2, as a balancer without stickiness would).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startCluster } from "../../test/runtime/support/server-cluster.js";
+import { startThrowawayPostgres } from "../../test/runtime/support/throwaway-postgres.js";
+import { tokenBook } from "./bench-tokens.js";
+import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
+import type { Scenario } from "./interleave.js";
+import { RawMcpCaller } from "./raw-mcp-client.js";
+import { fromPool, recallRounds, seedRecallLearners, touchSessions } from "./recall-round.js";
+
+/** The PostgreSQL scenarios and how to stop what they run on. */
+export interface PostgresColumn {
+  oneInstance: Scenario[];
+  twoInstances: Scenario[];
+  close(): Promise<void>;
+}
+
+/**
+ * Start PostgreSQL and two instances, and prepare `clients` learners per scenario; undefined when
+ * PostgreSQL is not installed (the column is left out).
+ */
+export async function postgresColumn(
+  root: string,
+  clients: number,
+  recallPool: number,
+): Promise<PostgresColumn | undefined> {
+  const pg = await startThrowawayPostgres();
+  if (!pg) return undefined;
+  const cluster = await startCluster(pg.url, 2).catch(async (error) => {
+    await pg.stop();
+    throw error;
+  });
+  const seedDir = await mkdtemp(path.join(tmpdir(), "skillpilot-bench-pg-"));
+  const book = tokenBook((learner) => cluster.token(learner));
+  const callers = cluster.urls.map((url) => new RawMcpCaller(url, clients, book.tokenFor));
+  const close = async () => {
+    for (const c of callers) c.close();
+    await cluster.close();
+    await pg.stop();
+    await rm(seedDir, { recursive: true, force: true });
+  };
+  try {
+    const pids = cluster.instances.map((p) => p.child.pid);
+    const origin = cluster.instances[0].origin;
+    const names = (prefix: string) => Array.from({ length: clients }, (_, i) => `${prefix}${i}`);
+    const one = await activeLearners(origin, callers[0], names("pg-one-"), book.bind);
+    const two = await activeLearners(origin, callers[0], names("pg-two-"), book.bind);
+    // Seeded through the same configuration, on the same database, before anything is measured.
+    const pool = await seedRecallLearners(root, seedDir, 2 * clients * recallPool, {
+      configFile: cluster.configFile,
+      env: { ...cluster.env },
+      learnerPrefix: "pg-recall-",
+    });
+    for (const [i, id] of pool.entries()) await book.bind(id, `pg-recall-${i}`);
+    await touchSessions(callers, pool, clients);
+    const rounds = (from: number, on: (i: number) => RawMcpCaller) =>
+      Array.from({ length: clients }, (_, i) => {
+        const start = (from + i) * recallPool;
+        return recallRounds(on(i), fromPool(pool.slice(start, start + recallPool)));
+      });
+    return {
+      oneInstance: [
+        { name: "pg1 context", calls: contextCalls(callers.slice(0, 1), one), pids: [pids[0]] },
+        { name: "pg1 complete", calls: completeCalls(callers.slice(0, 1), one), pids: [pids[0]] },
+        { name: "pg1 recall", calls: rounds(0, () => callers[0]), pids: [pids[0]] },
+      ],
+      twoInstances: [
+        { name: "pg2 context", calls: contextCalls(callers, two), pids },
+        { name: "pg2 complete", calls: completeCalls(callers, two), pids },
+        { name: "pg2 recall", calls: rounds(clients, (i) => callers[i % 2]), pids },
+      ],
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
