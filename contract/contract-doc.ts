@@ -44,8 +44,13 @@ export interface DiffTool {
   input: Schema;
   output: Schema;
   hasOutputSchema: boolean;
-  /** OAuth scopes required per security scheme; undefined when the tool declares none. */
+  /**
+   * OAuth scopes required per security scheme, from `securitySchemes` or, when that is absent, the
+   * Apps SDK mirror `_meta.securitySchemes`; undefined when the tool declares neither.
+   */
   securitySchemes?: { type: string; scopes: string[] }[];
+  /** Real JSON pointer of the security schemes read (top-level or under `_meta`). */
+  securityPointer?: string;
   uiUri?: string;
   visibility?: string[];
 }
@@ -179,12 +184,18 @@ function toDiffTool(
       ? true
       : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
   const ui = uiBinding(entry._meta);
-  const schemes = Array.isArray(entry.securitySchemes)
-    ? entry.securitySchemes.filter(isObject).map((s) => ({
-        type: String(s.type),
-        scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
-      }))
-    : undefined;
+  // Clients such as the MCP Inspector and the SDK clients drop the top-level field from tools/list
+  // but keep `_meta`, where servers following the Apps SDK convention mirror it.
+  const metaSchemes = isObject(entry._meta) ? entry._meta.securitySchemes : undefined;
+  const [rawSchemes, securityPointer] = Array.isArray(entry.securitySchemes)
+    ? [entry.securitySchemes, `${pointer}/securitySchemes`]
+    : Array.isArray(metaSchemes)
+      ? [metaSchemes, `${pointer}/_meta/securitySchemes`]
+      : [undefined, undefined];
+  const schemes = rawSchemes?.filter(isObject).map((s) => ({
+    type: String(s.type),
+    scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
+  }));
   // Comparable forms are built on first use: most tools of a large contract are byte-identical on
   // both sides and never need one (rules compare the raw schemas first).
   let input: Schema | undefined, output: Schema | undefined;
@@ -206,7 +217,7 @@ function toDiffTool(
     rawInput,
     rawOutput,
     hasOutputSchema: entry.outputSchema !== undefined,
-    ...(schemes ? { securitySchemes: schemes } : {}),
+    ...(schemes ? { securitySchemes: schemes, securityPointer } : {}),
     ...(ui.uri ? { uiUri: ui.uri } : {}),
     ...(ui.visibility ? { visibility: ui.visibility } : {}),
   };
