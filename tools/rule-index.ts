@@ -6,6 +6,7 @@
 import "../checks/diff/contract-diff.js";
 import "../contract/contract-doc.js";
 import "../contract/normalize.js";
+import "../checks/diff/run-diff.js";
 import "../checks/diff/rules/annotations.rule.js";
 import "../checks/diff/rules/docs-only.rule.js";
 import "../checks/diff/rules/envelope-compat.rule.js";

@@ -12,6 +12,7 @@ interface DiffOptions {
   newVersion?: string;
   snapshot: string;
   today?: string;
+  versionCheck: boolean;
 }
 
 /**
@@ -49,11 +50,17 @@ export function registerDiffCommand(program: Command): void {
       "--today <date>",
       "evaluate waiver expiry on this UTC date (YYYY-MM-DD) instead of today",
     )
+    .option(
+      "--no-version-check",
+      "do not require the declared package version bump to cover the change (for a baseline " +
+        "that is a development commit, e.g. CI's git merge base); breaking changes still fail",
+    )
     .addHelpText(
       "after",
-      "\nPaths (OLD, NEW, --against, --waivers, --snapshot) are relative to -C/--root." +
+      "\nWith nothing to compare against (no published snapshot yet), the report holds the " +
+        "warning DIFF_NO_BASELINE in every format.\nPaths (OLD, NEW, --against, --waivers, --snapshot) are relative to -C/--root." +
         exitCodesHelp({
-          ok: "compatible (or nothing published yet)",
+          ok: "compatible, or nothing to compare against (with the DIFF_NO_BASELINE warning)",
           findings: "breaking change, declared version bump too low or waiver error",
           usage: "usage or input error",
         }),
@@ -83,6 +90,7 @@ export function registerDiffCommand(program: Command): void {
           newVersion: opts.newVersion,
           waiverFile: opts.waivers,
           now,
+          versionCheck: opts.versionCheck,
         });
         if (outcome.status === "input-error") {
           emitReport(outcome.diagnostics, opts.format);
@@ -99,14 +107,15 @@ export function registerDiffCommand(program: Command): void {
                   breaking: false,
                   comparisons: [],
                   findings: [],
-                  problems: [],
+                  problems: outcome.diagnostics,
                   note: outcome.message,
                 },
                 null,
                 2,
               )}\n`,
             );
-          else process.exitCode = emitReport([], opts.format, { summary: outcome.message });
+          else
+            process.exitCode = emitReport(outcome.diagnostics, opts.format, { textTo: "stdout" });
           return;
         }
         process.stdout.write(renderDiff(outcome.result, outcome.diagnostics, opts.format));

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import {
   againstBaselines,
   projectUiBytes,
@@ -13,6 +14,21 @@ import type { ContractDoc } from "../../contract/contract-doc.js";
 import { locateFindings } from "./locate-findings.js";
 import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";
+
+/**
+ * The visible notice of a diff that compared nothing: CI must never pass a breaking change in
+ * silence because no baseline exists yet (L12.2).
+ */
+const DIFF_NO_BASELINE = defineRule({
+  id: "DIFF_NO_BASELINE",
+  family: "diff",
+  severity: "warning",
+  summary:
+    "Nothing to compare against: no published snapshot exists yet, so no breaking change can " +
+    "be detected (L12.2).",
+  message:
+    "no published snapshot under {dir}/: nothing was compared, so a breaking change would go unnoticed; run record-published after the first publication, and diff against git:<merge base> meanwhile (CI does)",
+});
 
 /** What `skillpilot diff` was asked to compare. */
 export interface DiffRequest {
@@ -29,6 +45,8 @@ export interface DiffRequest {
   newVersion?: string;
   waiverFile?: string;
   now: Date;
+  /** Check the declared package version bump (default true; `--no-version-check`). */
+  versionCheck?: boolean;
 }
 
 /**
@@ -36,7 +54,7 @@ export interface DiffRequest {
  */
 export type DiffOutcome =
   | { status: "input-error"; diagnostics: Diagnostic[] }
-  | { status: "nothing-to-compare"; message: string }
+  | { status: "nothing-to-compare"; message: string; diagnostics: Diagnostic[] }
   | { status: "compared"; result: DiffResult; diagnostics: Diagnostic[]; failed: boolean };
 
 /** Load both sides and the waivers, run the diff, and attach file:line locations. */
@@ -68,14 +86,10 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       );
     else {
       baselines = await publishedBaselines(req.root, input);
-      if (baselines.length === 0 && !hasErrors(input))
-        return {
-          status: "nothing-to-compare",
-          message:
-            `no published snapshot under ${publishedRoot}/: nothing to ` +
-            `compare against (run record-published after the first ` +
-            `publication)`,
-        };
+      if (baselines.length === 0 && !hasErrors(input)) {
+        const notice = diagnose(DIFF_NO_BASELINE, { dir: publishedRoot }, { file: publishedRoot });
+        return { status: "nothing-to-compare", message: notice.message, diagnostics: [notice] };
+      }
     }
   }
   const waivers = await readWaivers(
@@ -93,6 +107,7 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
     waivers: waivers.waivers,
     waiverFile: req.waiverFile ?? defaultWaiverFile,
     now: req.now,
+    versionCheck: req.versionCheck,
   });
   const diagnostics = locateFindings(diffDiagnostics(result), (f) => textOf(req.root, f));
   return { status: "compared", result, diagnostics, failed: diffFailed(result) };
