@@ -42,6 +42,7 @@ import "../json-schema/registry.js";
 import "../json-schema/source.js";
 import "../release/freeze/freeze.js";
 import "../release/line/check-line.js";
+import "../release/line/line-history.js";
 import "../release/prepare/assemble-draft.js";
 import "../release/prepare/prepare.js";
 import "../release/publish/record-published.js";

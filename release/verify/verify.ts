@@ -27,9 +27,13 @@ const RELEASE_INDEX_INVALID = defineRule({
 /**
  * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
  * published UI URI still resolves to identical bytes (L10), the manifest gate (L12.1), the line
- * policy (L11) and the review freeze (L3). Reads only; returns diagnostics.
+ * policy (L11; with `since`, also its transitions from the line committed at that git revision)
+ * and the review freeze (L3). Reads only; returns diagnostics.
  */
-export async function verifyRelease(root: string): Promise<Diagnostic[]> {
+export async function verifyRelease(
+  root: string,
+  options: { since?: string } = {},
+): Promise<Diagnostic[]> {
   let index: ReleaseIndex;
   try {
     index = await readReleaseIndex(root);
@@ -56,7 +60,7 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
         { file: projectLayout.releaseIndex },
       ),
     );
-  const line = await checkLine(root);
+  const line = await checkLine(root, options);
   out.push(...line.diagnostics);
   out.push(...(await checkManifestGate(root, index, line.line)));
   const plugin = await readPluginName(root);

@@ -5,11 +5,18 @@ import path from "node:path";
 import { repoRoot, tempProject } from "../support/temp-project.js";
 
 const snapshotFile = "generated/contract.snapshot.json";
-const gate = path.join(repoRoot, "tools/diff-gate.sh");
+const gate = path.join(repoRoot, "tools/ci-gates.sh");
 
-/** A throwaway git repository holding what `skillpilot diff` reads of this project. */
+/** A throwaway git repository holding what the gates read of this project. */
 async function gitProject() {
-  const project = await tempProject(repoRoot, [snapshotFile, "release/line.json", "contracts/ui"]);
+  const project = await tempProject(repoRoot, [
+    "schemas",
+    "generated",
+    "release",
+    "contracts",
+    "ui",
+    "skills",
+  ]);
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", project.root, ...args], {
       encoding: "utf8",
@@ -38,7 +45,7 @@ async function gitProject() {
   return { ...project, git, removeTool, run };
 }
 
-describe("CI Contract-Diff gate: tools/diff-gate.sh always compares against something (L12.2)", function () {
+describe("CI contract gates: tools/ci-gates.sh always compares against something (L11, L12.2)", function () {
   this.timeout(120_000);
 
   it(
@@ -61,7 +68,8 @@ describe("CI Contract-Diff gate: tools/diff-gate.sh always compares against some
           /^::error file=git%3A[0-9a-f]{40}%3Agenerated\/contract\.snapshot\.json.*title=TOOL_REMOVED::tool start_skillpilot_memory_practice /m,
         );
         const base = p.git("merge-base", "origin/main", "HEAD");
-        assert.match(result.stderr, new RegExp(`against git:${base}`));
+        assert.match(result.stderr, new RegExp(`diff --against git:${base}`));
+        assert.match(result.stderr, new RegExp(`verify --since git:${base}`));
       } finally {
         await p.cleanup();
       }
@@ -76,6 +84,30 @@ describe("CI Contract-Diff gate: tools/diff-gate.sh always compares against some
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stdout, /TOOL_REMOVED/);
       assert.match(result.stderr, new RegExp(`against git:${p.git("rev-parse", "HEAD~1")}`));
+    } finally {
+      await p.cleanup();
+    }
+  });
+
+  it("judges the contract line's transition from the baseline commit (L11)", async () => {
+    const p = await gitProject();
+    try {
+      const line = path.join(p.root, "release/line.json");
+      const doc = JSON.parse(await readFile(line, "utf8")) as Record<string, unknown>;
+      await writeFile(
+        line,
+        `${JSON.stringify({ ...doc, supportLifecycle: "DEPRECATED" }, null, 2)}\n`,
+      );
+      p.git("commit", "-q", "-am", "deprecate");
+      await writeFile(line, `${JSON.stringify({ ...doc, policyRevision: 2 }, null, 2)}\n`);
+      p.git("commit", "-q", "-am", "revive and lower");
+      const result = p.run("--format", "github");
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stdout,
+        /title=LINE_TRANSITION_FORBIDDEN::supportLifecycle DEPRECATED → CURRENT/,
+      );
+      assert.match(result.stdout, /title=LINE_REVISION_LOWERED::policyRevision 2 is below 3/);
     } finally {
       await p.cleanup();
     }
@@ -108,6 +140,7 @@ describe("CI Contract-Diff gate: tools/diff-gate.sh always compares against some
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /DIFF_NO_BASELINE/);
       assert.match(result.stderr, /NOTICE: no git baseline/);
+      assert.doesNotMatch(result.stderr, /--since/);
     } finally {
       await p.cleanup();
     }
