@@ -64,6 +64,16 @@ export interface ContractDoc {
   envelopes: Map<string, { raw: unknown; schema: Schema; pointer: string }>;
   /** Actual sha256 of the bytes served under ui:// URIs, where the side knows them. */
   uiBytes: Map<string, string>;
+  /**
+   * True when `uiBytes` lists every URI the side serves (a document with `uiResources`, or the
+   * project's UI store): a URI missing from it is not served at all.
+   */
+  uiComplete?: boolean;
+  /**
+   * URIs the side must keep serving whatever the other side binds, and where that is recorded (the
+   * project's `contracts/ui-activations.json`: every URI ever active, L10).
+   */
+  uiRequired?: Map<string, string>;
 }
 
 /** The UI resource a tool binds: `_meta.ui.resourceUri`, else OpenAI's `openai/outputTemplate`. */
@@ -164,6 +174,7 @@ export function parseContractDoc(
     tools,
     envelopes,
     uiBytes,
+    ...(isObject(body) && isObject(body.uiResources) ? { uiComplete: true } : {}),
   };
 }
 

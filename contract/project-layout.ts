@@ -38,6 +38,12 @@ export const projectLayout = {
    * `contracts/ui/skillpilot/coach/<major>/sha256-<hex>/index.html`.
    */
   uiStore: "contracts/ui",
+  /**
+   * Append-only record of every UI URI ever activated or published, with its resource name (L10):
+   * the store cannot prove its own completeness, this record can (verify and Contract-Diff check
+   * every URI in it is still retained with identical bytes).
+   */
+  uiActivations: "contracts/ui-activations.json",
 } as const;
 
 /** File names inside a draft or published version folder. */

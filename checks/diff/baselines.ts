@@ -12,6 +12,8 @@ import {
   type ContractDoc,
 } from "../../contract/contract-doc.js";
 import { projectLayout } from "../../contract/project-layout.js";
+import { listRetainedUi, readUiActivations } from "../../contract/ui-store.js";
+import { retainedUiPath } from "../../contract/ui-uri.js";
 
 const run = promisify(execFile);
 
@@ -151,19 +153,27 @@ export async function againstBaselines(
 }
 
 /**
- * The bytes the project now serves under its active UI URIs (`release/line.json` `activeUi` →
- * `ui/<name>/index.html`), as sha256. A page that references nothing is its own artifact.
+ * What the project serves under `ui://` URIs (L10): the runtime serves pages only from the UI store
+ * (`contracts/ui/`), so each URI that was ever active (`contracts/ui-activations.json`), is active
+ * now (`release/line.json`) or is retained maps to the sha256 of its retained file; a URI whose file
+ * is gone is absent. `required` names the URIs that must stay served and where that is recorded.
  */
-export async function projectUiBytes(root: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+export async function projectUiServing(
+  root: string,
+): Promise<{ bytes: Map<string, string>; required: Map<string, string> }> {
+  const required = new Map<string, string>();
+  for (const a of await readUiActivations(root).catch(() => []))
+    required.set(a.uri, projectLayout.uiActivations);
   const line = await readFile(path.join(root, projectLayout.lineFile), "utf8")
     .then((t) => JSON.parse(t) as { activeUi?: Record<string, string> })
     .catch(() => undefined);
-  for (const [name, uri] of Object.entries(line?.activeUi ?? {})) {
-    const html = await readFile(path.join(root, projectLayout.uiDir, name, "index.html")).catch(
-      () => undefined,
-    );
-    if (html && typeof uri === "string") out.set(uri, sha256Hex(html));
+  for (const uri of Object.values(line?.activeUi ?? {}))
+    if (typeof uri === "string" && !required.has(uri)) required.set(uri, projectLayout.lineFile);
+  const bytes = new Map<string, string>();
+  for (const uri of new Set([...required.keys(), ...(await listRetainedUi(root))])) {
+    const rel = retainedUiPath(uri);
+    const html = rel ? await readFile(path.join(root, rel)).catch(() => undefined) : undefined;
+    if (html) bytes.set(uri, sha256Hex(html));
   }
-  return out;
+  return { bytes, required };
 }

@@ -4,7 +4,7 @@ import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import {
   againstBaselines,
-  projectUiBytes,
+  projectUiServing,
   publishedBaselines,
   publishedRoot,
   readDoc,
@@ -71,7 +71,14 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       : [];
   } else {
     newDoc = await readDoc(req.root, req.snapshotFile, input, req.newVersion);
-    if (newDoc && newDoc.uiBytes.size === 0) newDoc.uiBytes = await projectUiBytes(req.root);
+    if (newDoc && newDoc.uiBytes.size === 0) {
+      const serving = await projectUiServing(req.root);
+      Object.assign(newDoc, {
+        uiBytes: serving.bytes,
+        uiRequired: serving.required,
+        uiComplete: true,
+      });
+    }
     if (req.oldFile)
       baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
         (d): d is ContractDoc => d !== undefined,

@@ -9,7 +9,7 @@ import { intactDraft, NOT_FROZEN, type ReleaseStepResult } from "../freeze/freez
 import { readFreezeState, writeFreezeState } from "../freeze/freeze-state.js";
 import { projectLayout, publishedDir, releaseFiles } from "../../contract/project-layout.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { retainUiArtifact } from "../../contract/ui-store.js";
+import { recordUiActivations, retainUiArtifact } from "../../contract/ui-store.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import { appendReleaseEntry, readReleaseIndex, type ReleaseEntry } from "./release-index.js";
 import { planLinePublication, writeLine } from "./publish-line.js";
@@ -158,6 +158,10 @@ export async function recordPublished(
       uri,
       await readFile(path.join(root, draft.dir, releaseFiles.packageDir, "ui", name, "index.html")),
     );
+  await recordUiActivations(
+    root,
+    Object.entries(entry.ui).map(([name, uri]) => ({ uri, name })),
+  );
   if (!published.exists) await writeReleaseDir(path.join(root, pubDir), files, { replace: false });
   await appendReleaseEntry(root, { ...entry, line: plan.state });
   const written = await writeLine(root, plan);

@@ -11,6 +11,7 @@ import {
 import { checkFreeze } from "./freeze.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
+import { checkUiActivations } from "./ui-activations.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
 const RELEASE_INDEX_INVALID = defineRule({
@@ -26,7 +27,7 @@ const RELEASE_INDEX_INVALID = defineRule({
 
 /**
  * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
- * published UI URI still resolves to identical bytes (L10), the manifest gate (L12.1), the line
+ * UI URI ever active or published still resolves to identical bytes (L10), the manifest gate (L12.1), the line
  * policy (L11; with `since`, also its transitions from the line committed at that git revision)
  * and the review freeze (L3). Reads only; returns diagnostics.
  */
@@ -66,6 +67,7 @@ export async function verifyRelease(
   const plugin = await readPluginName(root);
   out.push(...(await checkPublished(root, plugin, index)));
   out.push(...(await checkUiRetention(root, plugin, index)));
+  out.push(...(await checkUiActivations(root, index)));
   out.push(...(await checkFreeze(root, plugin)));
   return out;
 }
