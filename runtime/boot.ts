@@ -12,6 +12,7 @@ import type { RuntimeServices } from "./services.js";
 import { PostgresStore } from "./store/postgres-store.js";
 import { preparePrivateFile } from "./store/private-file.js";
 import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
+import { openStateGuard } from "./state-guard.js";
 
 /**
  * Build the shared services from a resolved config: identity, curriculum, secrets (configured, or
@@ -29,20 +30,31 @@ export async function createServices(
   ]);
   const sqliteFile = path.join(config.dataDir, databaseFileName);
   if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
-  const store = config.databaseUrl
-    ? await PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
-    : await SqliteStore.open(sqliteFile, identity.stateSchemaVersion);
+  // State schema and policy revision floor first: refuses (exit 2) before anything else opens.
+  const stateGuard = await openStateGuard(config);
+  const store = await (config.databaseUrl
+    ? PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
+    : SqliteStore.open(sqliteFile, identity.stateSchemaVersion)
+  ).catch(async (error) => {
+    await stateGuard.close();
+    throw error;
+  });
+  const logger = createLogger(config.logDestination, config.logLevel);
+  stateGuard.attachLogger(logger);
   return {
     config,
     identity,
     curriculum,
     uiPages,
-    line: new LineSource(config.lineFile),
+    line: new LineSource(config.lineFile, stateGuard.floor, (revision, floor) =>
+      logger.warn({ policyRevision: revision, floor }, "contract line below the revision floor"),
+    ),
     store,
+    stateGuard,
     keyring: keyringFromConfig(secrets.capabilityKeys),
     logHmacKey: secrets.logHmacKey,
     launchSecret: secrets.launchSecret,
-    logger: createLogger(config.logDestination, config.logLevel),
+    logger,
     metrics: createMetrics(),
     now,
   };
@@ -59,5 +71,6 @@ export async function bootServices(
 /** Release what services hold: close the database, then make the log durable and close it. */
 export async function closeServices(services: RuntimeServices): Promise<void> {
   await services.store.close();
+  await services.stateGuard?.close();
   await closeLogger(services.logger);
 }

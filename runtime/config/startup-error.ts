@@ -5,7 +5,9 @@ export type StartupErrorCode =
   | "PORT_INVALID"
   | "PORT_IN_USE"
   | "LISTEN_FAILED"
-  | "UI_STORE_INCOMPLETE";
+  | "UI_STORE_INCOMPLETE"
+  | "STATE_SCHEMA_UNKNOWN"
+  | "POLICY_REVISION_LOWERED";
 
 /**
  * A start-up problem a person fixes (configuration, a busy port, a missing artifact): the CLI

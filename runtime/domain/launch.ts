@@ -51,7 +51,8 @@ export async function launchSession(
 ): Promise<LaunchResult> {
   const { config, identity, curriculum, store } = services;
   const [line, allowlist] = await Promise.all([
-    readLine(config.lineFile),
+    // Below the policy revision floor a line is no line (L11): the launch fails closed.
+    readLine(config.lineFile).then((read) => services.line.admit(read)),
     readAllowlist(config.allowlistFile),
   ]);
   const decision = decideLaunch(line, allowlist, request.acknowledgeSuccessor === true);

@@ -1,13 +1,26 @@
 import type { Knex } from "knex";
 import { initialMigration } from "./001-initial.migration.js";
 import { spentCapabilitiesMigration } from "./002-spent-capabilities.migration.js";
+import { serverStateMigration } from "./004-server-state.migration.js";
 
-interface NamedMigration extends Knex.Migration {
+export interface NamedMigration extends Knex.Migration {
   name: string;
+  /**
+   * The state schema version (L2: the persistence format) a database is at once this migration ran;
+   * migrations without one keep the version of the migration before them.
+   */
+  stateSchemaVersion?: number;
 }
 
-/** Every migration in order. Append only: a shipped migration never changes. */
-export const migrations: readonly NamedMigration[] = [initialMigration, spentCapabilitiesMigration];
+/**
+ * Every migration in order. Append only: a shipped migration never changes. (003 is the OAuth
+ * identity migration of issue #12; the state schema versions stay in order whatever lands between.)
+ */
+export const migrations: readonly NamedMigration[] = [
+  initialMigration,
+  spentCapabilitiesMigration,
+  serverStateMigration,
+];
 
 /**
  * Migrations compiled into the program instead of read from a folder, so they run the same

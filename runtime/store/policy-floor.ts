@@ -1,0 +1,58 @@
+import type { Knex } from "knex";
+
+const FLOOR_KEY = "policy_revision_floor";
+
+/**
+ * The highest contract-line `policyRevision` this database has been served under (L11): a revision
+ * only ever rises, so a line below it is refused at start and at run time, and sessions a bump
+ * retired never come back. Kept in `server_state`; raised in memory at once and in the database in
+ * the background (`flush` waits for it).
+ */
+export class PolicyRevisionFloor {
+  private pending: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly knex: Knex,
+    private value: number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Read the floor (0 when nothing was served yet). */
+  static async open(
+    knex: Knex,
+    onError: (error: unknown) => void = () => undefined,
+  ): Promise<PolicyRevisionFloor> {
+    const row = await knex("server_state").where({ key: FLOOR_KEY }).first<{ value: unknown }>();
+    return new PolicyRevisionFloor(knex, Number(row?.value ?? 0), onError);
+  }
+
+  /** The highest revision served so far. */
+  get current(): number {
+    return this.value;
+  }
+
+  /** Record that `revision` is served now; lower revisions change nothing. */
+  raise(revision: number): void {
+    if (revision <= this.value) return;
+    this.value = revision;
+    this.pending = this.pending.then(() => this.persist(revision)).catch(this.onError);
+  }
+
+  /** Wait until every raise is in the database. */
+  async flush(): Promise<void> {
+    await this.pending;
+  }
+
+  /** Only ever upwards, also when several processes share the database. */
+  private async persist(revision: number): Promise<void> {
+    const raised = await this.knex("server_state")
+      .where({ key: FLOOR_KEY })
+      .andWhere("value", "<", revision)
+      .update({ value: revision });
+    if (raised === 0)
+      await this.knex("server_state")
+        .insert({ key: FLOOR_KEY, value: revision })
+        .onConflict("key")
+        .ignore();
+  }
+}
