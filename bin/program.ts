@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerContractCommand } from "./commands/contract.command.js";
+import { registerDbCommand } from "./commands/db.command.js";
 import { registerDiffCommand } from "./commands/diff.command.js";
 import { registerLintCommand } from "./commands/lint.command.js";
 import { registerSkillLintCommand } from "./commands/skill-lint.command.js";
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
     registerContractCommand,
     registerHandlersCommand,
     registerStartCommand,
+    registerDbCommand,
     registerPrepareCommand,
     registerFreezeCommand,
     registerUnfreezeCommand,
