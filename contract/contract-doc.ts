@@ -18,6 +18,7 @@ export const CONTRACT_INPUT_INVALID = defineRule({
     notJson: "{file} is not valid JSON",
     unreadable: "{file} cannot be read",
     notInGit: "{file} cannot be read from git",
+    unreachable: "{file}: tools/list over MCP failed: {error}",
     noSnapshot: "{dir} holds no {snapshot}",
   },
 });

@@ -12,6 +12,7 @@ import {
   type ContractDoc,
 } from "../../contract/contract-doc.js";
 import { projectLayout } from "../../contract/project-layout.js";
+import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
 import { listRetainedUi, readUiActivations } from "../../contract/ui-store.js";
 import { retainedUiPath } from "../../contract/ui-uri.js";
 
@@ -52,13 +53,32 @@ export function docFromText(
   return parseContractDoc(json, file, diagnostics, version);
 }
 
-/** Read one contract document (snapshot or tools/list) from disk. */
+/**
+ * Read one contract document (snapshot or tools/list) from disk, or, for an `http(s)://…/mcp`
+ * address, list the live server's tools over MCP.
+ */
 export async function readDoc(
   root: string,
   file: string,
   diagnostics: Diagnostic[],
   version?: string,
+  live: LiveServerOptions = {},
 ): Promise<ContractDoc | undefined> {
+  if (isServerUrl(file)) {
+    try {
+      const { tools } = await listLiveTools(file, live);
+      return parseContractDoc({ tools }, file, diagnostics, version);
+    } catch (error) {
+      diagnostics.push(
+        diagnose(
+          CONTRACT_INPUT_INVALID,
+          { variant: "unreachable", file, error: (error as Error).message.split("\n")[0] },
+          { file },
+        ),
+      );
+      return undefined;
+    }
+  }
   const abs = path.resolve(root, file);
   const text = await readFile(abs, "utf8").catch(() => undefined);
   if (text === undefined) {
@@ -106,8 +126,8 @@ export async function publishedBaselines(
 }
 
 /**
- * Baselines named by `--against`: a directory (every snapshot below it), a file, or `git:REF` (the
- * snapshot at that commit).
+ * Baselines named by `--against`: a directory (every snapshot below it), a file, `git:REF` (the
+ * snapshot at that commit), or a live server's `http(s)://…/mcp` (its tools/list over MCP).
  */
 export async function againstBaselines(
   root: string,
@@ -115,7 +135,12 @@ export async function againstBaselines(
   snapshotFile: string,
   diagnostics: Diagnostic[],
   version?: string,
+  live: LiveServerOptions = {},
 ): Promise<ContractDoc[]> {
+  if (isServerUrl(against)) {
+    const doc = await readDoc(root, against, diagnostics, version, live);
+    return doc ? [doc] : [];
+  }
   if (against.startsWith("git:")) {
     const ref = against.slice(4);
     const label = `git:${ref}:${snapshotFile}`;

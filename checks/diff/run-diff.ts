@@ -10,6 +10,7 @@ import {
   readDoc,
 } from "./baselines.js";
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
+import type { LiveServerOptions } from "./live-server.js";
 import type { ContractDoc } from "../../contract/contract-doc.js";
 import { locateFindings } from "./locate-findings.js";
 import { diffDiagnostics } from "./report.js";
@@ -47,6 +48,8 @@ export interface DiffRequest {
   now: Date;
   /** Check the declared package version bump (default true; `--no-version-check`). */
   versionCheck?: boolean;
+  /** Headers and protocol era for documents that are live `http(s)://…/mcp` servers. */
+  live?: LiveServerOptions;
 }
 
 /**
@@ -63,9 +66,9 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
   let newDoc: ContractDoc | undefined;
   let baselines: ContractDoc[];
   if (req.newFile) {
-    newDoc = await readDoc(req.root, req.newFile, input, req.newVersion);
+    newDoc = await readDoc(req.root, req.newFile, input, req.newVersion, req.live);
     baselines = req.oldFile
-      ? [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
+      ? [await readDoc(req.root, req.oldFile, input, req.oldVersion, req.live)].filter(
           (d): d is ContractDoc => d !== undefined,
         )
       : [];
@@ -80,7 +83,7 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       });
     }
     if (req.oldFile)
-      baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
+      baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion, req.live)].filter(
         (d): d is ContractDoc => d !== undefined,
       );
     else if (req.against)
@@ -90,6 +93,7 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
         req.snapshotFile,
         input,
         req.oldVersion,
+        req.live,
       );
     else {
       baselines = await publishedBaselines(req.root, input);
