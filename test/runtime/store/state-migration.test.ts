@@ -212,10 +212,9 @@ for (const dialect of dialects)
       args = ["--data-dir", db.location.dataDir];
       const knex = await openAdminKnex(db.location);
       try {
-        assert.deepEqual(await migrateForward(knex, PREVIOUS), [
-          "001-initial",
-          "002-spent-capabilities",
-        ]);
+        // Every migration of the previous version (whatever lands between its marks), none after.
+        await migrateForward(knex, PREVIOUS);
+        assert.equal((await readStateSchemaStatus(knex)).database, PREVIOUS);
         await fillPreviousVersion(knex);
       } finally {
         await knex.destroy();
