@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAuthCommand } from "./commands/auth.command.js";
 import { registerContractCommand } from "./commands/contract.command.js";
 import { registerDbCommand } from "./commands/db.command.js";
 import { registerDiffCommand } from "./commands/diff.command.js";
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
     registerContractCommand,
     registerHandlersCommand,
     registerStartCommand,
+    registerAuthCommand,
     registerDbCommand,
     registerPrepareCommand,
     registerFreezeCommand,

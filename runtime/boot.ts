@@ -1,4 +1,5 @@
 import path from "node:path";
+import { checkAuthConfig, createAuthRuntime } from "./auth/auth-runtime.js";
 import { keyringFromConfig } from "./capability/index.js";
 import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config/config.js";
 import { loadCurriculum } from "./domain/curriculum.js";
@@ -23,11 +24,15 @@ export async function createServices(
   now: () => Date = () => new Date(),
 ): Promise<RuntimeServices> {
   const identity = runtimeIdentity(config.serverBuild);
-  const [curriculum, secrets, uiPages] = await Promise.all([
+  // Checks that read only come first: a failing one leaves nothing created (no data directory,
+  // secrets, database or key).
+  const authSettings = checkAuthConfig(config, identity);
+  const [curriculum, uiPages] = await Promise.all([
     loadCurriculum(config.curriculumFile),
-    resolveSecrets(config),
     loadUiPages(config.root),
   ]);
+  const secrets = await resolveSecrets(config);
+  const auth = await createAuthRuntime(config, authSettings);
   const sqliteFile = path.join(config.dataDir, databaseFileName);
   if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
   // State schema and policy revision floor first: refuses (exit 2) before anything else opens.
@@ -54,6 +59,7 @@ export async function createServices(
     keyring: keyringFromConfig(secrets.capabilityKeys),
     logHmacKey: secrets.logHmacKey,
     launchSecret: secrets.launchSecret,
+    auth,
     logger,
     metrics: createMetrics(),
     now,

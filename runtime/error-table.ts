@@ -242,6 +242,53 @@ export const errorTable: { readonly [C in ErrorCode]: ErrorEntry } = {
         "{successorUrl} fortzufahren.",
     },
   },
+  AUTHENTICATION_REQUIRED: {
+    session: false,
+    httpStatus: 401,
+    en: {
+      message: "The learner is not signed in to SkillPilot Coach.",
+      recovery:
+        "Ask the learner to sign in (connect the SkillPilot Coach account), then call the " +
+        "tool again. Do not claim anything was saved.",
+    },
+    de: {
+      message: "Die lernende Person ist bei SkillPilot Coach nicht angemeldet.",
+      recovery:
+        "Bitte die lernende Person, sich anzumelden (das SkillPilot-Coach-Konto zu " +
+        "verbinden), und rufe das Tool dann erneut auf. Behaupte nicht, etwas sei gespeichert.",
+    },
+  },
+  INSUFFICIENT_SCOPE: {
+    session: false,
+    httpStatus: 403,
+    en: {
+      message: "The sign-in does not allow this action.",
+      recovery:
+        "Ask the learner to sign in again and grant the requested permission, then call the " +
+        "tool again. Nothing was changed.",
+    },
+    de: {
+      message: "Die Anmeldung erlaubt diese Aktion nicht.",
+      recovery:
+        "Bitte die lernende Person, sich erneut anzumelden und die angefragte Berechtigung " +
+        "zu erteilen, und rufe das Tool dann erneut auf. Es wurde nichts geändert.",
+    },
+  },
+  SESSION_SUBJECT_MISMATCH: {
+    session: true,
+    httpStatus: 403,
+    en: {
+      message: "This learning session belongs to another signed-in learner.",
+      recovery:
+        "Stop structured coaching and ask the learner to start their own session at {launchUrl}.",
+    },
+    de: {
+      message: "Diese Lernsitzung gehört zu einer anderen angemeldeten Person.",
+      recovery:
+        "Beende das strukturierte Coaching und bitte die lernende Person, unter " +
+        "{launchUrl} eine eigene Sitzung zu starten.",
+    },
+  },
   TEMPORARILY_UNAVAILABLE: {
     session: false,
     httpStatus: 503,

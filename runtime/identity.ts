@@ -3,6 +3,8 @@ import { pluginIdentity } from "../generated/identity.gen.js";
 /** The version layers the runtime serves (L2), from the generated plugin identity. */
 export interface RuntimeIdentity {
   packageName: string;
+  /** Public display name (L1), e.g. "SkillPilot Coach". */
+  displayName: string;
   contractMajor: number;
   /** Log/metric label naming the plugin line, e.g. `skillpilot-coach/v1`. */
   pluginLine: string;
@@ -20,6 +22,7 @@ export interface RuntimeIdentity {
 export function runtimeIdentity(serverBuild: string): RuntimeIdentity {
   return {
     packageName: pluginIdentity.packageName,
+    displayName: pluginIdentity.displayName,
     contractMajor: pluginIdentity.contractMajor,
     pluginLine: `${pluginIdentity.packageName}/v${pluginIdentity.contractMajor}`,
     workflowVersion: pluginIdentity.workflowVersion,

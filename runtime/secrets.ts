@@ -7,7 +7,7 @@ import {
   type KeyringConfig,
 } from "./capability/index.js";
 import type { RuntimeConfig } from "./config/config.js";
-import { isLoopbackHost } from "./http/launch-auth.js";
+import { isLoopbackHost } from "./config/config.js";
 
 /**
  * Server-side secrets, from configuration or created in the data directory on first start; never

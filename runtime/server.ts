@@ -1,16 +1,25 @@
+import { randomUUID } from "node:crypto";
 import { bodyParser } from "@koa/bodyparser";
 import { Router } from "@koa/router";
 import Koa from "koa";
 import type { CoachHandlers } from "../generated/handlers.gen.js";
+import {
+  activateClientPolicy,
+  clientPolicyHeartbeat,
+  deregisterInstance,
+  HEARTBEAT_MS,
+} from "./auth/client-policy.js";
 import { closeServices, createServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
 import { configuredHostnames, hostGuard } from "./http/host-guard.js";
-import { isLoopbackHost, launchAuth, launchMcpUrl } from "./http/launch-auth.js";
+import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
+import { mcpAuthGate } from "./http/mcp-auth.js";
 import { mcpRoute } from "./http/mcp.route.js";
+import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
-import { type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
+import { isLoopbackHost, type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
 import { type BoundListener, bindListener } from "./http/listener.js";
 import type { CallContext, RuntimeServices } from "./services.js";
 
@@ -23,7 +32,12 @@ export interface RunningServer {
   port: number;
   /** Stop accepting, let in-flight requests finish, then close the MCP handler and the database. */
   close(): Promise<void>;
+  /** Settles when the server stopped: closed, or stopped itself on a client-policy conflict. */
+  stopped: Promise<StopReason>;
 }
+
+/** Why a server stopped. */
+export type StopReason = "closed" | "client-policy-conflict";
 
 const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
 
@@ -74,9 +88,11 @@ export function createApp(
     parseLaunchBody,
     launchRoute(services, mcpUrl),
   );
-  router.all("/mcp", mcpRoute(mcp));
+  router.all("/mcp", mcpAuthGate(services.auth), mcpRoute(mcp));
+  const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(configuredHostnames(services.config.host, [...services.config.allowedHosts])));
   app.use(router.routes());
+  app.use(wellKnown.routes());
   app.use(router.allowedMethods());
   return { app, mcp };
 }
@@ -98,6 +114,22 @@ export async function startServer(
   if (listener.port !== config.port)
     throw new Error("startServer: the services were built for another port than the one bound");
   const { server } = listener;
+  // L14: activate this instance's client profiles (refused when another running instance serves
+  // other ones, or on a rollback to a retired profile without a new policyRevision).
+  const instanceId = randomUUID();
+  const profiles = services.auth.settings.profiles;
+  const activation = await activateClientPolicy(services.store.admin(), {
+    instanceId,
+    profiles,
+    resource: services.auth.settings.resource,
+    policyRevision: services.line.current()?.policyRevision ?? 0,
+    now: new Date(),
+  });
+  if (activation.activated.length || activation.retired.length)
+    services.logger.info(
+      { activated: activation.activated, retired: activation.retired },
+      "client profiles activated",
+    );
   const { app, mcp } = createApp(services, handlers);
   const handle = app.callback();
   let inFlight = 0;
@@ -119,20 +151,38 @@ export async function startServer(
 
   const origin = `http://${urlHost(config.host)}:${listener.port}`;
   let closing: Promise<void> | undefined;
+  let stop: (reason: StopReason) => void = () => undefined;
+  const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
+  const heartbeat = setInterval(() => {
+    void clientPolicyHeartbeat(services.store.admin(), instanceId, profiles, new Date())
+      .then((ok) => {
+        if (ok) return;
+        services.logger.error(
+          "another instance activated different OAuth client profiles on this database: " +
+            "this instance stops serving (L14)",
+        );
+        void close().then(() => stop("client-policy-conflict"));
+      })
+      .catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   const close = () => {
     closing ??= (async () => {
       clearInterval(purge);
+      clearInterval(heartbeat);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       server.closeAllConnections();
       await stopped;
       await mcp.close();
+      await deregisterInstance(services.store.admin(), instanceId).catch(() => undefined);
       await closeServices(services);
+      stop("closed");
     })();
     return closing;
   };
-  return { origin, mcpUrl: `${origin}/mcp`, port: listener.port, close };
+  return { origin, mcpUrl: `${origin}/mcp`, port: listener.port, close, stopped };
 }
 
 /**
@@ -145,11 +195,13 @@ export async function serve(
   handlers?: CoachHandlers<CallContext>,
 ): Promise<{ running: RunningServer; services: RuntimeServices }> {
   const listener = await bindListener(config.host, config.port);
+  let services: RuntimeServices | undefined;
   try {
-    const services = await createServices(withBoundPort(config, listener.port));
+    services = await createServices(withBoundPort(config, listener.port));
     return { running: await startServer(services, handlers, listener), services };
   } catch (error) {
     await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+    if (services) await closeServices(services);
     throw error;
   }
 }

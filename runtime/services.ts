@@ -1,3 +1,4 @@
+import type { AuthRuntime, Caller } from "./auth/auth-runtime.js";
 import type { Logger } from "pino";
 import type { Keyring } from "./capability/index.js";
 import type { RuntimeConfig } from "./config/config.js";
@@ -34,6 +35,8 @@ export interface RuntimeServices {
   logHmacKey: string;
   /** Bearer secret the launch API demands when the server binds beyond loopback. */
   launchSecret: string;
+  /** The OAuth resource server: settings and the token verifier (issue #12, L1, L14). */
+  auth: AuthRuntime;
   logger: Logger;
   metrics: RuntimeMetrics;
   /** The clock; tests may pin it. */
@@ -53,6 +56,8 @@ export interface CallContext {
   /** The clock reading of this call: one per call, so every timestamp in it agrees. */
   now: Date;
   facts: CallFacts;
+  /** The signed-in caller (verified access token), when the call carried one. */
+  caller?: Caller;
   /** The session once it passed the gate (step 2), with the line revision this call runs under. */
   session?: OpenSession;
   /**

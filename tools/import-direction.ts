@@ -27,7 +27,7 @@ export const runtimeLayers: readonly (readonly string[])[] = [
   ["http"],
   ["mcp"],
   ["domain"],
-  ["store", "capability", "observability"],
+  ["store", "capability", "observability", "auth"],
 ];
 
 /** One import that breaks a rule. */

@@ -10,7 +10,16 @@ export class RawMcpCaller {
   private readonly url: URL;
   private id = 0;
 
-  constructor(url: string, connections: number) {
+  /**
+   * `tokenFor` chooses the bearer token of a call from its arguments (the learner the session
+   * belongs to), as a host sends each user's token; undefined sends none.
+   */
+  constructor(
+    url: string,
+    connections: number,
+    private readonly tokenFor: (args: Record<string, unknown>) => string | undefined = () =>
+      undefined,
+  ) {
     this.url = new URL(url);
     this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   }
@@ -34,6 +43,7 @@ export class RawMcpCaller {
         },
       },
     });
+    const token = this.tokenFor(args);
     return new Promise((resolve, reject) => {
       const req = http.request(
         this.url,
@@ -47,6 +57,7 @@ export class RawMcpCaller {
             "mcp-method": "tools/call",
             "mcp-name": name,
             "mcp-protocol-version": "2026-07-28",
+            ...(token && { authorization: `Bearer ${token}` }),
           },
         },
         (res) => {

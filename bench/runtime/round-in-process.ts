@@ -40,11 +40,21 @@ try {
       name: N,
       args: Record<string, unknown>,
     ): Promise<ToolOutput<N>> => {
+      // In process there is no HTTP gate: the caller is the learner the session belongs to.
+      const session = await services.store.findSession(String(args.learningSessionId));
+      const caller = {
+        issuer: session?.subject?.issuer ?? "",
+        subject: session?.subject?.sub ?? "",
+        clientId: "in-process",
+        scopes: services.auth.settings.scopesSupported,
+        expiresAt: Number.MAX_SAFE_INTEGER,
+      };
       const result = await callTool(
         services,
         coachHandlers,
         name,
         JSON.parse(JSON.stringify(args)),
+        caller,
       );
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
       return result.structuredContent as ToolOutput<N>;

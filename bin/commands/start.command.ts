@@ -85,15 +85,25 @@ export function registerStartCommand(program: Command): void {
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       const { running, services } = await serve(await loadConfig(root, overrides(opts)));
       process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
+      const { settings } = services.auth;
+      const port = services.config.port === 3000 ? "" : ` --port ${services.config.port}`;
+      if (settings.development)
+        process.stdout.write(
+          `OAuth: development issuer ${settings.issuer} (loopback only). An access token for ` +
+            `a learner: npx skillpilot auth token --learner NAME${port}\n`,
+        );
+      else process.stdout.write(`OAuth: tokens of ${settings.issuer} for ${settings.resource}\n`);
       process.stdout.write(
         `Start a learning session at ${services.config.launchUrl} or: npx ` +
-          `skillpilot session start --learner NAME\n`,
+          `skillpilot session start --learner NAME${port}\n`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => void running.close().then(resolve);
+      const reason = await new Promise<string>((resolve) => {
+        const stop = () => void running.close().then(() => resolve("closed"));
         process.once("SIGTERM", stop);
         process.once("SIGINT", stop);
+        void running.stopped.then(resolve);
       });
+      if (reason === "client-policy-conflict") process.exitCode = ExitCode.usage;
     });
 
   const session = program

@@ -2,10 +2,17 @@ import type { ContractModel, ToolModel } from "../model.js";
 import { generatedHeader, literal, type EmittedFile } from "./emitted-file.js";
 import { sortKeys } from "../../contract/canonical.js";
 
-/** The `_meta` of a descriptor: MCP Apps keys plus their OpenAI Apps SDK equivalents. */
-export function descriptorMeta(tool: ToolModel): Record<string, unknown> | undefined {
+/** A tool's security schemes (its OAuth scopes, from the tool schema). */
+const securitySchemes = (tool: ToolModel) => [{ type: "oauth2", scopes: tool.scopes }];
+
+/**
+ * The `_meta` of a descriptor: MCP Apps keys plus their OpenAI Apps SDK equivalents, and the
+ * security schemes mirrored where the Apps SDK convention puts them (clients that drop the
+ * top-level field still see them).
+ */
+export function descriptorMeta(tool: ToolModel): Record<string, unknown> {
   const ui: Record<string, unknown> = {};
-  const meta: Record<string, unknown> = {};
+  const meta: Record<string, unknown> = { securitySchemes: securitySchemes(tool) };
   if (tool.ui) {
     ui.resourceUri = tool.ui.resourceUri;
     meta["openai/outputTemplate"] = tool.ui.resourceUri;
@@ -15,8 +22,7 @@ export function descriptorMeta(tool: ToolModel): Record<string, unknown> | undef
     if (!tool.visibility.includes("model")) meta["openai/visibility"] = "private";
     if (tool.visibility.includes("app")) meta["openai/widgetAccessible"] = true;
   }
-  if (Object.keys(ui).length === 0) return undefined;
-  return { ...meta, ui };
+  return Object.keys(ui).length === 0 ? meta : { ...meta, ui };
 }
 
 /** One MCP `tools/list` entry for a tool: schemas self-contained, all four annotations explicit. */
@@ -29,8 +35,8 @@ export function toolDescriptor(tool: ToolModel): Record<string, unknown> {
     inputSchema: tool.input.schema,
     outputSchema: tool.output.schema,
     annotations: { title: tool.title, ...tool.annotations },
-    securitySchemes: [{ type: "oauth2", scopes: tool.scopes }],
-    ...(meta ? { _meta: meta } : {}),
+    securitySchemes: securitySchemes(tool),
+    _meta: meta,
   }) as Record<string, unknown>;
 }
 
@@ -62,6 +68,16 @@ export interface ToolDescriptor {
 }
 
 export const toolDescriptors: readonly ToolDescriptor[] = ${literal(tools)};
+
+/** The OAuth scopes each tool requires (from its schema's securitySchemes), by tool name. */
+export const toolScopes: { readonly [name: string]: readonly string[] } = ${literal(
+    Object.fromEntries(model.tools.map((t) => [t.name, [...t.scopes].sort()])),
+  )};
+
+/** Every scope of the contract, sorted: the resource's \`scopes_supported\`. */
+export const contractScopes: readonly string[] = ${literal(
+    [...new Set(model.tools.flatMap((t) => t.scopes))].sort(),
+  )};
 `;
   return { path: "generated/tools.gen.ts", contents };
 }

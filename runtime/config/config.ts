@@ -1,5 +1,6 @@
 import path from "node:path";
 import { readConfigFile } from "./config-file.js";
+import type { ClientProfile } from "../auth/client-profiles.js";
 import { StartupError } from "./startup-error.js";
 import type { KeyringConfig } from "../capability/index.js";
 import { projectLayout } from "../../contract/project-layout.js";
@@ -54,6 +55,21 @@ export interface RuntimeConfig {
    * Capability keyring (C11); generated into secrets.json when unset, required with `databaseUrl`.
    */
   capabilityKeys?: KeyringConfig;
+  /** OAuth resource server settings (issue #12); absent on loopback: the development issuer. */
+  auth?: AuthConfig;
+}
+
+/** The `auth` section of the configuration. */
+export interface AuthConfig {
+  issuer?: string;
+  jwksUri?: string;
+  jwksFile?: string;
+  algorithms?: readonly string[];
+  clockSkewSeconds?: number;
+  jwksCooldownSeconds?: number;
+  jwksCacheMaxAgeSeconds?: number;
+  clientProfiles?: readonly ClientProfile[];
+  domainVerificationToken?: string;
 }
 
 /** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */
@@ -79,6 +95,12 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
   if (env.SKILLPILOT_PUBLIC_URL) out.publicUrl = env.SKILLPILOT_PUBLIC_URL;
   if (env.SKILLPILOT_LAUNCH_SECRET) out.launchSecret = env.SKILLPILOT_LAUNCH_SECRET;
   if (env.SKILLPILOT_LOG_HMAC_KEY) out.logHmacKey = env.SKILLPILOT_LOG_HMAC_KEY;
+  const auth: Record<string, string> = {};
+  if (env.SKILLPILOT_OAUTH_ISSUER) auth.issuer = env.SKILLPILOT_OAUTH_ISSUER;
+  if (env.SKILLPILOT_OAUTH_JWKS_URI) auth.jwksUri = env.SKILLPILOT_OAUTH_JWKS_URI;
+  if (env.SKILLPILOT_OPENAI_APPS_CHALLENGE)
+    auth.domainVerificationToken = env.SKILLPILOT_OPENAI_APPS_CHALLENGE;
+  if (Object.keys(auth).length > 0) out.auth = auth;
   if (env.SKILLPILOT_CAPABILITY_KEYS) {
     try {
       out.capabilityKeys = JSON.parse(env.SKILLPILOT_CAPABILITY_KEYS) as KeyringConfig;
@@ -105,6 +127,14 @@ export function parsePort(value: string, setting: string): number {
       `${setting} must be a port number from 0 to 65535 (0 picks a free port), got ${JSON.stringify(value)}`,
     );
   return port;
+}
+
+/** Host values that keep the server on this machine (0.0.0.0, a LAN address … are reachable). */
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
+
+/** True when the server binds only to loopback. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
 /** A bind address as the host part of a URL: a wildcard becomes loopback, IPv6 goes in brackets. */
@@ -136,7 +166,11 @@ export async function loadConfig(
     configFile !== undefined,
   )) as ConfigFile & { $schema?: string };
   const { $schema: _schema, ...file } = fromFile;
-  const merged: ConfigFile = { ...file, ...envConfig(env), ...defined(flags) };
+  const fromEnv = envConfig(env);
+  const merged: ConfigFile = { ...file, ...fromEnv, ...defined(flags) };
+  // Environment settings of the auth section refine the file's, key by key.
+  if (file.auth || fromEnv.auth || flags.auth)
+    merged.auth = { ...file.auth, ...fromEnv.auth, ...flags.auth };
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -168,6 +202,12 @@ export async function loadConfig(
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
+    ...(merged.auth && {
+      auth: {
+        ...merged.auth,
+        ...(merged.auth.jwksFile && { jwksFile: at(merged.auth.jwksFile) }),
+      },
+    }),
   });
 }
 

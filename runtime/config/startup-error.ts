@@ -7,7 +7,10 @@ export type StartupErrorCode =
   | "LISTEN_FAILED"
   | "UI_STORE_INCOMPLETE"
   | "STATE_SCHEMA_UNKNOWN"
-  | "POLICY_REVISION_LOWERED";
+  | "POLICY_REVISION_LOWERED"
+  | "AUTH_CONFIG_INVALID"
+  | "CLIENT_POLICY_CONFLICT"
+  | "CLIENT_POLICY_ROLLBACK_REFUSED";
 
 /**
  * A start-up problem a person fixes (configuration, a busy port, a missing artifact): the CLI

@@ -1,5 +1,4 @@
 import type { CoachToolName, ContextOption, FullContext } from "../../generated/types.gen.js";
-import { mintOptionPayload } from "../capability/index.js";
 import type { RuntimeServices } from "../services.js";
 import type { Curriculum, Goal } from "./curriculum.js";
 import { examMaxScore, pendingExam } from "./exams.js";
@@ -9,10 +8,10 @@ import { frontier, skillsWithFrontier } from "./learning-rules.js";
 import type { OpenSession } from "./session-gate.js";
 import { dueRecallItems } from "./recall-items.js";
 import { issueCapability } from "./workflow-capabilities.js";
+import { optionPayload } from "./option-payloads.js";
 
 /** At most this many options per context: a small set the learner can take in (C14). */
 export const maxOptions = 4;
-const OPTION_LIFETIME_MS = 3600_000;
 
 /** The structured choice an option payload seals. */
 export type OptionChoice =
@@ -166,16 +165,15 @@ export function buildFullContext(
     case "choose":
       break;
   }
-  const expiresAt = new Date(now.getTime() + OPTION_LIFETIME_MS);
   const policyRevision = session.policyRevisionInForce;
   const options: ContextOption[] = step.choices.map((choice) => ({
     kind: choice.kind,
     label: optionLabel(curriculum, choice, locale),
-    payload: mintOptionPayload(services.keyring, {
+    payload: optionPayload(services.keyring, {
       learningSessionId: session.sessionId,
       stateVersion: snapshot.stateVersion,
       policyRevision,
-      expiresAt,
+      now,
       choice,
     }),
   }));

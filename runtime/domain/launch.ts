@@ -7,7 +7,10 @@ import { decideLaunch, readAllowlist, readLine } from "./line-policy.js";
 
 /** A first-party launch request (the WebGUI or the CLI; never a chat tool). */
 export interface LaunchRequest {
-  /** First-party learner name; stays in the backend (C15). */
+  /**
+   * The learner: their subject (`sub`) at the configured OAuth issuer, which the session is bound
+   * to (L14). Stays in the backend (C15).
+   */
   learner: string;
   locale: "en" | "de";
   /** Explicit user choice to start on a WARN line despite the successor (L11). */
@@ -82,6 +85,8 @@ export async function launchSession(
       policyRevision: decision.policyRevision,
       createdAt: at,
       expiresAt,
+      // The learner is a subject of the configured issuer: only their token can use the session.
+      subject: { issuer: services.auth.settings.issuer, sub: request.learner.trim() },
     });
   });
   return {

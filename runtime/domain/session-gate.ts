@@ -12,9 +12,9 @@ export interface OpenSession extends SessionRecord {
 }
 
 /**
- * Step 2 of every call: the session exists, is not expired, and its pinned contract major,
- * workflow version and curriculum revision are still served, and the line's `policyRevision` is
- * still the one it launched under (L11); otherwise fail closed (L8).
+ * Step 2 of every call: the session exists, belongs to the signed-in caller, is not expired, and
+ * its pinned contract major, workflow version and curriculum revision are still served, and the
+ * line's `policyRevision` is still the one it launched under (L11); otherwise fail closed (L8).
  */
 export async function openSession(
   learningSessionId: string,
@@ -24,6 +24,16 @@ export async function openSession(
   const session = await store.findSession(learningSessionId);
   if (!session) throw new CoachError("SESSION_NOT_FOUND");
   ctx.facts.session = session;
+  // The session id is not a credential: only the signed-in learner it was launched for may use it
+  // (L14). Checked before anything else about the session is revealed.
+  const caller = ctx.caller;
+  if (
+    !caller ||
+    !session.subject ||
+    session.subject.sub !== caller.subject ||
+    session.subject.issuer !== caller.issuer
+  )
+    throw new CoachError("SESSION_SUBJECT_MISMATCH");
   if (session.expiresAt <= ctx.now.getTime()) throw new CoachError("SESSION_EXPIRED");
   if (
     session.contractMajor !== identity.contractMajor ||

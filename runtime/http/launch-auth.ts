@@ -1,18 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Middleware } from "koa";
 
-/**
- * Host values that keep the server on this machine; anything else (0.0.0.0, a LAN address,
- * 127.0.0.2 …) counts as reachable.
- */
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
-
-/**
- * True when the server binds only to loopback, where the first-party launch API needs no secret.
- */
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host.toLowerCase());
-}
+import { isLoopbackHost } from "../config/config.js";
 
 /**
  * Compare through fixed-length digests, so neither the length nor a prefix of the secret leaks

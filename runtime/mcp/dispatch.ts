@@ -4,6 +4,9 @@ import {
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import type { CoachHandlers, ToolName } from "../../generated/handlers.gen.js";
+import { toolScopes } from "../../generated/tools.gen.js";
+import type { Caller } from "../auth/auth-runtime.js";
+import { bearerChallenge } from "../auth/challenge.js";
 import type { ErrorCode } from "../../generated/types.gen.js";
 import { CapabilityError } from "../capability/index.js";
 import { localizeError, type MessageLocale } from "../error-table.js";
@@ -84,15 +87,23 @@ export async function callTool(
   handlers: CoachHandlers<CallContext>,
   name: string,
   args: unknown,
+  caller?: Caller,
 ): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
-  const ctx: CallContext = { services, now: services.now(), facts: {} };
+  const ctx: CallContext = { services, now: services.now(), facts: {}, ...(caller && { caller }) };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
   if (!isToolName(name)) {
     record(services, "unknown", UNKNOWN_TOOL, ctx.facts, started);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
   }
   const tool: ToolName = name;
+  const refusal = authRefusal(services, tool, caller);
+  if (refusal) {
+    record(services, tool, refusal.code, ctx.facts, started);
+    const locale = await refusedInputLocale(services, args);
+    const error = localizeError(refusal.code, locale, { launchUrl: services.config.launchUrl });
+    return errorResult(error, { "mcp/www_authenticate": [refusal.challenge] });
+  }
   try {
     const validate = inputValidators[tool];
     if (!validate(args ?? {})) throw new CoachError("INVALID_INPUT");
@@ -117,6 +128,39 @@ export async function callTool(
         : localeOf(ctx.facts);
     return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
   }
+}
+
+/**
+ * Whether the caller may call `tool` at all (before its input is even looked at): a signed-in
+ * caller whose token carries every scope the tool's schema declares. The refusal is a tool result
+ * whose `_meta["mcp/www_authenticate"]` carries the Bearer challenge, the form a host starts its
+ * account linking (or step-up) from; nothing is validated, read or written.
+ */
+function authRefusal(
+  services: RuntimeServices,
+  tool: ToolName,
+  caller: Caller | undefined,
+): { code: ErrorCode; challenge: string } | undefined {
+  const { settings } = services.auth;
+  if (!caller)
+    return {
+      code: "AUTHENTICATION_REQUIRED",
+      challenge: bearerChallenge({
+        resourceMetadata: settings.resourceMetadataUrl,
+        scopes: settings.scopesSupported,
+      }),
+    };
+  const needed = toolScopes[tool];
+  if (needed.every((s) => caller.scopes.includes(s))) return undefined;
+  return {
+    code: "INSUFFICIENT_SCOPE",
+    challenge: bearerChallenge({
+      resourceMetadata: settings.resourceMetadataUrl,
+      scopes: [...new Set([...caller.scopes, ...needed])],
+      error: "insufficient_scope",
+      description: `${tool} needs the scope ${needed.join(" ")}`,
+    }),
+  };
 }
 
 /**

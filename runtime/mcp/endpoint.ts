@@ -8,6 +8,7 @@ import {
 import type { CoachHandlers } from "../../generated/handlers.gen.js";
 import { toolDescriptors } from "../../generated/tools.gen.js";
 import type { CallContext, RuntimeServices } from "../services.js";
+import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
 import { createUiResources } from "./ui-resources.js";
 
@@ -62,9 +63,10 @@ export function createCoachMcpHandler(
           if (!result) throw new ResourceNotFoundError(request.params.uri);
           return result;
         });
-        server.setRequestHandler("tools/call", async (request) => {
+        server.setRequestHandler("tools/call", async (request, ctx) => {
           const { name, arguments: args } = request.params;
-          const result = await callTool(services, handlers, name, args);
+          const caller = callerOf(ctx.http?.authInfo);
+          const result = await callTool(services, handlers, name, args, caller);
           return server.projectCallToolResult(result, outputSchemas.get(name));
         });
         return server;

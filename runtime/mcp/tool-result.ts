@@ -63,9 +63,10 @@ export function successResult(
  * A failed tool result. No structuredContent: clients validate it against the tool's
  * outputSchema even on errors, and an error envelope is not a full context.
  */
-export function errorResult(error: LocalizedError): CallToolResult {
+export function errorResult(error: LocalizedError, meta?: Record<string, unknown>): CallToolResult {
   return {
     isError: true,
     content: [{ type: "text", text: `${error.code}: ${error.message} ${error.recovery}` }],
+    ...(meta && { _meta: meta }),
   };
 }

@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from "knex";
 import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
+import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
 import {
   StateVersionMismatch,
@@ -152,6 +153,8 @@ function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
         policy_revision: r.policyRevision,
         created_at: r.createdAt,
         expires_at: r.expiresAt,
+        subject_issuer: r.subject?.issuer ?? null,
+        subject: r.subject?.sub ?? null,
       });
     },
   };
@@ -170,6 +173,7 @@ function retryable(error: unknown): boolean {
  */
 export class PostgresStore implements CoachStore {
   readonly dialect = "postgres" as const;
+  private readonly sessions = new SessionCache();
 
   private constructor(
     private readonly knex: Knex,
@@ -184,8 +188,12 @@ export class PostgresStore implements CoachStore {
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
-    return toSession(
-      await this.knex("sessions").where({ session_id: sessionId }).first<SessionRow | undefined>(),
+    return this.sessions.find(sessionId, async () =>
+      toSession(
+        await this.knex("sessions")
+          .where({ session_id: sessionId })
+          .first<SessionRow | undefined>(),
+      ),
     );
   }
 
@@ -215,6 +223,11 @@ export class PostgresStore implements CoachStore {
   async purgeExpired(now: number): Promise<number> {
     const keys = await this.knex("idempotency_records").where("expires_at", "<=", now).delete();
     return keys + (await this.knex("spent_capabilities").where("expires_at", "<=", now).delete());
+  }
+
+  /** The store's own knex: administrative work shares its pool. */
+  admin(): Knex {
+    return this.knex;
   }
 
   async close(): Promise<void> {

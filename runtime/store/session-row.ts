@@ -11,6 +11,8 @@ export interface SessionRow {
   policy_revision: number;
   created_at: string;
   expires_at: number | string;
+  subject_issuer?: string | null;
+  subject?: string | null;
 }
 
 /** Map a sessions row to the store's record. */
@@ -26,5 +28,8 @@ export function toSession(row: SessionRow | undefined): SessionRecord | undefine
     policyRevision: row.policy_revision,
     createdAt: row.created_at,
     expiresAt: Number(row.expires_at),
+    ...(row.subject && row.subject_issuer
+      ? { subject: { issuer: row.subject_issuer, sub: row.subject } }
+      : {}),
   };
 }

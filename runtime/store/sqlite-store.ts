@@ -1,9 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
-import knexFactory from "knex";
+import knexFactory, { type Knex } from "knex";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
+import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
 import {
   StateVersionMismatch,
@@ -119,7 +120,7 @@ function statements(db: Database.Database) {
     insertSession: db.prepare(
       "INSERT INTO sessions (session_id, learner_id, locale, contract_major, " +
         "workflow_version, curriculum_revision, policy_revision, created_at, " +
-        "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "expires_at, subject_issuer, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     purge: db.prepare("DELETE FROM idempotency_records WHERE expires_at <= ?"),
     spentBy: db.prepare<[string], { use_key: string }>(
@@ -239,6 +240,8 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
         r.policyRevision,
         r.createdAt,
         r.expiresAt,
+        r.subject?.issuer ?? null,
+        r.subject?.sub ?? null,
       );
     },
   };
@@ -271,6 +274,8 @@ export class SqliteStore implements CoachStore {
   private draining = false;
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
+  private adminKnex: Knex | undefined;
+  private readonly sessions = new SessionCache();
 
   private constructor(
     readonly file: string,
@@ -291,7 +296,7 @@ export class SqliteStore implements CoachStore {
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
-    return toSession(this.read.session.get(sessionId));
+    return this.sessions.find(sessionId, async () => toSession(this.read.session.get(sessionId)));
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
@@ -362,7 +367,26 @@ export class SqliteStore implements CoachStore {
     );
   }
 
+  /** A knex on the same file for administrative work, opened on first use. */
+  admin(): Knex {
+    this.adminKnex ??= knexFactory({
+      client: "better-sqlite3",
+      connection: { filename: this.file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: Database.Database, done: (error: Error | null) => void) => {
+          conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+          done(null);
+        },
+      },
+    });
+    return this.adminKnex;
+  }
+
   async close(): Promise<void> {
+    await this.adminKnex?.destroy();
     this.closed = true;
     await this.drained;
     this.reader.close();

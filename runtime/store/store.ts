@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import type { ReplayVerdict } from "../capability/index.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 
@@ -14,6 +15,11 @@ export interface SessionRecord {
   createdAt: string;
   /** Epoch milliseconds. */
   expiresAt: number;
+  /**
+   * The signed-in subject the session was launched for (L14): calls must carry this subject's
+   * token. Absent on sessions from before OAuth, which no token can use.
+   */
+  subject?: { issuer: string; sub: string };
 }
 
 /** Idempotency key of a write: (session, tool, clientRequestId) (G6). */
@@ -87,6 +93,11 @@ export interface CoachStore extends StoreReader {
   write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T>;
   /** Delete idempotency records and spent capabilities expired at `now`; returns how many. */
   purgeExpired(now: number): Promise<number>;
+  /**
+   * A knex handle on the same database for infrequent administrative work (client policy,
+   * instance registry, status): never on the per-call path.
+   */
+  admin(): Knex;
   close(): Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import { hostContext, openHostPage, readWidget, startHostServer } from "./suppor
 const out = path.join(repoRoot, "docs", "screenshots");
 
 const fx = await startFixture();
-const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+const client = await connectClient(fx, "2026-07-28 (SDK v2)");
 const server = await startHostServer();
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
 const written: string[] = [];

@@ -98,7 +98,7 @@ for (const era of eras) {
         // A fresh client per 400 calls: the SDK clients keep one abort listener per call they made.
         const codes: (string | undefined)[] = [];
         for (let i = 0; i < tampered.length; i += 400) {
-          const fresh = await connectClient(served.fx.server.mcpUrl, era);
+          const fresh = await connectClient(served.fx, era);
           try {
             const call = (token: string) =>
               fresh.callTool("record_skillpilot_verified_recall_results", {

@@ -208,7 +208,7 @@ for (const era of clientEras) {
     it("lets exactly 1 of 8 concurrent writers with the same expectedStateVersion win; 7 get STATE_CONFLICT (G5)", async () => {
       const { sid, ctx } = await activeGoalSession(`race-${era}`);
       const clients = await Promise.all(
-        Array.from({ length: 8 }, () => connectClient(served.fx.server.mcpUrl, era)),
+        Array.from({ length: 8 }, () => connectClient(served.fx, era)),
       );
       try {
         const results: ToolResult[] = await Promise.all(

@@ -114,20 +114,22 @@ describe("skillpilot diff --against http(s)://…/mcp: a live server's tools/lis
 
   it("sends every --header on each request (e.g. a bearer token)", async () => {
     const proxy = await recordingProxy(fx);
+    // tools/list is public; a token it is sent with must still be valid (issue #12).
+    const token = await fx.token("diff-reviewer");
     try {
       const result = await skillpilot([
         "diff",
         "--against",
         proxy.url,
         "--header",
-        "Authorization: Bearer diff-test-token",
+        `Authorization: Bearer ${token}`,
         "--header",
         "X-Skillpilot-Trace: 42",
       ]);
       assert.equal(result.code, 0, result.stderr + result.stdout);
       assert.ok(proxy.seen.length > 0);
       for (const headers of proxy.seen) {
-        assert.equal(headers.authorization, "Bearer diff-test-token");
+        assert.equal(headers.authorization, `Bearer ${token}`);
         assert.equal(headers["x-skillpilot-trace"], "42");
       }
     } finally {

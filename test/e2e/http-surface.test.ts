@@ -92,7 +92,7 @@ describe("HTTP surface", () => {
     async () => {
       assert.equal(fx.services.config.port, fx.server.port, "the bound port, not 0");
       assert.equal(fx.services.config.launchUrl, `${fx.server.origin}/start`);
-      const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+      const client = await connectClient(fx, "2026-07-28 (SDK v2)");
       try {
         const unknown = await client.callTool("get_skillpilot_learning_context", {
           learningSessionId: "sps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
@@ -121,7 +121,7 @@ describe("HTTP surface", () => {
 
   it("exposes /metrics with only the bounded labels (L13)", async () => {
     const sid = await fx.newSession("metrics-learner");
-    const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+    const client = await connectClient(fx, "2026-07-28 (SDK v2)");
     try {
       await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
       const stale = await client.callTool("complete_skillpilot_goal", {

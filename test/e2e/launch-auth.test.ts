@@ -107,7 +107,7 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
       async () =>
         (fx = await startFixture({
           host: REACHABLE_HOST,
-          publicUrl: "https://coach.example.test/",
+          publicUrl: "https://mcp-openai.skillpilot.com/",
         })),
     );
     after(() => fx?.close());
@@ -123,7 +123,7 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
         assert.equal((await post(fx)).status, 401);
         const res = await post(fx, { authorization: `Bearer ${secrets.launchSecret}` });
         assert.equal(res.status, 201, JSON.stringify(res.body));
-        assert.equal(res.body.mcpUrl, "https://coach.example.test/mcp");
+        assert.equal(res.body.mcpUrl, "https://mcp-openai.skillpilot.com/mcp");
       },
     );
   });

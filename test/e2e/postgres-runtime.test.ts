@@ -28,7 +28,7 @@ describe("the runtime on PostgreSQL (DATABASE_URL), SDK v2 client", function () 
       capabilityKeys: generateKeyringConfig("k1"),
       logHmacKey: randomBytes(32).toString("base64url"),
     });
-    client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+    client = await connectClient(fx, "2026-07-28 (SDK v2)");
     db = knexFactory({ client: "pg", connection: pg.url });
   });
   after(async () => {
@@ -67,7 +67,7 @@ describe("the runtime on PostgreSQL (DATABASE_URL), SDK v2 client", function () 
     const after = (first.structuredContent as Context).successor;
 
     const clients = await Promise.all(
-      Array.from({ length: 8 }, () => connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)")),
+      Array.from({ length: 8 }, () => connectClient(fx, "2026-07-28 (SDK v2)")),
     );
     try {
       const results = await Promise.all(

@@ -21,7 +21,7 @@ describe("privacy of storage and logs", () => {
       try {
         const sid = await fx.newSession("canary-learner");
         for (const era of eras) {
-          const client = await connectClient(fx.server.mcpUrl, era);
+          const client = await connectClient(fx, era);
           try {
             const ctx = (
               await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid })
@@ -99,7 +99,7 @@ describe("privacy of storage and logs", () => {
         const sessions: string[] = [];
         let calls = 0;
         for (const era of eras) {
-          const client = await connectClient(fx.server.mcpUrl, era);
+          const client = await connectClient(fx, era);
           try {
             for (const sid of [
               await fx.newSession(`log-a-${era}`),

@@ -28,7 +28,7 @@ describe("graceful shutdown", () => {
     const fx = await startFixture({}, handlers);
     try {
       const sid = await fx.newSession("drain");
-      const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+      const client = await connectClient(fx, "2026-07-28 (SDK v2)");
       const call = client.callTool("get_skillpilot_learning_context", { learningSessionId: sid });
       await inHandler;
       let closed = false;

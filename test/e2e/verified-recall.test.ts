@@ -47,7 +47,7 @@ describe("Verified Recall: server-side trace of one turn (G10, C12, C13)", () =>
         const fx = await startFixture(LONG_SESSIONS);
         let client: CoachClient | undefined;
         try {
-          client = await connectClient(fx.server.mcpUrl, era);
+          client = await connectClient(fx, era);
           const d = new CoachDriver(client, fx);
           const { sid, ctx } = await recallDue(d, `trace-${era}`);
           assert.equal(ctx.requiredAction, "offerVerifiedRecall");

@@ -13,6 +13,7 @@ import { logFingerprint } from "../../runtime/observability/session-fingerprint.
 import { resolveSecrets } from "../../runtime/secrets.js";
 import { connectClient } from "./support/mcp-clients.js";
 import { repoRoot, startFixture } from "./support/runtime-fixture.js";
+import { testConfidentialProfile } from "./support/test-issuer.js";
 
 const key = (c: string) => c.repeat(43);
 
@@ -44,7 +45,13 @@ describe("runtime keys from configuration (issue 4: keys from config; C11, L13)"
     "DATABASE_URL without configured keys fails at start with a message naming " +
       "the settings, before any database connection",
     async () => {
-      const config = await configFrom({ DATABASE_URL: "postgres://127.0.0.1:1/never" });
+      // An issuer is configured (production needs one), so the keys are what is missing.
+      const auth = {
+        issuer: "https://issuer.test",
+        jwksUri: "https://issuer.test/jwks",
+        clientProfiles: [testConfidentialProfile],
+      };
+      const config = await configFrom({ DATABASE_URL: "postgres://127.0.0.1:1/never" }, { auth });
       await assert.rejects(createServices(config), (error: Error) => {
         assert.match(error.message, /DATABASE_URL is set/);
         assert.match(error.message, /SKILLPILOT_LOG_HMAC_KEY/);
@@ -106,7 +113,7 @@ describe("runtime keys from configuration (issue 4: keys from config; C11, L13)"
       const fx = await startFixture({ capabilityKeys, logHmacKey });
       try {
         const sid = await fx.newSession("configured-keys");
-        const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+        const client = await connectClient(fx, "2026-07-28 (SDK v2)");
         try {
           // A grading capability minted offline with the configured keyring opens on the server
           // (CAPABILITY_STALE for its batch, not CAPABILITY_INVALID as a foreign key would give).

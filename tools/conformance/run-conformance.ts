@@ -13,6 +13,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
@@ -116,6 +118,50 @@ async function startServer(
   };
 }
 
+/**
+ * A loopback proxy in front of the server that adds `Authorization: Bearer <token>` to every
+ * request without one — what a host does once the learner linked the account. The suite cannot
+ * send headers itself; Host and Origin pass unchanged, so the DNS-rebinding checks still hit the
+ * server's own guard. Unauthenticated behaviour is tested in test/e2e/oauth-*.test.ts.
+ */
+async function authenticatingProxy(target: string, token: string) {
+  const upstream = new URL(target);
+  const server = http.createServer((req, res) => {
+    const headers = { ...req.headers };
+    headers.authorization ??= `Bearer ${token}`;
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${upstream.pathname}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A development-issuer token for the server (what `npx skillpilot auth token` prints). */
+async function devToken(serverUrl: string, scratch: string): Promise<string> {
+  const port = new URL(serverUrl).port;
+  const dataDir = path.join(scratch, "data");
+  const args = ["bin/skillpilot.js", "auth", "token", "--learner", "conformance"];
+  const r = await run(process.execPath, [...args, "--port", port, "--data-dir", dataDir], {
+    cwd: root,
+  });
+  if (r.code !== 0) throw new SetupError(`could not mint a development token: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
 /** Environment of the external clients: Node 22 first on PATH, a scratch HOME, no colours. */
 function clientEnv(scratch: string): NodeJS.ProcessEnv {
   return {
@@ -198,14 +244,17 @@ async function main(): Promise<number> {
   const problems: string[] = [];
   const parts: string[] = [];
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let closeProxy: (() => Promise<void>) | undefined;
   try {
     await installTools();
     server = await startServer(scratch);
     say(
       `server on Node ${process.versions.node} at ${server.url}; clients on ${(await run(node22, ["-v"])).stdout.trim()}`,
     );
+    const proxy = await authenticatingProxy(server.url, await devToken(server.url, scratch));
+    closeProxy = proxy.close;
     for (const revision of REVISIONS) {
-      const c = await conformance(server.url, scratch, revision);
+      const c = await conformance(proxy.url, scratch, revision);
       say(
         `suite ${revision}: exit ${c.code}, ${c.baselined} baselined check(s) from expected-failures.yaml`,
       );
@@ -226,6 +275,7 @@ async function main(): Promise<number> {
     problems.push(error.message);
     parts.push("could not run");
   } finally {
+    await closeProxy?.();
     const code = await server?.stop();
     if (server) say(`server stopped (exit ${code})`);
   }

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import { initialMigration } from "./001-initial.migration.js";
 import { spentCapabilitiesMigration } from "./002-spent-capabilities.migration.js";
+import { oauthIdentityMigration } from "./003-oauth-identity.migration.js";
 import { serverStateMigration } from "./004-server-state.migration.js";
 
 export interface NamedMigration extends Knex.Migration {
@@ -13,12 +14,13 @@ export interface NamedMigration extends Knex.Migration {
 }
 
 /**
- * Every migration in order. Append only: a shipped migration never changes. (003 is the OAuth
- * identity migration of issue #12; the state schema versions stay in order whatever lands between.)
+ * Every migration in order. Append only: a shipped migration never changes. State schema versions
+ * stay in order whatever lands between their marks.
  */
 export const migrations: readonly NamedMigration[] = [
   initialMigration,
   spentCapabilitiesMigration,
+  oauthIdentityMigration,
   serverStateMigration,
 ];
 

@@ -81,6 +81,7 @@ describe("the contract line in force (L11)", () => {
         policyRevision: 8,
         createdAt: "",
         expiresAt: Date.now() + 3600_000,
+        subject: { issuer: "https://issuer.test", sub: "ann" },
       } as SessionRecord;
       const services = {
         keyring,
@@ -90,7 +91,14 @@ describe("the contract line in force (L11)", () => {
         curriculum: { revision: "cr" },
       } as unknown as RuntimeServices;
       const gate = async () => {
-        const ctx: CallContext = { services, now: new Date(), facts: {} };
+        const caller = {
+          issuer: "https://issuer.test",
+          subject: "ann",
+          clientId: "c",
+          scopes: [],
+          expiresAt: 0,
+        };
+        const ctx: CallContext = { services, now: new Date(), facts: {}, caller };
         const session = await openSession(launched.sessionId, ctx);
         assert.equal(ctx.session, session, "the gated session is kept on the call context");
         return { services, session, now: ctx.now };

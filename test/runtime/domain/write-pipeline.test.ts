@@ -15,7 +15,19 @@ describe("shared write pipeline", () => {
   let dir: string;
   let services: RuntimeServices;
   let sessionId: string;
-  const ctx = (): CallContext => ({ services, now: new Date(), facts: {} });
+  // In process there is no HTTP gate: the caller is the signed-in learner the session is for.
+  const ctx = (): CallContext => ({
+    services,
+    now: new Date(),
+    facts: {},
+    caller: {
+      issuer: services.auth.settings.issuer,
+      subject: "pipeline",
+      clientId: "skillpilot-local-dev",
+      scopes: services.auth.settings.scopesSupported,
+      expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    },
+  });
   const input = (clientRequestId = randomUUID()) => ({
     learningSessionId: sessionId,
     expectedStateVersion: 1,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +18,7 @@ import { pluginIdentity } from "../../../generated/identity.gen.js";
 import { migrations } from "../../../runtime/store/migrations/index.js";
 import { repoRoot, startFixture } from "../support/runtime-fixture.js";
 import { connectClient } from "../support/mcp-clients.js";
+import { createTestIssuer } from "../support/test-issuer.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres.js";
 
 const cli = path.join(repoRoot, "bin/skillpilot.js");
@@ -136,7 +137,14 @@ interface Dialect {
   name: string;
   /** A fresh, empty database; undefined to skip (PostgreSQL not installed). */
   open(): Promise<
-    { location: DatabaseLocation; env: NodeJS.ProcessEnv; cleanup(): Promise<void> } | undefined
+    | {
+        location: DatabaseLocation;
+        env: NodeJS.ProcessEnv;
+        /** CLI options that reach the database (and, on PostgreSQL, an OAuth issuer). */
+        args: string[];
+        cleanup(): Promise<void>;
+      }
+    | undefined
   >;
 }
 
@@ -148,6 +156,7 @@ const dialects: Dialect[] = [
       return {
         location: { dataDir: dir },
         env: {},
+        args: ["--data-dir", dir],
         cleanup: () => rm(dir, { recursive: true, force: true }),
       };
     },
@@ -158,8 +167,13 @@ const dialects: Dialect[] = [
       const pg: ThrowawayPostgres | undefined = await startThrowawayPostgres();
       if (!pg) return undefined;
       const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-migrate-"));
+      // Beyond the embedded database the server needs a real OAuth issuer (issue #12).
+      const issuer = await createTestIssuer();
+      const config = path.join(dir, "skillpilot.config.json");
+      await writeFile(config, JSON.stringify({ auth: issuer.config() }));
       return {
         location: { dataDir: dir, databaseUrl: pg.url },
+        args: ["--data-dir", dir, "--config", config],
         env: {
           DATABASE_URL: pg.url,
           SKILLPILOT_LOG_HMAC_KEY: randomBytes(32).toString("base64url"),
@@ -168,6 +182,7 @@ const dialects: Dialect[] = [
         async cleanup() {
           await pg.stop();
           await rm(dir, { recursive: true, force: true });
+          await rm(path.dirname(issuer.jwksFile), { recursive: true, force: true });
         },
       };
     },
@@ -209,7 +224,7 @@ for (const dialect of dialects)
     beforeEach(async function () {
       db = await dialect.open();
       if (!db) this.skip(); // PostgreSQL is not installed on this machine
-      args = ["--data-dir", db.location.dataDir];
+      args = db.args;
       const knex = await openAdminKnex(db.location);
       try {
         // Every migration of the previous version (whatever lands between its marks), none after.
@@ -290,7 +305,7 @@ for (const dialect of dialects)
         try {
           assert.deepEqual(fx.services.stateGuard?.migrated, ["004-server-state"]);
           const sid = await fx.newSession("ada");
-          const client = await connectClient(fx.server.mcpUrl, "2026-07-28 (SDK v2)");
+          const client = await connectClient(fx, "2026-07-28 (SDK v2)");
           try {
             const context = (await client.callTool("get_skillpilot_learning_context", {
               learningSessionId: sid,

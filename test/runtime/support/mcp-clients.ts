@@ -58,19 +58,63 @@ function wrap(era: Era, client: SdkClient): CoachClient {
   };
 }
 
-/** Connect a real MCP client of the given era to `url`. */
-export async function connectClient(url: string, era: Era): Promise<CoachClient> {
+/**
+ * The bearer token a request should carry, from its JSON-RPC body (undefined: send none), the way
+ * a host sends the token of the user a call is for.
+ */
+export type Authorizer = (body: unknown) => Promise<string | undefined>;
+
+/** Something a client can connect to: a URL, or a server that also says how to authorize. */
+export interface McpTarget {
+  mcpUrl: string;
+  authorize?: Authorizer;
+}
+
+/** A fetch that adds `Authorization: Bearer …` chosen by `authorize` from the request body. */
+function authorizingFetch(authorize: Authorizer): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (!headers.has("authorization")) {
+      let body: unknown;
+      try {
+        body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const token = await authorize(body);
+      if (token) headers.set("authorization", `Bearer ${token}`);
+    }
+    return fetch(input, { ...init, headers });
+  };
+}
+
+/**
+ * Connect a real MCP client of the given era to a URL or a fixture server. A fixture authorizes
+ * every request with the token of the learner whose session it names, unless `authorize` overrides
+ * it (`false`: no token at all).
+ */
+export async function connectClient(
+  target: string | McpTarget,
+  era: Era,
+  options: { authorize?: Authorizer | false } = {},
+): Promise<CoachClient> {
+  const url = typeof target === "string" ? target : target.mcpUrl;
+  const authorize =
+    options.authorize === false
+      ? undefined
+      : (options.authorize ?? (typeof target === "string" ? undefined : target.authorize));
+  const transportOptions = authorize ? { fetch: authorizingFetch(authorize) } : {};
   if (era !== "2025 stateless (SDK v1)") {
     const mode = era === "2026-07-28 (SDK v2)" ? { pin: "2026-07-28" } : "legacy";
     const client = new Client(
       { name: "skillpilot-test", version: "1.0.0" },
       { versionNegotiation: { mode } },
     );
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), transportOptions));
     return wrap(era, client as unknown as SdkClient);
   }
   const client = new V1Client({ name: "skillpilot-test", version: "1.0.0" });
-  await client.connect(new V1Transport(new URL(url)));
+  await client.connect(new V1Transport(new URL(url), transportOptions));
   return wrap(era, client as unknown as SdkClient);
 }
 

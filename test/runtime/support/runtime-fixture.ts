@@ -3,18 +3,40 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import type { CoachHandlers } from "../../../generated/handlers.gen.js";
-import { loadConfig, type ConfigOverrides } from "../../../runtime/config/config.js";
+import {
+  type ConfigOverrides,
+  isLoopbackHost,
+  loadConfig,
+} from "../../../runtime/config/config.js";
 import { type RunningServer, serve } from "../../../runtime/server.js";
 import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
 import { repoRoot } from "../../support/temp-project.js";
-import { connectClient, type CoachClient, type Era } from "./mcp-clients.js";
+import { createTestIssuer } from "./test-issuer.js";
+import {
+  type Authorizer,
+  type CoachClient,
+  connectClient,
+  type Era,
+  type McpTarget,
+} from "./mcp-clients.js";
 
 /** The repository root (schemas/, release/, curricula/). */
 export { repoRoot };
 
+/** Options of a development access token minted by a fixture. */
+export interface TokenOptions {
+  scopes?: readonly string[];
+  ttlSeconds?: number;
+  issuedAt?: number;
+  notBefore?: number;
+  audience?: string;
+  issuer?: string;
+  clientId?: string;
+}
+
 /** A real server on an ephemeral port with its own data directory, database file and log file. */
-export interface RuntimeFixture {
+export interface RuntimeFixture extends McpTarget {
   server: RunningServer;
   services: RuntimeServices;
   dir: string;
@@ -26,6 +48,10 @@ export interface RuntimeFixture {
   launch(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Launch and return the session id (fails the test otherwise). */
   newSession(learner: string, locale?: "en" | "de"): Promise<string>;
+  /** An access token of the server's development issuer for `learner` (all scopes by default). */
+  token(learner: string, options?: TokenOptions): Promise<string>;
+  /** The learner each session launched through this fixture belongs to. */
+  learnerOf: Map<string, string>;
   /** Stop the server, then read every log line written. */
   stopAndReadLog(): Promise<string>;
   close(): Promise<void>;
@@ -42,9 +68,21 @@ export async function startFixture(
 ): Promise<RuntimeFixture> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-runtime-"));
   const logFile = path.join(dir, "calls.log");
+  // Where the development issuer cannot run (beyond loopback, PostgreSQL), a test issuer signs.
+  const needsIssuer =
+    !overrides.auth?.issuer &&
+    (overrides.databaseUrl !== undefined ||
+      (overrides.host !== undefined && !isLoopbackHost(overrides.host)));
+  const testIssuer = needsIssuer ? await createTestIssuer() : undefined;
   const config = await loadConfig(
     root,
-    { port: 0, dataDir: path.join(dir, "data"), logDestination: logFile, ...overrides },
+    {
+      port: 0,
+      dataDir: path.join(dir, "data"),
+      logDestination: logFile,
+      ...overrides,
+      ...(testIssuer && { auth: { ...testIssuer.config(), ...overrides.auth } }),
+    },
     {},
   );
   const { running: server, services } = await serve(config, handlers);
@@ -60,15 +98,43 @@ export async function startFixture(
     stopped = true;
     await server.close();
   };
+  const learnerOf = new Map<string, string>();
   const launch = async (body: Record<string, unknown>) => {
     const res = await fetch(`${server.origin}/api/sessions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    const answer = (await res.json()) as Record<string, unknown>;
+    if (res.status === 201 && typeof body.learner === "string")
+      learnerOf.set(answer.learningSessionId as string, body.learner.trim());
+    return { status: res.status, body: answer };
+  };
+  const { settings, devIssuer } = services.auth;
+  const token = async (learner: string, options: TokenOptions = {}) => {
+    const signer = devIssuer ?? testIssuer;
+    if (!signer) throw new Error("this fixture's issuer is configured elsewhere: mint its tokens");
+    return signer.mint({
+      issuer: options.issuer ?? settings.issuer,
+      audience: options.audience ?? settings.resource,
+      subject: learner,
+      scopes: options.scopes ?? settings.scopesSupported,
+      ...options,
+    });
+  };
+  // A host sends each call with the token of the learner it is for: the learner of the session a
+  // tool call names, a default test learner for everything else.
+  const authorize: Authorizer = async (body) => {
+    const args = (body as { params?: { arguments?: { learningSessionId?: unknown } } } | undefined)
+      ?.params?.arguments;
+    const sid = typeof args?.learningSessionId === "string" ? args.learningSessionId : undefined;
+    return token((sid && learnerOf.get(sid)) || "fixture-default-learner");
   };
   return {
+    mcpUrl: server.mcpUrl,
+    authorize,
+    token,
+    learnerOf,
     server,
     services,
     dir,
@@ -118,7 +184,7 @@ export function useServedClient(
   let client: CoachClient | undefined;
   before(async () => {
     fx = await (typeof fixture === "function" ? fixture() : startFixture(fixture));
-    client = await connectClient(fx.server.mcpUrl, era);
+    client = await connectClient(fx, era);
   });
   after(async () => {
     try {

@@ -1,0 +1,59 @@
+import type { RuntimeConfig } from "../config/config.js";
+import type { RuntimeIdentity } from "../identity.js";
+import { type AuthSettings, resolveAuthSettings } from "./auth-settings.js";
+import { type DevIssuer, loadDevIssuer } from "./dev-issuer.js";
+import { keyResolver } from "./key-source.js";
+import { createTokenVerifier, type VerifiedToken } from "./token-verifier.js";
+
+/** Who is calling: the verified token's subject, client and scopes (never the token itself). */
+export type Caller = VerifiedToken;
+
+/** The resource server as the running server uses it. */
+export interface AuthRuntime {
+  settings: AuthSettings;
+  verify(token: string): Promise<VerifiedToken>;
+  /** The local development issuer, when it signs the tokens (loopback only). */
+  devIssuer?: DevIssuer;
+}
+
+/**
+ * Check the OAuth configuration without touching the disk: call before anything is created, so
+ * a misconfigured server fails with nothing written.
+ */
+export function checkAuthConfig(
+  config: RuntimeConfig,
+  identity: Pick<RuntimeIdentity, "mcpUrl">,
+): AuthSettings {
+  return resolveAuthSettings(config, identity);
+}
+
+/** Build the token verifier (and load or create the development key, when it is used). */
+export async function createAuthRuntime(
+  config: RuntimeConfig,
+  settings: AuthSettings,
+): Promise<AuthRuntime> {
+  const devIssuer = settings.development ? await loadDevIssuer(config.dataDir) : undefined;
+  const jwks = settings.jwks;
+  const keys = keyResolver(
+    "development" in jwks
+      ? { kind: "static", jwks: (devIssuer as DevIssuer).jwks }
+      : "uri" in jwks
+        ? {
+            kind: "remote",
+            jwksUri: jwks.uri,
+            cooldownMs: settings.jwksCooldownMs,
+            cacheMaxAgeMs: settings.jwksCacheMaxAgeMs,
+          }
+        : { kind: "file", file: jwks.file },
+  );
+  const clientIds = new Set(settings.profiles.map((p) => p.clientId));
+  const verifier = createTokenVerifier({
+    issuer: settings.issuer,
+    resource: settings.resource,
+    keys,
+    algorithms: settings.algorithms,
+    clockSkewSeconds: settings.clockSkewSeconds,
+    clientAllowed: (id) => clientIds.has(id),
+  });
+  return { settings, verify: (token) => verifier.verify(token), ...(devIssuer && { devIssuer }) };
+}

@@ -1,0 +1,107 @@
+import { contractScopes } from "../../generated/tools.gen.js";
+import { isLoopbackHost, type RuntimeConfig, urlHost } from "../config/config.js";
+import { StartupError } from "../config/startup-error.js";
+import type { RuntimeIdentity } from "../identity.js";
+import {
+  type ActivatedProfile,
+  type ClientProfile,
+  developmentProfile,
+  profileFingerprint,
+  profileProblems,
+} from "./client-profiles.js";
+import { allowedAlgorithms } from "./token-verifier.js";
+
+/** How this server checks access tokens, resolved once at start-up. */
+export interface AuthSettings {
+  /** The local development issuer signs the tokens (loopback, embedded database only). */
+  development: boolean;
+  issuer: string;
+  /** The one OAuth resource: the public MCP URL, which every token's audience must name (L1). */
+  resource: string;
+  /** RFC 9728 protected resource metadata URL, on the resource's origin. */
+  resourceMetadataUrl: string;
+  /** The issuer's JWKS: a URL, a local file, or (development) the local key. */
+  jwks: { uri: string } | { file: string } | { development: true };
+  algorithms: readonly string[];
+  clockSkewSeconds: number;
+  jwksCooldownMs: number;
+  jwksCacheMaxAgeMs: number;
+  /** The client profiles configured now, with their fingerprints (L14). */
+  profiles: readonly ActivatedProfile[];
+  /** Every scope a tool of the contract needs (from the tool schemas). */
+  scopesSupported: readonly string[];
+  /** The token `/.well-known/openai-apps-challenge` answers with, when configured. */
+  domainVerificationToken?: string;
+}
+
+const invalid = (message: string) => new StartupError("AUTH_CONFIG_INVALID", message);
+
+/**
+ * Resolve and check the OAuth settings of a configuration whose port is bound. The public MCP URL
+ * is the resource: `publicUrl/mcp` when configured, the bound loopback origin on loopback, the
+ * plugin's `mcpUrl` otherwise; beyond loopback it must be exactly the plugin's (one origin, no
+ * dual audience, L1). Without an issuer a loopback server runs the development issuer; anywhere
+ * else (or with `DATABASE_URL`) a real issuer is required.
+ */
+export function resolveAuthSettings(
+  config: RuntimeConfig,
+  identity: Pick<RuntimeIdentity, "mcpUrl">,
+): AuthSettings {
+  const loopback = isLoopbackHost(config.host);
+  const origin = config.publicUrl
+    ? config.publicUrl.replace(/\/+$/, "")
+    : loopback
+      ? `http://${urlHost(config.host)}:${config.port}`
+      : new URL(identity.mcpUrl).origin;
+  const resource = `${origin}/mcp`;
+  if (!loopback && resource !== identity.mcpUrl)
+    throw invalid(
+      `beyond loopback the server's MCP URL must be the plugin's one public MCP URL ` +
+        `${identity.mcpUrl} (L1: the MCP URL is the OAuth resource), but this configuration ` +
+        `serves ${resource}; fix publicUrl`,
+    );
+  const auth = config.auth ?? {};
+  const development = !auth.issuer;
+  if (development && (!loopback || config.databaseUrl))
+    throw invalid(
+      "no OAuth issuer is configured: the development issuer runs only on loopback with the " +
+        "embedded database; production needs a real issuer (auth.issuer and auth.jwksUri, or " +
+        "SKILLPILOT_OAUTH_ISSUER and SKILLPILOT_OAUTH_JWKS_URI)",
+    );
+  if (!development && !auth.jwksUri === !auth.jwksFile)
+    throw invalid("auth needs exactly one of jwksUri and jwksFile for the issuer's keys");
+  const configured: readonly ClientProfile[] = auth.clientProfiles ?? [];
+  if (!development && configured.length === 0)
+    throw invalid(
+      "auth.clientProfiles is empty: no client could obtain a token this server accepts (L14)",
+    );
+  const profiles = development ? [developmentProfile, ...configured] : configured;
+  const names = new Set<string>();
+  for (const p of profiles) {
+    const problems = profileProblems(p);
+    if (problems.length) throw invalid(problems.join("; "));
+    if (names.has(p.name)) throw invalid(`client profile name "${p.name}" is used twice`);
+    names.add(p.name);
+  }
+  const algorithms = auth.algorithms ?? allowedAlgorithms;
+  return {
+    development,
+    issuer: auth.issuer ?? origin,
+    resource,
+    resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
+    jwks: development
+      ? { development: true }
+      : auth.jwksUri
+        ? { uri: auth.jwksUri }
+        : { file: auth.jwksFile as string },
+    algorithms: algorithms.filter((a) => (allowedAlgorithms as readonly string[]).includes(a)),
+    clockSkewSeconds: auth.clockSkewSeconds ?? 30,
+    jwksCooldownMs: (auth.jwksCooldownSeconds ?? 30) * 1000,
+    jwksCacheMaxAgeMs: (auth.jwksCacheMaxAgeSeconds ?? 600) * 1000,
+    profiles: profiles.map((p) => ({ ...p, fingerprint: profileFingerprint(p, resource) })),
+    scopesSupported: contractScopes,
+    ...(auth.domainVerificationToken && {
+      domainVerificationToken: auth.domainVerificationToken,
+    }),
+  };
+}

@@ -1,0 +1,130 @@
+import { errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { LRUCache } from "lru-cache";
+
+/** Asymmetric algorithms only: never `none`, never a shared secret (HS*). */
+export const allowedAlgorithms = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;
+
+/** A verified access token: who is calling, through which client, with which scopes. */
+export interface VerifiedToken {
+  issuer: string;
+  subject: string;
+  clientId: string;
+  scopes: readonly string[];
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+/** Why a token was refused, for the challenge's description (never the token itself). */
+export class TokenRejected extends Error {
+  override name = "TokenRejected";
+}
+
+/** What the verifier checks against. */
+export interface VerifierOptions {
+  issuer: string;
+  /** The one OAuth resource (the MCP URL): the only audience accepted (L1). */
+  resource: string;
+  keys: JWTVerifyGetKey;
+  algorithms: readonly string[];
+  clockSkewSeconds: number;
+  /** Whether a client id belongs to an active client profile right now (L14). */
+  clientAllowed(clientId: string): boolean;
+  /** Verified tokens remembered until they expire. */
+  memoSize?: number;
+}
+
+const scopesOf = (payload: JWTPayload): string[] => {
+  if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
+  if (Array.isArray(payload.scp))
+    return payload.scp.filter((s): s is string => typeof s === "string");
+  return [];
+};
+
+function describe(error: unknown): string {
+  if (error instanceof TokenRejected) return error.message;
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
+    return "the access token is malformed";
+  if (error instanceof errors.JWTExpired) return "the access token has expired";
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `the access token's ${error.claim} claim is not acceptable`;
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return "the access token's signing algorithm is not accepted";
+  if (error instanceof errors.JWKSNoMatchingKey) return "the access token's signing key is unknown";
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return "the access token's signature does not verify";
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JOSEError)
+    return "the access token could not be verified";
+  return "the access token is malformed";
+}
+
+/**
+ * An OAuth 2.1 resource server's token check: a JWT access token signed by the issuer's keys with
+ * an allowed algorithm, issued by exactly the configured issuer, for exactly this resource (a
+ * token naming any other audience as well is refused: no dual audience), unexpired (with a small
+ * clock skew for `exp`, `nbf` and `iat`), for a subject, through an active client. Verified tokens
+ * are remembered until they expire.
+ */
+export function createTokenVerifier(options: VerifierOptions): {
+  verify(token: string): Promise<VerifiedToken>;
+} {
+  const memo = new LRUCache<string, VerifiedToken>({ max: options.memoSize ?? 10_000 });
+  return {
+    async verify(token) {
+      // Keyed by the token itself: the verifier holds it in memory during the call anyway.
+      const key = token;
+      const known = memo.get(key);
+      const now = Date.now() / 1000;
+      if (known && known.expiresAt + options.clockSkewSeconds > now) {
+        if (!options.clientAllowed(known.clientId))
+          throw new TokenRejected("the access token's client is not allowed for this resource");
+        return known;
+      }
+      let payload: JWTPayload;
+      try {
+        ({ payload } = await jwtVerify(token, options.keys, {
+          issuer: options.issuer,
+          audience: options.resource,
+          algorithms: [...options.algorithms],
+          clockTolerance: options.clockSkewSeconds,
+          requiredClaims: ["exp", "iat", "sub"],
+        }));
+      } catch (error) {
+        throw new TokenRejected(describe(error));
+      }
+      const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      if (audiences.length !== 1)
+        throw new TokenRejected("the access token names more than one audience");
+      if ((payload.iat as number) > now + options.clockSkewSeconds)
+        throw new TokenRejected("the access token was issued in the future");
+      const clientId =
+        typeof payload.client_id === "string"
+          ? payload.client_id
+          : typeof payload.azp === "string"
+            ? payload.azp
+            : undefined;
+      if (!clientId) throw new TokenRejected("the access token names no client");
+      if (!options.clientAllowed(clientId))
+        throw new TokenRejected("the access token's client is not allowed for this resource");
+      const verified: VerifiedToken = {
+        issuer: payload.iss as string,
+        subject: payload.sub as string,
+        clientId,
+        scopes: scopesOf(payload),
+        expiresAt: payload.exp as number,
+      };
+      memo.set(key, verified, { ttl: Math.max(1, (verified.expiresAt - now) * 1000) });
+      return verified;
+    },
+  };
+}

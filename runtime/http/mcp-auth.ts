@@ -1,0 +1,104 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { Middleware } from "koa";
+import { authInfoOf } from "../auth/auth-info.js";
+import type { AuthRuntime } from "../auth/auth-runtime.js";
+import { bearerChallenge } from "../auth/challenge.js";
+import { TokenRejected } from "../auth/token-verifier.js";
+import { parseMcpBody } from "./mcp.route.js";
+
+/**
+ * JSON-RPC methods served without a token. The host lists tools and prefetches the UI pages before
+ * the learner has linked an account, and none of these carries learner data (MCP Apps per-tool
+ * authorization); every tool call needs a token. Anything not listed needs one too.
+ */
+const PUBLIC_METHODS = new Set([
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  // Every resource is a content-addressed UI page (no learner data); an unknown URI is not found.
+  "resources/read",
+]);
+
+/** Who may see a request without a token. */
+type Access = "public" | "tool-call" | "protected";
+
+/** Classify a parsed JSON-RPC body (one message or a batch); anything unexpected is protected. */
+export function classifyMcpRequest(body: unknown): Access {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return "protected";
+  let toolCall = false;
+  for (const message of messages) {
+    if (!message || typeof message !== "object") return "protected";
+    const { method, id } = message as { method?: unknown; id?: unknown };
+    // A response to a server request has an id and a result or error, and no method.
+    if (method === undefined && id !== undefined && ("result" in message || "error" in message))
+      continue;
+    if (typeof method !== "string") return "protected";
+    if (method.startsWith("notifications/") || PUBLIC_METHODS.has(method)) continue;
+    if (method === "tools/call") {
+      toolCall = true;
+      continue;
+    }
+    return "protected";
+  }
+  return toolCall ? "tool-call" : "public";
+}
+
+/** RFC 6750 b64token after `Bearer` (header only: never a query parameter or form body). */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * The OAuth gate of `/mcp` (an OAuth 2.1 resource server): a request with an Authorization header
+ * must carry a valid bearer token for this resource, or gets 401 `invalid_token`; without a token,
+ * public methods pass, tool calls pass on to be answered with a tool-result challenge (the form a
+ * host starts account linking from), and everything else gets 401 with the challenge (RFC 6750,
+ * RFC 9728 `resource_metadata`). Only a request without a token is parsed here (to see what it
+ * asks for); an authenticated one goes to the SDK unread, which parses it once.
+ */
+export function mcpAuthGate(auth: AuthRuntime): Middleware {
+  const { resourceMetadataUrl, scopesSupported } = auth.settings;
+  const resource = new URL(auth.settings.resource);
+  const parse = parseMcpBody();
+  const refuse = (ctx: Parameters<Middleware>[0], error?: { description: string }): void => {
+    ctx.status = 401;
+    ctx.set(
+      "WWW-Authenticate",
+      bearerChallenge({
+        resourceMetadata: resourceMetadataUrl,
+        scopes: scopesSupported,
+        ...(error && { error: "invalid_token", description: error.description }),
+      }),
+    );
+    ctx.body = {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32001, message: error ? "invalid access token" : "authentication required" },
+    };
+  };
+  return async (ctx, next) => {
+    const header = ctx.get("authorization");
+    if (header) {
+      const match = BEARER.exec(header);
+      if (!match)
+        return refuse(ctx, { description: "the Authorization header is not a Bearer token" });
+      try {
+        const caller = await auth.verify(match[1]);
+        (ctx.req as { auth?: AuthInfo }).auth = authInfoOf(match[1], caller, resource);
+      } catch (error) {
+        if (!(error instanceof TokenRejected)) throw error;
+        return refuse(ctx, { description: error.message });
+      }
+      return next();
+    }
+    return parse(ctx, async () => {
+      const body = (ctx.request as { body?: unknown }).body;
+      const access =
+        ctx.method === "POST" && body !== undefined ? classifyMcpRequest(body) : "protected";
+      if (access === "protected") return refuse(ctx);
+      await next();
+    });
+  };
+}

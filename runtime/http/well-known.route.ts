@@ -1,0 +1,46 @@
+import { Router } from "@koa/router";
+import type { AuthRuntime } from "../auth/auth-runtime.js";
+
+/**
+ * The public discovery documents, all on the one public origin (L1): RFC 9728 protected resource
+ * metadata for the MCP endpoint (at its path-aware and its root well-known URL), the OpenAI Apps
+ * domain-verification token, and — for the local development issuer only — its JWKS.
+ */
+export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router {
+  const { settings } = auth;
+  const router = new Router();
+  const metadata = {
+    resource: settings.resource,
+    authorization_servers: [settings.issuer],
+    scopes_supported: settings.scopesSupported,
+    bearer_methods_supported: ["header"],
+    resource_name: displayName,
+    ...(auth.devIssuer && { jwks_uri: new URL("/.well-known/jwks.json", settings.resource).href }),
+  };
+  const serveMetadata: Parameters<Router["get"]>[1] = (ctx) => {
+    ctx.set("Access-Control-Allow-Origin", "*");
+    ctx.set("Cache-Control", "public, max-age=300");
+    ctx.body = metadata;
+  };
+  const path = new URL(settings.resourceMetadataUrl).pathname;
+  router.get(path, serveMetadata);
+  router.get("/.well-known/oauth-protected-resource", serveMetadata);
+  router.get("/.well-known/openai-apps-challenge", (ctx) => {
+    if (!settings.domainVerificationToken) {
+      ctx.status = 404;
+      ctx.type = "text/plain";
+      ctx.body = "no domain verification token is configured\n";
+      return;
+    }
+    ctx.type = "text/plain";
+    ctx.body = settings.domainVerificationToken;
+  });
+  if (auth.devIssuer) {
+    const jwks = auth.devIssuer.jwks;
+    router.get("/.well-known/jwks.json", (ctx) => {
+      ctx.set("Access-Control-Allow-Origin", "*");
+      ctx.body = jwks;
+    });
+  }
+  return router;
+}

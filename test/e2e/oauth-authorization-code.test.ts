@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import {
+  auth,
+  Client,
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import type { ClientProfile } from "../../runtime/auth/client-profiles.js";
+import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import {
+  authorizeHeadless,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../runtime/support/oidc-authorization-server.js";
+
+/** A native public client identified by its metadata document URL (the CIMD shape of §10.1). */
+const desktopProfile: ClientProfile = {
+  name: "e2e-desktop",
+  kind: "public-cimd",
+  clientId: "https://client.skillpilot.test/oauth/e2e/client.json",
+  redirectUris: ["http://127.0.0.1/callback/skillpilot-e2e"],
+  tokenEndpointAuthMethod: "none",
+  pkce: "S256",
+};
+const CALLBACK = "http://127.0.0.1:53682/callback/skillpilot-e2e";
+
+/** The official client's OAuth storage, in memory: a pre-registered public client. */
+class MemoryProvider implements OAuthClientProvider {
+  authorizationUrls: URL[] = [];
+  private stored?: StoredOAuthTokens;
+  private verifier = "";
+  private discovery?: OAuthDiscoveryState;
+  private client: StoredOAuthClientInformation;
+  constructor(issuer: string) {
+    // A pre-registered client, bound to the authorization server it is registered at.
+    this.client = { client_id: desktopProfile.clientId, issuer };
+  }
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
+  get redirectUrl() {
+    return CALLBACK;
+  }
+  get clientMetadata() {
+    return {
+      client_name: "SkillPilot e2e",
+      redirect_uris: [CALLBACK],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: StoredOAuthClientInformation) {
+    this.client = info;
+  }
+  tokens() {
+    return this.stored;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.stored = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrls.push(url);
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe("OAuth end to end: authorization code + PKCE S256 from a real authorization server (issue #12)", function () {
+  this.timeout(60_000);
+  let as: TestAuthorizationServer;
+  let fx: RuntimeFixture;
+  before(async () => {
+    let resource = "";
+    as = await startAuthorizationServer({
+      resource: () => resource,
+      profile: desktopProfile,
+      scopes: ["coach.read", "coach.write"],
+    });
+    fx = await startFixture({
+      auth: { issuer: as.issuer, jwksUri: as.jwksUri, clientProfiles: [desktopProfile] },
+    });
+    resource = fx.services.auth.settings.resource;
+  });
+  after(async () => {
+    await fx?.close();
+    await as?.close();
+  });
+
+  it("the official client signs in from the tool-result challenge, then its tool call succeeds", async () => {
+    const sid = await fx.newSession("ann");
+    const provider = new MemoryProvider(as.issuer);
+    const url = new URL(fx.server.mcpUrl);
+    const connect = async () => {
+      const client = new Client(
+        { name: "skillpilot-e2e", version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+      return client;
+    };
+    // Not signed in: listing works, a tool call answers with the challenge a host acts on.
+    const anonymous = await connect();
+    assert.equal((await anonymous.listTools()).tools.length, 10);
+    const refused = (await anonymous.callTool({
+      name: "get_skillpilot_learning_context",
+      arguments: { learningSessionId: sid },
+    })) as { isError?: boolean; _meta?: Record<string, string[]> };
+    await anonymous.close();
+    assert.equal(refused.isError, true);
+    const challenge = refused._meta?.["mcp/www_authenticate"]?.[0] ?? "";
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(
+      new Response(null, { status: 401, headers: { "www-authenticate": challenge } }),
+    );
+    assert.ok(resourceMetadataUrl, challenge);
+    // The host starts account linking from the challenge: discovery, PKCE S256 authorization.
+    assert.equal(await auth(provider, { serverUrl: url, resourceMetadataUrl, scope }), "REDIRECT");
+    const [authorizationUrl] = provider.authorizationUrls;
+    assert.equal(authorizationUrl.searchParams.get("code_challenge_method"), "S256");
+    assert.equal(authorizationUrl.searchParams.get("resource"), fx.server.mcpUrl);
+    assert.equal(authorizationUrl.searchParams.get("client_id"), desktopProfile.clientId);
+    const callback = await authorizeHeadless(authorizationUrl, "ann", CALLBACK);
+    assert.equal(
+      await auth(provider, {
+        serverUrl: url,
+        resourceMetadataUrl,
+        authorizationCode: callback.searchParams.get("code") ?? "",
+        iss: callback.searchParams.get("iss") ?? undefined,
+      }),
+      "AUTHORIZED",
+    );
+    // Signed in as ann: the session launched for ann works, through the same official client.
+    const client = await connect();
+    try {
+      const result = await client.callTool({
+        name: "get_skillpilot_learning_context",
+        arguments: { learningSessionId: sid },
+      });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+      assert.equal(
+        (result.structuredContent as { learningSessionId: string }).learningSessionId,
+        sid,
+      );
+      // A session of another learner stays closed to ann's token.
+      const bobs = await fx.newSession("bob");
+      const foreign = (await client.callTool({
+        name: "get_skillpilot_learning_context",
+        arguments: { learningSessionId: bobs },
+      })) as { content: { text: string }[] };
+      assert.match(foreign.content[0].text, /^SESSION_SUBJECT_MISMATCH/);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,211 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import knexFactory, { type Knex } from "knex";
+import type { ClientProfile } from "../../runtime/auth/client-profiles.js";
+import { generateKeyringConfig } from "../../runtime/capability/index.js";
+import type { ConfigOverrides } from "../../runtime/config/config.js";
+import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import {
+  createTestIssuer,
+  type TestIssuer,
+  testConfidentialProfile,
+} from "../runtime/support/test-issuer.js";
+import { startThrowawayPostgres } from "../runtime/support/throwaway-postgres.js";
+
+const profileA = testConfidentialProfile;
+const profileB: ClientProfile = {
+  ...testConfidentialProfile,
+  name: "test-connector-b",
+  clientId: "test-connector-client-b",
+};
+
+interface PolicyRow {
+  profile_name: string;
+  status: string;
+  retired_at_revision: number | null;
+}
+
+/** Where the instances of one test keep their shared database. */
+interface SharedDatabase {
+  overrides: ConfigOverrides;
+  db: Knex;
+  close(): Promise<void>;
+}
+
+async function sqliteDatabase(): Promise<SharedDatabase> {
+  const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-policy-"));
+  const dataDir = path.join(dir, "data");
+  const db = knexFactory({
+    client: "better-sqlite3",
+    connection: { filename: path.join(dataDir, "skillpilot.sqlite") },
+    useNullAsDefault: true,
+  });
+  return {
+    overrides: { dataDir },
+    db,
+    close: async () => {
+      await db.destroy();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresDatabase(): Promise<SharedDatabase | undefined> {
+  const pg = await startThrowawayPostgres();
+  if (!pg) return undefined;
+  const db = knexFactory({ client: "pg", connection: pg.url });
+  return {
+    overrides: {
+      databaseUrl: pg.url,
+      capabilityKeys: generateKeyringConfig("k1"),
+      logHmacKey: randomBytes(32).toString("base64url"),
+    },
+    db,
+    close: async () => {
+      await db.destroy();
+      await pg.stop();
+    },
+  };
+}
+
+/** A line file like the repository's, at another policyRevision. */
+async function lineAt(dir: string, policyRevision: number): Promise<string> {
+  const line = JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8"));
+  const file = path.join(dir, `line-${policyRevision}.json`);
+  await writeFile(file, JSON.stringify({ ...line, policyRevision }));
+  return file;
+}
+
+for (const dialect of ["SQLite", "PostgreSQL"] as const) {
+  describe(`AuthenticatedClientPolicy on ${dialect} (issue #12; L14)`, function () {
+    this.timeout(120_000);
+    let issuer: TestIssuer;
+    let shared: SharedDatabase;
+    let work: string;
+    const running: RuntimeFixture[] = [];
+    const start = async (profiles: ClientProfile[], lineFile?: string) => {
+      // A fixed public URL: the OAuth resource, and so the fingerprints, must not follow the
+      // ephemeral port of each test server.
+      const fx = await startFixture({
+        publicUrl: "https://coach.test",
+        ...shared.overrides,
+        ...(lineFile && { lineFile }),
+        auth: issuer.config(profiles),
+      });
+      running.push(fx);
+      return fx;
+    };
+    const policy = async () =>
+      Object.fromEntries(
+        ((await shared.db("client_policy").select()) as PolicyRow[]).map((r) => [
+          r.profile_name,
+          `${r.status}${r.retired_at_revision ? `@${r.retired_at_revision}` : ""}`,
+        ]),
+      );
+
+    before(async function () {
+      const db = dialect === "SQLite" ? await sqliteDatabase() : await postgresDatabase();
+      if (!db) this.skip(); // PostgreSQL is not installed on this machine
+      shared = db;
+      issuer = await createTestIssuer("http://issuer.test");
+      work = await mkdtemp(path.join(tmpdir(), "skillpilot-policy-lines-"));
+    });
+    afterEach(async () => {
+      for (const fx of running.splice(0)) await fx.close();
+    });
+    after(async () => {
+      await shared?.close();
+      if (work) await rm(work, { recursive: true, force: true });
+    });
+
+    it("activates the configured profiles' fingerprints at start-up", async () => {
+      const fx = await start([profileA]);
+      assert.deepEqual(await policy(), { "test-connector": "ACTIVE" });
+      const [row] = (await shared.db("client_policy").select("fingerprint")) as {
+        fingerprint: string;
+      }[];
+      assert.equal(row.fingerprint, fx.services.auth.settings.profiles[0].fingerprint);
+    });
+
+    it("a cutover activates the new fingerprint and retires the old one at the line's revision", async () => {
+      await start([profileB]);
+      assert.deepEqual(await policy(), {
+        "test-connector": "RETIRED@3",
+        "test-connector-b": "ACTIVE",
+      });
+    });
+
+    it("refuses to roll back to a retired fingerprint, changing nothing", async () => {
+      await assert.rejects(start([profileA]), (error: Error & { code?: string }) => {
+        assert.equal(error.code, "CLIENT_POLICY_ROLLBACK_REFUSED");
+        assert.match(error.message, /retired at policyRevision 3.*new policyRevision above 3/);
+        return true;
+      });
+      assert.deepEqual(await policy(), {
+        "test-connector": "RETIRED@3",
+        "test-connector-b": "ACTIVE",
+      });
+    });
+
+    it("allows the rollback once policyRevision is raised above the retiring revision", async () => {
+      await start([profileA], await lineAt(work, 4));
+      assert.deepEqual(await policy(), {
+        "test-connector": "ACTIVE",
+        "test-connector-b": "RETIRED@4",
+      });
+    });
+
+    it("a second instance with different profiles refuses to serve the same database", async () => {
+      await start([profileA], await lineAt(work, 4));
+      await assert.rejects(
+        start([profileB], await lineAt(work, 5)),
+        (error: Error & { code?: string }) => {
+          assert.equal(error.code, "CLIENT_POLICY_CONFLICT");
+          assert.match(error.message, /another running instance serves this database/);
+          return true;
+        },
+      );
+      // Instances with the same profiles scale out side by side.
+      await start([profileA], await lineAt(work, 4));
+      assert.deepEqual(await policy(), {
+        "test-connector": "ACTIVE",
+        "test-connector-b": "RETIRED@4",
+      });
+    });
+
+    if (dialect === "SQLite")
+      it("`skillpilot start` of such a second instance exits 2 with a clear message", async () => {
+        await start([profileA], await lineAt(work, 4));
+        const config = path.join(work, "other.config.json");
+        await writeFile(
+          config,
+          JSON.stringify({
+            port: 0,
+            publicUrl: "https://coach.test",
+            dataDir: shared.overrides.dataDir,
+            lineFile: await lineAt(work, 5),
+            logDestination: path.join(work, "cli.log"),
+            auth: issuer.config([profileB]),
+          }),
+        );
+        const result = await promisify(execFile)(
+          process.execPath,
+          [path.join(repoRoot, "bin/skillpilot.js"), "start", "--config", config],
+          { cwd: repoRoot },
+        ).then(
+          () => ({ code: 0, stderr: "" }),
+          (e: { code: number; stderr: string }) => e,
+        );
+        assert.equal(result.code, 2);
+        assert.match(
+          result.stderr,
+          /another running instance serves this database with different OAuth client profiles/,
+        );
+      });
+  });
+}
