@@ -26,13 +26,16 @@ export interface StateGuard {
  * The database side of `start`, before the store opens: refuse a database at a state schema version
  * this server does not know (written by a newer server), migrate a known older one forward to this
  * server's version, and refuse a contract line whose policyRevision is below the highest the
- * database was served under (L11); otherwise that revision becomes the floor.
+ * database was served under (L11).
  */
 export async function openStateGuard(
   config: DatabaseLocation & { lineFile: string },
 ): Promise<StateGuard> {
   let logger: Logger | undefined;
-  const knex = await openAdminKnex(config);
+  // At start this connection may wait for locks (another process); once the store runs beside it on
+  // the same thread it must never wait (a wait would block the store's own writer): 0.
+  let lockWaitMs = 5000;
+  const knex = await openAdminKnex(config, { lockWaitMs: () => lockWaitMs });
   try {
     let migrated: string[];
     try {
@@ -57,9 +60,11 @@ export async function openStateGuard(
           `back (L11): lowering it would bring sessions a bump retired back into use. Set ` +
           `policyRevision to ${floor.current} or higher.`,
       );
-    if (line) {
-      floor.raise(line.policyRevision);
-      await floor.flush();
+    // The floor rises when a line is served (LineSource, the launch path), not here: a start that
+    // is refused later (e.g. by the client policy) has served nothing.
+    if (!config.databaseUrl) {
+      lockWaitMs = 0;
+      await knex.raw("PRAGMA busy_timeout = 0");
     }
     return {
       floor,

@@ -59,6 +59,7 @@ export async function launchSession(
     readAllowlist(config.allowlistFile),
   ]);
   const decision = decideLaunch(line, allowlist, request.acknowledgeSuccessor === true);
+  if (line) services.line.applied(line.policyRevision);
   if (decision.kind === "acknowledge")
     return { kind: "acknowledgementRequired", successor: decision.successor };
   if (decision.kind === "refuse") {

@@ -58,7 +58,7 @@ export interface RevisionFloor {
  * Each `current()` costs one `stat`; the file is read again only when it changed (or was written so
  * recently that a change could hide in the same timestamp tick). With a revision floor, a line whose
  * policyRevision is below the highest one served counts as invalid (fail closed: a lowered
- * revision never brings sessions a bump retired back), and a higher one raises the floor.
+ * revision never brings sessions a bump retired back); applying a higher one raises it.
  */
 export class LineSource {
   private cached: CachedLine | undefined;
@@ -70,14 +70,21 @@ export class LineSource {
   ) {}
 
   /**
-   * Judge a line read elsewhere (the launch path reads the file itself) against the floor: below it
-   * → undefined, above it → the floor rises.
+   * Judge a line read elsewhere (the launch path reads the file itself) against the floor: a line
+   * below it is no line (undefined).
    */
   admit(line: ContractLine | undefined): ContractLine | undefined {
     if (!line || !this.floor) return line;
-    if (line.policyRevision < this.floor.current) return undefined;
-    this.floor.raise(line.policyRevision);
-    return line;
+    return line.policyRevision < this.floor.current ? undefined : line;
+  }
+
+  /**
+   * A session call or a launch was judged under `revision` (served, or refused by it: a bump
+   * retires sessions without serving anything): the floor rises to it. Reading the line for
+   * anything else does not (a start refused later has applied nothing).
+   */
+  applied(revision: number): void {
+    this.floor?.raise(revision);
   }
 
   /** The line as the file says now; undefined when it is missing or invalid. */

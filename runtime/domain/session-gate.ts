@@ -47,6 +47,7 @@ export async function openSession(
   // lower one (L11).
   const inForce = line.current();
   if (!inForce) throw new CoachError("TEMPORARILY_UNAVAILABLE");
+  line.applied(inForce.policyRevision);
   if (inForce.policyRevision !== session.policyRevision)
     throw new CoachError("SESSION_VERSION_UNAVAILABLE");
   ctx.session = { ...session, policyRevisionInForce: inForce.policyRevision };

@@ -1,6 +1,8 @@
 import type { Knex } from "knex";
 
 const FLOOR_KEY = "policy_revision_floor";
+/** About a minute of short pauses before a busy SQLite database counts as a failure. */
+const MAX_BUSY_RETRIES = 400;
 
 /**
  * The highest contract-line `policyRevision` this database has been served under (L11): a revision
@@ -43,8 +45,24 @@ export class PolicyRevisionFloor {
     await this.pending;
   }
 
-  /** Only ever upwards, also when several processes share the database. */
+  /**
+   * Only ever upwards, also when several processes share the database. On SQLite the admin
+   * connection does not wait for locks (a wait would block this process's own writer, which runs on
+   * the same thread): a busy database is retried after a short pause instead.
+   */
   private async persist(revision: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.write(revision);
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY" || attempt >= MAX_BUSY_RETRIES)
+          throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200, 5 * attempt)));
+      }
+    }
+  }
+
+  private async write(revision: number): Promise<void> {
     const raised = await this.knex("server_state")
       .where({ key: FLOOR_KEY })
       .andWhere("value", "<", revision)

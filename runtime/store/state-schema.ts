@@ -35,7 +35,7 @@ export function describeDatabase(location: DatabaseLocation): string {
  */
 export async function openAdminKnex(
   location: DatabaseLocation,
-  options: { create?: boolean } = {},
+  options: { create?: boolean; lockWaitMs?: () => number } = {},
 ): Promise<Knex> {
   if (location.databaseUrl)
     return knexFactory({
@@ -45,6 +45,7 @@ export async function openAdminKnex(
     });
   const filename = path.join(location.dataDir, databaseFileName);
   if (options.create !== false) await mkdir(location.dataDir, { recursive: true, mode: 0o700 });
+  const lockWaitMs = options.lockWaitMs;
   return knexFactory({
     client: "better-sqlite3",
     connection: {
@@ -52,7 +53,17 @@ export async function openAdminKnex(
       ...(options.create === false ? { options: { fileMustExist: true } } : {}),
     },
     useNullAsDefault: true,
-    pool: { min: 1, max: 1 },
+    pool: {
+      min: 1,
+      max: 1,
+      // How long a statement waits for another connection's lock, decided per connection.
+      ...(lockWaitMs && {
+        afterCreate: (db: { pragma(sql: string): unknown }, done: (error?: Error) => void) => {
+          db.pragma(`busy_timeout = ${lockWaitMs()}`);
+          done();
+        },
+      }),
+    },
   });
 }
 

@@ -64,7 +64,8 @@ describe("policyRevision is monotonic at run time: the database keeps a floor (L
     async () => {
       const sid = await served.fx.newSession("floor-learner");
       assert.equal((await context(sid)).isError, undefined);
-      assert.equal(await floor(), 10, "the revision served at start is the floor");
+      await served.fx.services.stateGuard?.floor.flush();
+      assert.equal(await floor(), 10, "the revision served is the floor");
 
       await setRevision(11);
       assert.equal(errorCode(await context(sid)), "SESSION_VERSION_UNAVAILABLE", "retired");
