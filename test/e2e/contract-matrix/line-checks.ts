@@ -4,9 +4,15 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { sampleValue } from "../../../checks/diff/sample.js";
 import { retainedUiPath } from "../../../contract/ui-uri.js";
-import { toolDescriptors } from "../../../generated/tools.gen.js";
+import { contractScopes, toolDescriptors, toolScopes } from "../../../generated/tools.gen.js";
 import { createAjv } from "../../../json-schema/ajv.js";
-import { errorCode, type CoachClient, type Era } from "../../runtime/support/mcp-clients.js";
+import {
+  connectClient,
+  errorCode,
+  type CoachClient,
+  type Era,
+  type ToolResult,
+} from "../../runtime/support/mcp-clients.js";
 import type { RuntimeFixture } from "../../runtime/support/runtime-fixture.js";
 import { repoRoot } from "../../support/temp-project.js";
 
@@ -22,8 +28,7 @@ export interface LineUnderTest {
 
 /**
  * One row of the matrix: a contract test every non-RETIRED line must pass. Add a row here and
- * every line gets it (e.g. the OAuth audience/scope check of issue #12, once /mcp calls need a
- * bearer token).
+ * every line gets it.
  */
 export interface LineCheck {
   name: string;
@@ -151,6 +156,57 @@ export const lineChecks: LineCheck[] = [
           );
         assert.deepEqual(await footprint(column.fx), before, `${tool.name}: nothing written`);
       }
+    },
+  },
+  {
+    name:
+      "OAuth audience and scopes: a tool call needs a token for exactly this server's resource " +
+      "carrying the tool's scopes; without one it gets the challenge (L1, L14, G5)",
+    async run(column) {
+      const { fx, era } = column;
+      const learner = `oauth-${column.file}-${era}`;
+      const launched = await fx.launch({ learner, locale: "en", acknowledgeSuccessor: true });
+      const sid =
+        launched.status === 201
+          ? String(launched.body.learningSessionId)
+          : "sps_no-session-here-0000000";
+      const resource = fx.services.auth.settings.resource;
+      const challengeOf = (r: ToolResult) =>
+        ((r._meta as Record<string, string[]> | undefined)?.["mcp/www_authenticate"] ?? [])[0] ??
+        "";
+      const callWith = async (token: string | undefined, tool: string) => {
+        const client = await connectClient(fx, era, {
+          authorize: token ? async () => token : false,
+        });
+        try {
+          const args = sampleValue(
+            toolDescriptors.find((t) => t.name === tool)!.inputSchema as never,
+          ) as Record<string, unknown>;
+          return await client.callTool(tool, { ...args, learningSessionId: sid });
+        } finally {
+          await client.close();
+        }
+      };
+      for (const tool of toolDescriptors.map((t) => t.name)) {
+        const needed = toolScopes[tool];
+        const before = await footprint(fx);
+        const anonymous = await callWith(undefined, tool);
+        assert.equal(errorCode(anonymous), "AUTHENTICATION_REQUIRED", `${tool} without a token`);
+        assert.match(challengeOf(anonymous), new RegExp(`scope="${contractScopes.join(" ")}"`));
+        const others = contractScopes.filter((s) => !needed.includes(s));
+        const short = await callWith(await fx.token(learner, { scopes: others }), tool);
+        assert.equal(errorCode(short), "INSUFFICIENT_SCOPE", `${tool} without ${needed.join(" ")}`);
+        assert.deepEqual(await footprint(fx), before, `${tool}: refused calls wrote nothing`);
+        const exact = await callWith(await fx.token(learner, { scopes: needed }), tool);
+        assert.ok(
+          !["AUTHENTICATION_REQUIRED", "INSUFFICIENT_SCOPE"].includes(errorCode(exact) ?? ""),
+          `${tool} with exactly ${needed.join(" ")}: ${exact.content[0]?.text}`,
+        );
+      }
+      // A token for another audience is refused before any tool runs (no dual audience, L1).
+      const foreign = await fx.token(learner, { audience: "https://other.example/mcp" });
+      assert.notEqual(resource, "https://other.example/mcp");
+      await assert.rejects(callWith(foreign, "get_skillpilot_learning_context"));
     },
   },
   {
