@@ -94,11 +94,33 @@ describe("skillpilot diff --against http(s)://…/mcp: a live server's tools/lis
           [],
         );
         const ids = doc.findings.map((f) => f.ruleId);
-        assert.ok(!ids.some((id) => id.startsWith("SECURITY_SCOPE")), ids.join());
+        assert.ok(!ids.some((id) => id.startsWith("SECURITY_")), ids.join());
         assert.ok(!ids.some((id) => id.startsWith("ENVELOPE_")), ids.join());
         assert.ok(!ids.includes("TOOL_ADDED") && !ids.includes("TOOL_REMOVED"), ids.join());
       },
     );
+
+  it(
+    "compares scopes through the _meta.securitySchemes mirror the client keeps: a scope " +
+      "added in the contract is a break against the live server",
+    async () => {
+      const snapshot = JSON.parse(
+        await readFile(path.join(repoRoot, "generated/contract.snapshot.json"), "utf8"),
+      ) as { tools: { name: string; securitySchemes: { scopes: string[] }[] }[] };
+      const tool = snapshot.tools.find((t) => t.name === "get_skillpilot_learning_context")!;
+      tool.securitySchemes = [
+        { ...tool.securitySchemes[0], scopes: ["coach.read", "coach.admin"] },
+      ];
+      const changed = path.join(dir, "scope.snapshot.json");
+      await writeFile(changed, JSON.stringify(snapshot));
+      const result = await skillpilot(["diff", fx.server.mcpUrl, changed, "--format", "github"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stdout,
+        /title=SECURITY_SCOPE_ADDED::get_skillpilot_learning_context now requires OAuth scope coach\.admin/,
+      );
+    },
+  );
 
   it("reports a real break between the live server and a changed contract", async () => {
     const snapshot = JSON.parse(
