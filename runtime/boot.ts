@@ -1,7 +1,12 @@
 import path from "node:path";
 import { checkAuthConfig, createAuthRuntime } from "./auth/auth-runtime.js";
 import { keyringFromConfig } from "./capability/index.js";
-import { loadConfig, type ConfigOverrides, type RuntimeConfig } from "./config/config.js";
+import {
+  loadConfig,
+  TEST_COMMIT_DELAY_ENV,
+  type ConfigOverrides,
+  type RuntimeConfig,
+} from "./config/config.js";
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
 import { runtimeIdentity } from "./identity.js";
@@ -37,15 +42,22 @@ export async function createServices(
   if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
   // State schema and policy revision floor first: refuses (exit 2) before anything else opens.
   const stateGuard = await openStateGuard(config);
+  const commitDelay = testCommitDelayHook(config);
   const store = await (config.databaseUrl
     ? PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
-    : SqliteStore.open(sqliteFile, identity.stateSchemaVersion)
+    : SqliteStore.open(sqliteFile, identity.stateSchemaVersion, commitDelay)
   ).catch(async (error) => {
     await stateGuard.close();
     throw error;
   });
   const logger = createLogger(config.logDestination, config.logLevel);
   stateGuard.attachLogger(logger);
+  stateGuard.floor.useStore(store);
+  if (commitDelay)
+    logger.warn(
+      { testCommitDelayMs: commitDelay.delayMs },
+      `test-only crash hook ${TEST_COMMIT_DELAY_ENV} is on: never in production`,
+    );
   return {
     config,
     identity,
@@ -66,6 +78,21 @@ export async function createServices(
   };
 }
 
+/**
+ * The crash harness's commit delay, announced loudly on stderr: it slows every write and exists
+ * only so tests can kill the server inside a commit. It applies to the SQLite store only.
+ */
+function testCommitDelayHook(config: RuntimeConfig): { delayMs: number } | undefined {
+  const delayMs = config.testCommitDelayMs;
+  if (delayMs === undefined) return undefined;
+  const scope = config.databaseUrl ? "ignored on PostgreSQL" : "SQLite store";
+  process.stderr.write(
+    `WARNING: ${TEST_COMMIT_DELAY_ENV}=${delayMs} is set: every commit is held ${delayMs} ms ` +
+      `before and after COMMIT (a test-only crash hook, ${scope}). Never set it in production.\n`,
+  );
+  return config.databaseUrl ? undefined : { delayMs };
+}
+
 /** Resolve config for `root` and build services. */
 export async function bootServices(
   root: string,
@@ -76,6 +103,8 @@ export async function bootServices(
 
 /** Release what services hold: close the database, then make the log durable and close it. */
 export async function closeServices(services: RuntimeServices): Promise<void> {
+  // Pending policy-floor raises go through the store: out before it closes.
+  await services.stateGuard?.floor.flush();
   await services.store.close();
   await services.stateGuard?.close();
   await closeLogger(services.logger);

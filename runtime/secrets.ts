@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   generateKeyringConfig,
@@ -8,6 +8,7 @@ import {
 } from "./capability/index.js";
 import type { RuntimeConfig } from "./config/config.js";
 import { isLoopbackHost } from "./config/config.js";
+import { preparePrivateDir, writePrivateFileAtomic } from "./store/private-file.js";
 
 /**
  * Server-side secrets, from configuration or created in the data directory on first start; never
@@ -38,11 +39,6 @@ export const secretSettings = {
 
 const randomSecret = () => randomBytes(32).toString("base64url");
 
-/** Create the data directory private to this user (it holds learner names and keys). */
-export async function ensureDataDir(dataDir: string): Promise<void> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-}
-
 async function readSecretsFile(file: string): Promise<Partial<RuntimeSecrets> | undefined> {
   let text: string;
   try {
@@ -54,36 +50,41 @@ async function readSecretsFile(file: string): Promise<Partial<RuntimeSecrets> | 
   try {
     return JSON.parse(text) as Partial<RuntimeSecrets>;
   } catch {
-    throw new Error(`${file} is not valid JSON`);
+    // This version replaces the file atomically; an older one wrote it in place.
+    throw new Error(
+      `${file} is not valid JSON (cut short by a crash of an older version?): restore it from ` +
+        `a backup, or delete it to generate new keys (capabilities and option payloads issued ` +
+        `so far then stop opening, and log fingerprints change)`,
+    );
   }
 }
 
 /**
  * Read `<dataDir>/secrets.json`, creating it (mode 0600, in a 0700 directory) with fresh random
- * keys on first start. A file from an older version without a launch secret gets one added.
+ * keys on first start. A file from an older version without a launch secret gets one added. Every
+ * write is atomic (temp file, fsync, rename; see `writePrivateFileAtomic`), so a crash never leaves
+ * a partial file that would stop the next start.
  */
 export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecrets> {
   const file = path.join(dataDir, secretsFileName);
+  await preparePrivateDir(dataDir);
   const existing = await readSecretsFile(file);
+  const text = (secrets: RuntimeSecrets) => `${JSON.stringify(secrets, null, 2)}\n`;
   if (existing?.logHmacKey && existing.capabilityKeys) {
     if (existing.launchSecret) return existing as RuntimeSecrets;
     const upgraded = { ...existing, launchSecret: randomSecret() } as RuntimeSecrets;
-    // Replace atomically so a crash never leaves a half-written key file.
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(upgraded, null, 2)}\n`, { mode: 0o600 });
-    await rename(tmp, file);
+    await writePrivateFileAtomic(file, text(upgraded));
     return upgraded;
   }
   if (existing) throw new Error(`${file} lacks logHmacKey or capabilityKeys`);
-  await ensureDataDir(dataDir);
   const secrets: RuntimeSecrets = {
     logHmacKey: randomSecret(),
     capabilityKeys: generateKeyringConfig("k1"),
     launchSecret: randomSecret(),
   };
   try {
-    // "wx": when two processes start at once, exactly one writes; the other reads its file.
-    await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    // Exclusive: when two processes start at once, exactly one file lands; the other reads it.
+    await writePrivateFileAtomic(file, text(secrets), { exclusive: true });
     return secrets;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

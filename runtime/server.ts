@@ -11,7 +11,7 @@ import {
 } from "./auth/client-policy.js";
 import { closeServices, createServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
-import { configuredHostnames, hostGuard } from "./http/host-guard.js";
+import { hostGuard, originPolicy } from "./http/host-guard.js";
 import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpAuthGate } from "./http/mcp-auth.js";
@@ -90,7 +90,7 @@ export function createApp(
   );
   router.all("/mcp", mcpAuthGate(services.auth), mcpRoute(mcp));
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
-  app.use(hostGuard(configuredHostnames(services.config.host, [...services.config.allowedHosts])));
+  app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());
   app.use(wellKnown.routes());
   app.use(router.allowedMethods());
@@ -118,7 +118,7 @@ export async function startServer(
   // other ones, or on a rollback to a retired profile without a new policyRevision).
   const instanceId = randomUUID();
   const profiles = services.auth.settings.profiles;
-  const activation = await activateClientPolicy(services.store.admin(), {
+  const activation = await activateClientPolicy(services.store, {
     instanceId,
     profiles,
     resource: services.auth.settings.resource,
@@ -154,7 +154,7 @@ export async function startServer(
   let stop: (reason: StopReason) => void = () => undefined;
   const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
   const heartbeat = setInterval(() => {
-    void clientPolicyHeartbeat(services.store.admin(), instanceId, profiles, new Date())
+    void clientPolicyHeartbeat(services.store, instanceId, profiles, new Date())
       .then((ok) => {
         if (ok) return;
         services.logger.error(
@@ -176,7 +176,7 @@ export async function startServer(
       server.closeAllConnections();
       await stopped;
       await mcp.close();
-      await deregisterInstance(services.store.admin(), instanceId).catch(() => undefined);
+      await deregisterInstance(services.store, instanceId).catch(() => undefined);
       await closeServices(services);
       stop("closed");
     })();

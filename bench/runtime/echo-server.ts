@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Router } from "@koa/router";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import Koa from "koa";
-import { hostGuard } from "../../runtime/http/host-guard.js";
+import { hostGuard, originPolicy } from "../../runtime/http/host-guard.js";
 import { mcpRoute } from "../../runtime/http/mcp.route.js";
 
 const echoTool = {
@@ -38,18 +38,21 @@ const mcp = createMcpHandler(
   },
   { responseMode: "json" },
 );
-const app = new Koa();
-const router = new Router();
-router.all("/mcp", mcpRoute(mcp));
-app.use(hostGuard([]));
-app.use(router.routes());
-const handle = app.callback();
+let handle: ReturnType<Koa["callback"]> | undefined;
 const server = http
-  .createServer((req, res) => void handle(req, res))
+  .createServer((req, res) => void handle?.(req, res))
   .listen(0, "127.0.0.1", () => {
-    process.stdout.write(
-      `MCP endpoint http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`,
+    const { port } = server.address() as AddressInfo;
+    // The guard knows the bound port, as the coach server's does.
+    const app = new Koa();
+    const router = new Router();
+    router.all("/mcp", mcpRoute(mcp));
+    app.use(
+      hostGuard(originPolicy({ host: "127.0.0.1", port, allowedHosts: [], allowedOrigins: [] })),
     );
+    app.use(router.routes());
+    handle = app.callback();
+    process.stdout.write(`MCP endpoint http://127.0.0.1:${port}/mcp\n`);
   });
 process.once("SIGTERM", () => {
   server.close();

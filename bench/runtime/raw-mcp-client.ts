@@ -1,5 +1,18 @@
 import http from "node:http";
 
+/** What a raw call got back: the HTTP status and the JSON-RPC message, if the body was JSON. */
+export interface RawAnswer {
+  status: number;
+  message?: {
+    result?: {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+      content?: unknown[];
+    };
+    error?: { code: number; message: string };
+  };
+}
+
 /**
  * A minimal MCP 2026-07-28 `tools/call` sender for load generation: one keep-alive HTTP POST per
  * call, exactly the headers and envelope the SDK v2 client sends, none of its client-side work, so
@@ -25,10 +38,20 @@ export class RawMcpCaller {
   }
 
   /** Call a tool; resolves with the JSON-RPC result (throws on a transport or protocol error). */
-  call(
+  async call(
     name: string,
     args: Record<string, unknown>,
   ): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
+    const { status, message } = await this.send(name, args);
+    if (message?.result) return message.result;
+    throw new Error(`MCP error: ${message?.error?.message ?? status}`);
+  }
+
+  /**
+   * Call a tool and resolve with the HTTP status and the parsed JSON-RPC message (undefined when
+   * the body is not JSON); rejects only on a transport error (connection refused or reset).
+   */
+  send(name: string, args: Record<string, unknown>): Promise<RawAnswer> {
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: ++this.id,
@@ -63,17 +86,15 @@ export class RawMcpCaller {
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", reject);
           res.on("end", () => {
+            let message: RawAnswer["message"];
             try {
-              const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-                result?: never;
-                error?: { message: string };
-              };
-              if (msg.result) resolve(msg.result);
-              else reject(new Error(`MCP error: ${msg.error?.message ?? res.statusCode}`));
-            } catch (error) {
-              reject(error as Error);
+              message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RawAnswer["message"];
+            } catch {
+              message = undefined;
             }
+            resolve({ status: res.statusCode ?? 0, message });
           });
         },
       );

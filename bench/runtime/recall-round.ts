@@ -15,6 +15,15 @@ import type { RawMcpCaller } from "./raw-mcp-client.js";
 const DAY_MS = 86_400_000;
 
 /**
+ * The public URL every benchmarked coach server runs under (`SKILLPILOT_PUBLIC_URL`): with it the
+ * development issuer's origin — which sessions are bound to and tokens name — does not depend on
+ * the ephemeral port, so learners seeded before a server starts belong to its issuer.
+ */
+export const BENCH_PUBLIC_URL = "http://coach.bench.test";
+/** The MCP URL tokens for a benchmarked server name (their audience). */
+export const BENCH_MCP_URL = `${BENCH_PUBLIC_URL}/mcp`;
+
+/**
  * Create `count` sessions, each with one recall item that is due now; returns their session ids.
  */
 export async function seedRecallLearners(
@@ -24,7 +33,12 @@ export async function seedRecallLearners(
 ): Promise<string[]> {
   const config = await loadConfig(
     root,
-    { dataDir, port: 0, logDestination: path.join(dataDir, "seed.log") },
+    {
+      dataDir,
+      port: 0,
+      publicUrl: BENCH_PUBLIC_URL,
+      logDestination: path.join(dataDir, "seed.log"),
+    },
     {},
   );
   const services = await createServices(config);

@@ -54,7 +54,7 @@ try {
         coachHandlers,
         name,
         JSON.parse(JSON.stringify(args)),
-        caller,
+        { caller },
       );
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
       return result.structuredContent as ToolOutput<N>;

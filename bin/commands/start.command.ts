@@ -84,6 +84,14 @@ export function registerStartCommand(program: Command): void {
       if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       const { running, services } = await serve(await loadConfig(root, overrides(opts)));
+      // The stop handlers go in before the ready line: a supervisor that stops the server as soon
+      // as it reads the line must get the clean stop, not the default signal death.
+      const stopped = new Promise<string>((resolve) => {
+        const stop = () => void running.close().then(() => resolve("closed"));
+        process.once("SIGTERM", stop);
+        process.once("SIGINT", stop);
+        void running.stopped.then(resolve);
+      });
       process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
       const { settings } = services.auth;
       const port = services.config.port === 3000 ? "" : ` --port ${services.config.port}`;
@@ -97,12 +105,7 @@ export function registerStartCommand(program: Command): void {
         `Start a learning session at ${services.config.launchUrl} or: npx ` +
           `skillpilot session start --learner NAME${port}\n`,
       );
-      const reason = await new Promise<string>((resolve) => {
-        const stop = () => void running.close().then(() => resolve("closed"));
-        process.once("SIGTERM", stop);
-        process.once("SIGINT", stop);
-        void running.stopped.then(resolve);
-      });
+      const reason = await stopped;
       if (reason === "client-policy-conflict") process.exitCode = ExitCode.usage;
     });
 

@@ -1,6 +1,6 @@
-import type { Knex } from "knex";
 import { canonicalSha256 } from "../../contract/canonical.js";
 import { StartupError } from "../config/startup-error.js";
+import type { CoachStore, SqlExecutor } from "../store/store.js";
 import type { ActivatedProfile } from "./client-profiles.js";
 
 /** How long an instance counts as running without a heartbeat. */
@@ -10,8 +10,6 @@ export const HEARTBEAT_MS = 5_000;
 
 interface PolicyRow {
   fingerprint: string;
-  profile_name: string;
-  client_id: string;
   status: "ACTIVE" | "RETIRED";
   retired_at_revision: number | null;
 }
@@ -19,7 +17,6 @@ interface PolicyRow {
 interface InstanceRow {
   instance_id: string;
   policy_set: string;
-  heartbeat_at: number | string;
 }
 
 /** The sha256 naming a set of fingerprints, as instances record it. */
@@ -27,13 +24,14 @@ export function policySetHash(profiles: readonly ActivatedProfile[]): string {
   return canonicalSha256(profiles.map((p) => p.fingerprint).sort());
 }
 
-/** Run `work` with the admin lock held: one writer at a time on SQLite and PostgreSQL alike. */
-async function locked<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return knex.transaction(async (trx) => {
-    // Writing first takes the lock before anything is read (SQLite: the transaction becomes the
-    // writer at once; PostgreSQL: a row lock held to commit).
-    await trx("admin_lock").where({ id: 1 }).increment("generation", 1);
-    return work(trx);
+/**
+ * Run `work` holding the admin lock: its first statement writes, which takes the lock up front on
+ * both dialects (SQLite: the store's writer; PostgreSQL: a row lock held to commit).
+ */
+function locked<T>(store: CoachStore, work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+  return store.adminTransaction(async (sql) => {
+    await sql.run("UPDATE admin_lock SET generation = generation + 1 WHERE id = 1");
+    return work(sql);
   });
 }
 
@@ -53,7 +51,7 @@ export interface ActivationOutcome {
  * of which profiles it honours changes), and the instance registers its heartbeat.
  */
 export async function activateClientPolicy(
-  knex: Knex,
+  store: CoachStore,
   request: {
     instanceId: string;
     profiles: readonly ActivatedProfile[];
@@ -65,11 +63,11 @@ export async function activateClientPolicy(
   const setHash = policySetHash(request.profiles);
   const nowMs = request.now.getTime();
   const at = request.now.toISOString();
-  return locked(knex, async (trx) => {
-    await trx("server_instances")
-      .where("heartbeat_at", "<", nowMs - INSTANCE_LIVE_MS)
-      .delete();
-    const live = (await trx("server_instances").select()) as InstanceRow[];
+  return locked(store, async (sql) => {
+    await sql.run("DELETE FROM server_instances WHERE heartbeat_at < ?", [
+      nowMs - INSTANCE_LIVE_MS,
+    ]);
+    const live = await sql.all<InstanceRow>("SELECT instance_id, policy_set FROM server_instances");
     const other = live.find(
       (i) => i.instance_id !== request.instanceId && i.policy_set !== setHash,
     );
@@ -81,54 +79,53 @@ export async function activateClientPolicy(
           `sha256-${setHash.slice(0, 12)}); old and new profiles never serve one database at ` +
           "once (L14): stop the other instance first, or start this one with the same profiles",
       );
-    const rows = (await trx("client_policy").select()) as PolicyRow[];
+    const rows = await sql.all<PolicyRow>(
+      "SELECT fingerprint, status, retired_at_revision FROM client_policy",
+    );
     const byFingerprint = new Map(rows.map((r) => [r.fingerprint, r]));
     for (const p of request.profiles) {
       const row = byFingerprint.get(p.fingerprint);
-      if (row?.status === "RETIRED" && request.policyRevision <= (row.retired_at_revision ?? 0))
+      const retiredAt = Number(row?.retired_at_revision ?? 0);
+      if (row?.status === "RETIRED" && request.policyRevision <= retiredAt)
         throw new StartupError(
           "CLIENT_POLICY_ROLLBACK_REFUSED",
           `client profile "${p.name}" (fingerprint ${p.fingerprint.slice(0, 12)}…) was retired at ` +
-            `policyRevision ${row.retired_at_revision}; rolling back to a retired profile needs a ` +
-            `new policyRevision above ${row.retired_at_revision} in release/line.json and fresh ` +
-            "authorization (L14)",
+            `policyRevision ${retiredAt}; rolling back to a retired profile needs a new ` +
+            `policyRevision above ${retiredAt} in release/line.json and fresh authorization (L14)`,
         );
     }
     const wanted = new Set(request.profiles.map((p) => p.fingerprint));
     const retired = rows.filter((r) => r.status === "ACTIVE" && !wanted.has(r.fingerprint));
     for (const r of retired)
-      await trx("client_policy")
-        .where({ fingerprint: r.fingerprint })
-        .update({ status: "RETIRED", retired_at: at, retired_at_revision: request.policyRevision });
+      await sql.run(
+        "UPDATE client_policy SET status = 'RETIRED', retired_at = ?, retired_at_revision = ? " +
+          "WHERE fingerprint = ?",
+        [at, request.policyRevision, r.fingerprint],
+      );
     const activated: string[] = [];
     for (const p of request.profiles) {
       const row = byFingerprint.get(p.fingerprint);
       if (row?.status === "ACTIVE") continue;
       activated.push(p.fingerprint);
       if (row)
-        await trx("client_policy").where({ fingerprint: p.fingerprint }).update({
-          status: "ACTIVE",
-          activated_at: at,
-          retired_at: null,
-          retired_at_revision: null,
-        });
+        await sql.run(
+          "UPDATE client_policy SET status = 'ACTIVE', activated_at = ?, retired_at = NULL, " +
+            "retired_at_revision = NULL WHERE fingerprint = ?",
+          [at, p.fingerprint],
+        );
       else
-        await trx("client_policy").insert({
-          fingerprint: p.fingerprint,
-          profile_name: p.name,
-          client_id: p.clientId,
-          resource: request.resource,
-          status: "ACTIVE",
-          activated_at: at,
-        });
+        await sql.run(
+          "INSERT INTO client_policy (fingerprint, profile_name, client_id, resource, status, " +
+            "activated_at) VALUES (?, ?, ?, ?, 'ACTIVE', ?)",
+          [p.fingerprint, p.name, p.clientId, request.resource, at],
+        );
     }
-    await trx("server_instances").where({ instance_id: request.instanceId }).delete();
-    await trx("server_instances").insert({
-      instance_id: request.instanceId,
-      policy_set: setHash,
-      started_at: at,
-      heartbeat_at: nowMs,
-    });
+    await sql.run("DELETE FROM server_instances WHERE instance_id = ?", [request.instanceId]);
+    await sql.run(
+      "INSERT INTO server_instances (instance_id, policy_set, started_at, heartbeat_at) " +
+        "VALUES (?, ?, ?, ?)",
+      [request.instanceId, setHash, at, nowMs],
+    );
     return { activated, retired: retired.map((r) => r.fingerprint) };
   });
 }
@@ -139,30 +136,33 @@ export async function activateClientPolicy(
  * profiles: this one must stop serving.
  */
 export async function clientPolicyHeartbeat(
-  knex: Knex,
+  store: CoachStore,
   instanceId: string,
   profiles: readonly ActivatedProfile[],
   now: Date,
 ): Promise<boolean> {
-  return locked(knex, async (trx) => {
+  return locked(store, async (sql) => {
     const active = (
-      (await trx("client_policy").where({ status: "ACTIVE" }).select("fingerprint")) as {
-        fingerprint: string;
-      }[]
+      await sql.all<{ fingerprint: string }>(
+        "SELECT fingerprint FROM client_policy WHERE status = 'ACTIVE'",
+      )
     )
       .map((r) => r.fingerprint)
       .sort();
     const mine = profiles.map((p) => p.fingerprint).sort();
     const same = active.length === mine.length && active.every((f, i) => f === mine[i]);
     if (same)
-      await trx("server_instances")
-        .where({ instance_id: instanceId })
-        .update({ heartbeat_at: now.getTime() });
+      await sql.run("UPDATE server_instances SET heartbeat_at = ? WHERE instance_id = ?", [
+        now.getTime(),
+        instanceId,
+      ]);
     return same;
   });
 }
 
 /** Remove the instance's registration on a clean stop. */
-export async function deregisterInstance(knex: Knex, instanceId: string): Promise<void> {
-  await knex("server_instances").where({ instance_id: instanceId }).delete();
+export async function deregisterInstance(store: CoachStore, instanceId: string): Promise<void> {
+  await store.adminTransaction((sql) =>
+    sql.run("DELETE FROM server_instances WHERE instance_id = ?", [instanceId]),
+  );
 }

@@ -16,9 +16,15 @@ export interface RuntimeConfig {
   dataDir: string;
   /** A `postgres://` URL selects the PostgreSQL store; unset means the embedded SQLite file. */
   databaseUrl?: string;
-  /** Extra hostnames accepted in Host/Origin besides the loopback names (DNS-rebinding guard). */
+  /**
+   * Extra host names accepted in `Host` (on any port) besides the loopback names, the bound host
+   * and the `publicUrl` host (DNS-rebinding guard).
+   */
   allowedHosts: readonly string[];
-  /** Extra exact origins (`scheme://host[:port]`) a browser may send (DNS-rebinding guard). */
+  /**
+   * Extra exact origins (`scheme://host[:port]`, normalized) a browser may send in `Origin`
+   * besides the bound loopback origins and the `publicUrl` origin (DNS-rebinding guard).
+   */
   allowedOrigins: readonly string[];
   /** First-party start page; every session error ends with it (C14). */
   launchUrl: string;
@@ -57,6 +63,12 @@ export interface RuntimeConfig {
   capabilityKeys?: KeyringConfig;
   /** OAuth resource server settings (issue #12); absent on loopback: the development issuer. */
   auth?: AuthConfig;
+  /**
+   * TEST ONLY: the crash harness's commit delay (ms) of the SQLite store. Set only by the
+   * environment variable `SKILLPILOT_TEST_COMMIT_DELAY_MS` (no config file key, no flag); the
+   * server warns loudly at start when it is on.
+   */
+  testCommitDelayMs?: number;
 }
 
 /** The `auth` section of the configuration. */
@@ -73,7 +85,24 @@ export interface AuthConfig {
 }
 
 /** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */
-export type ConfigFile = Partial<Omit<RuntimeConfig, "root">>;
+export type ConfigFile = Partial<Omit<RuntimeConfig, "root" | "testCommitDelayMs">>;
+
+/** The environment variable of the crash harness's commit delay (test only). */
+export const TEST_COMMIT_DELAY_ENV = "SKILLPILOT_TEST_COMMIT_DELAY_MS";
+
+/** The test-only commit delay from the environment: an integer 1–1000 ms, or undefined. */
+function testCommitDelay(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env[TEST_COMMIT_DELAY_ENV];
+  if (value === undefined || value === "") return undefined;
+  const ms = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(ms >= 1 && ms <= 1000))
+    throw new StartupError(
+      "CONFIG_INVALID",
+      `${TEST_COMMIT_DELAY_ENV} (a test-only crash hook) must be 1–1000 ms, got ` +
+        `${JSON.stringify(value)}; unset it outside the crash harness`,
+    );
+  return ms;
+}
 
 /** Flag values from the CLI; they win over env, which wins over the file. */
 export interface ConfigOverrides extends ConfigFile {
@@ -137,6 +166,35 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase());
 }
 
+/**
+ * A configured `allowedOrigins` entry as browsers send it in `Origin`: an http(s) URL with nothing
+ * but scheme, host and port, in its serialized form (lower case, no default port). Anything else
+ * stops the start, naming the entry.
+ */
+function exactOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.username ||
+    url.password ||
+    `${url.origin}/` !== url.href ||
+    value.endsWith("/")
+  )
+    throw new StartupError(
+      "CONFIG_INVALID",
+      `allowedOrigins entries must be exact origins like https://coach.example.com or ` +
+        `http://localhost:8080 (scheme, host, optional port; no path or trailing slash), got ` +
+        JSON.stringify(value),
+    );
+  return url.origin;
+}
+
 /** A bind address as the host part of a URL: a wildcard becomes loopback, IPv6 goes in brackets. */
 export function urlHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
@@ -166,6 +224,7 @@ export async function loadConfig(
     configFile !== undefined,
   )) as ConfigFile & { $schema?: string };
   const { $schema: _schema, ...file } = fromFile;
+  const commitDelayMs = testCommitDelay(env);
   const fromEnv = envConfig(env);
   const merged: ConfigFile = { ...file, ...fromEnv, ...defined(flags) };
   // Environment settings of the auth section refine the file's, key by key.
@@ -180,6 +239,7 @@ export async function loadConfig(
       "CONFIG_INVALID",
       `publicUrl must be an http(s) URL, got ${JSON.stringify(merged.publicUrl)}`,
     );
+  const allowedOrigins = (merged.allowedOrigins ?? []).map(exactOrigin);
   const at = (p: string) => path.resolve(root, p);
   return deepFreeze({
     root,
@@ -188,7 +248,7 @@ export async function loadConfig(
     dataDir: at(merged.dataDir ?? projectLayout.dataDir),
     ...(merged.databaseUrl && { databaseUrl: merged.databaseUrl }),
     allowedHosts: merged.allowedHosts ?? [],
-    allowedOrigins: merged.allowedOrigins ?? [],
+    allowedOrigins,
     launchUrl: merged.launchUrl ?? defaultLaunchUrl(host, port),
     lineFile: at(merged.lineFile ?? projectLayout.lineFile),
     allowlistFile: at(merged.allowlistFile ?? projectLayout.allowlistFile),
@@ -208,6 +268,7 @@ export async function loadConfig(
         ...(merged.auth.jwksFile && { jwksFile: at(merged.auth.jwksFile) }),
       },
     }),
+    ...(commitDelayMs !== undefined && { testCommitDelayMs: commitDelayMs }),
   });
 }
 

@@ -1,35 +1,99 @@
 import type { Middleware } from "koa";
-import {
-  localhostAllowedHostnames,
-  validateHostHeader,
-  validateOriginHeader,
-} from "@modelcontextprotocol/server";
+
+/** Names under which the server is reachable on this machine whatever interface it binds. */
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
 /**
- * DNS-rebinding and cross-site guard, on by default for every route: a Host or Origin outside the
- * allowlist (loopback names, the bound host, configured extras) gets 403 before any handler runs.
+ * What the DNS-rebinding and cross-site guard accepts. Host names are case-insensitive, so `Host`
+ * is compared in lower case; an `Origin` is compared byte for byte (browsers serialize it in lower
+ * case, without a path, and without the scheme's default port), so `http://localhost:9999`, a
+ * trailing slash, another scheme, upper case or `null` never pass by accident.
  */
-export function hostGuard(allowedHostnames: string[]): Middleware {
-  const allowed = [...new Set([...localhostAllowedHostnames(), ...allowedHostnames])];
+export interface OriginPolicy {
+  /** Exact `Host` values (`host[:port]`, lower case). */
+  readonly hosts: ReadonlySet<string>;
+  /** Host names accepted in `Host` on any port (configured `allowedHosts`, e.g. behind a proxy). */
+  readonly anyPortHostnames: ReadonlySet<string>;
+  /** Exact `Origin` values (`scheme://host[:port]`). */
+  readonly origins: ReadonlySet<string>;
+}
+
+/** The settings the policy is derived from (a subset of the runtime config). */
+export interface OriginSettings {
+  /** The bound interface; a wildcard (`0.0.0.0`, `::`) adds no name of its own. */
+  host: string;
+  /** The port actually bound. */
+  port: number;
+  publicUrl?: string;
+  allowedHosts: readonly string[];
+  /** Normalized origins (`new URL(o).origin`), as `loadConfig` stores them. */
+  allowedOrigins: readonly string[];
+}
+
+/** A bind address as a URL host name: IPv6 in brackets. */
+function bracketed(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/**
+ * The guard's policy: the bound origins (`http://` + each loopback name and the bound host, with
+ * the bound port), the origin and host of `publicUrl`, the configured `allowedOrigins`, and the
+ * configured `allowedHosts` as host names on any port.
+ */
+export function originPolicy(settings: OriginSettings): OriginPolicy {
+  const wildcard = settings.host === "0.0.0.0" || settings.host === "::";
+  const names = new Set<string>([
+    ...LOOPBACK_NAMES,
+    ...(wildcard ? [] : [bracketed(settings.host).toLowerCase()]),
+  ]);
+  const hosts = new Set<string>();
+  const origins = new Set<string>(settings.allowedOrigins);
+  for (const name of names) {
+    // A URL on the scheme's default port carries no port, in Host and in Origin alike.
+    const authority = settings.port === 80 ? name : `${name}:${settings.port}`;
+    hosts.add(authority);
+    origins.add(`http://${authority}`);
+  }
+  if (settings.publicUrl) {
+    const url = new URL(settings.publicUrl);
+    hosts.add(url.host);
+    origins.add(url.origin);
+  }
+  return {
+    hosts,
+    anyPortHostnames: new Set(settings.allowedHosts.map((h) => bracketed(h).toLowerCase())),
+    origins,
+  };
+}
+
+/** The host name of a `Host` value (`name`, `name:port`, `[v6]`, `[v6]:port`). */
+function hostnameOf(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.lastIndexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+function hostAllowed(policy: OriginPolicy, header: string): boolean {
+  const host = header.toLowerCase();
+  return policy.hosts.has(host) || policy.anyPortHostnames.has(hostnameOf(host));
+}
+
+/**
+ * DNS-rebinding and cross-site guard, on by default for every route: a missing or foreign `Host`,
+ * or an `Origin` that is not exactly one of the allowed origins, gets 403 before any handler runs.
+ * Requests without `Origin` (non-browser clients) pass on `Host` alone.
+ */
+export function hostGuard(policy: OriginPolicy): Middleware {
   return async (ctx, next) => {
-    const host = validateHostHeader(ctx.get("host") || undefined, allowed);
-    const origin = validateOriginHeader(ctx.get("origin") || undefined, allowed);
-    if (!host.ok || !origin.ok) {
+    const host = ctx.get("host");
+    const origin = ctx.get("origin");
+    const reason = !host || !hostAllowed(policy, host) ? "host" : undefined;
+    const refused = reason ?? (origin !== "" && !policy.origins.has(origin) ? "origin" : undefined);
+    if (refused) {
       ctx.status = 403;
-      ctx.body = { error: "forbidden", reason: host.ok ? "origin" : "host" };
+      ctx.body = { error: "forbidden", reason: refused };
       return;
     }
     await next();
   };
-}
-
-/**
- * The hostnames a config allows besides loopback: the bound host (unless a wildcard) and extras.
- */
-export function configuredHostnames(host: string, extra: string[]): string[] {
-  const bound =
-    host === "0.0.0.0" || host === "::"
-      ? []
-      : [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host];
-  return [...bound, ...extra];
 }

@@ -81,13 +81,15 @@ function record(
  * and one log line (step 8). A name outside the contract is a protocol error, not a tool
  * execution error (MCP 2025-11-25 and 2026-07-28, server/tools "Error Handling"): it throws JSON-RPC
  * -32602 Invalid params, after its log line and metrics under the tool label `unknown`.
+ * `prototypeKey`: the raw arguments had an own `__proto__` key that the SDK dropped before they
+ * got here (see prototype-keys.ts); it is refused like any unknown property (C5).
  */
 export async function callTool(
   services: RuntimeServices,
   handlers: CoachHandlers<CallContext>,
   name: string,
   args: unknown,
-  caller?: Caller,
+  { caller, prototypeKey = false }: { caller?: Caller; prototypeKey?: boolean } = {},
 ): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
   const ctx: CallContext = { services, now: services.now(), facts: {}, ...(caller && { caller }) };
@@ -106,7 +108,7 @@ export async function callTool(
   }
   try {
     const validate = inputValidators[tool];
-    if (!validate(args ?? {})) throw new CoachError("INVALID_INPUT");
+    if (prototypeKey || !validate(args ?? {})) throw new CoachError("INVALID_INPUT");
     const handler = handlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
     const output = await handler(args, ctx);
     record(services, tool, "OK", ctx.facts, started);

@@ -10,6 +10,7 @@ import { toolDescriptors } from "../../generated/tools.gen.js";
 import type { CallContext, RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
+import { carriesPrototypeKey, guardPrototypeKeys } from "./prototype-keys.js";
 import { createUiResources } from "./ui-resources.js";
 
 /** `tools/list` exactly as generated: the schemas are advertised unchanged. */
@@ -47,9 +48,10 @@ export function createCoachMcpHandler(
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
-  return withoutJsonModeWarning(() =>
+  const handler = withoutJsonModeWarning(() =>
     createMcpHandler(
-      () => {
+      ({ requestInfo }) => {
+        const prototypeKey = carriesPrototypeKey(requestInfo);
         const server = new Server(info, { capabilities: { tools: {}, resources: {} } });
         server.setRequestHandler("tools/list", async () => ({ tools }));
         server.setRequestHandler("resources/list", async () => ({ resources: await ui.list() }));
@@ -66,7 +68,7 @@ export function createCoachMcpHandler(
         server.setRequestHandler("tools/call", async (request, ctx) => {
           const { name, arguments: args } = request.params;
           const caller = callerOf(ctx.http?.authInfo);
-          const result = await callTool(services, handlers, name, args, caller);
+          const result = await callTool(services, handlers, name, args, { caller, prototypeKey });
           return server.projectCallToolResult(result, outputSchemas.get(name));
         });
         return server;
@@ -77,4 +79,5 @@ export function createCoachMcpHandler(
       },
     ),
   );
+  return guardPrototypeKeys(handler);
 }

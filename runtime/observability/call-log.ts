@@ -60,6 +60,9 @@ export function createLogger(destination: string, level: string): Logger {
   const dest = pino.destination({
     dest: destination,
     mkdir: true,
+    // A new log file is private (it has session fingerprints and request ids); an existing file
+    // keeps the mode its operator gave it.
+    mode: 0o600,
     sync: true,
     minLength: BUFFER_BYTES,
     periodicFlush: FLUSH_MS,

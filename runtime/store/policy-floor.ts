@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { CoachStore } from "./store.js";
 
 const FLOOR_KEY = "policy_revision_floor";
 /** About a minute of short pauses before a busy SQLite database counts as a failure. */
@@ -8,10 +9,13 @@ const MAX_BUSY_RETRIES = 400;
  * The highest contract-line `policyRevision` this database has been served under (L11): a revision
  * only ever rises, so a line below it is refused at start and at run time, and sessions a bump
  * retired never come back. Kept in `server_state`; raised in memory at once and in the database in
- * the background (`flush` waits for it).
+ * the background (`flush` waits for it): through the running store's administrative transactions,
+ * or, before the store runs, the start-up admin connection (which never waits for a SQLite lock).
  */
 export class PolicyRevisionFloor {
   private pending: Promise<void> = Promise.resolve();
+  /** Once the store runs: raises go through its administrative transactions (its one writer). */
+  private store: Pick<CoachStore, "adminTransaction"> | undefined;
 
   private constructor(
     private readonly knex: Knex,
@@ -40,6 +44,14 @@ export class PolicyRevisionFloor {
     this.pending = this.pending.then(() => this.persist(revision)).catch(this.onError);
   }
 
+  /**
+   * Write raises through the running store from now on: on SQLite they queue with the domain
+   * writes on the one writer instead of competing with it from a second connection.
+   */
+  useStore(store: Pick<CoachStore, "adminTransaction">): void {
+    this.store = store;
+  }
+
   /** Wait until every raise is in the database. */
   async flush(): Promise<void> {
     await this.pending;
@@ -63,6 +75,20 @@ export class PolicyRevisionFloor {
   }
 
   private async write(revision: number): Promise<void> {
+    if (this.store)
+      return this.store.adminTransaction(async (sql) => {
+        const [row] = await sql.all<{ value: unknown }>(
+          "SELECT value FROM server_state WHERE key = ?",
+          [FLOOR_KEY],
+        );
+        if (row === undefined)
+          await sql.run("INSERT INTO server_state (key, value) VALUES (?, ?)", [
+            FLOOR_KEY,
+            revision,
+          ]);
+        else if (Number(row.value) < revision)
+          await sql.run("UPDATE server_state SET value = ? WHERE key = ?", [revision, FLOOR_KEY]);
+      });
     const raised = await this.knex("server_state")
       .where({ key: FLOOR_KEY })
       .andWhere("value", "<", revision)

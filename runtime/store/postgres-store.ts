@@ -8,6 +8,7 @@ import {
   type CoachStore,
   type IdempotencyRecord,
   type SessionRecord,
+  type SqlExecutor,
   type WriteTx,
 } from "./store.js";
 
@@ -17,6 +18,25 @@ const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 25;
 /** Upper bound of the random back-off between attempts. */
 const MAX_BACKOFF_MS = 50;
+/**
+ * Key of the PostgreSQL advisory lock that serializes migrations between nodes (an arbitrary
+ * constant of this application).
+ */
+const MIGRATION_LOCK_KEY = 0x5c111a7;
+
+/**
+ * Run the migrations while holding a transaction-scoped advisory lock, so nodes starting at once
+ * on one database migrate one after another: the first applies what is missing, the others find
+ * nothing left. Without it, knex's own migration lock is created by each node racing the others
+ * (`CREATE TABLE knex_migrations…` fails with a duplicate) and a start fails at random.
+ */
+async function migrateExclusively(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK_KEY]);
+    // On another pooled connection; the lock is held by this transaction until it commits.
+    await knex.migrate.latest({ migrationSource });
+  });
+}
 
 async function readLearner(
   db: Knex | Knex.Transaction,
@@ -180,10 +200,15 @@ export class PostgresStore implements CoachStore {
     private readonly stateSchemaVersion: number,
   ) {}
 
-  /** Connect and migrate. */
+  /** Connect and migrate (one node at a time, see `migrateExclusively`). */
   static async open(connection: string, stateSchemaVersion: number): Promise<PostgresStore> {
     const knex = knexFactory({ client: "pg", connection, pool: { min: 0, max: 10 } });
-    await knex.migrate.latest({ migrationSource });
+    try {
+      await migrateExclusively(knex);
+    } catch (error) {
+      await knex.destroy();
+      throw error;
+    }
     return new PostgresStore(knex, stateSchemaVersion);
   }
 
@@ -223,6 +248,18 @@ export class PostgresStore implements CoachStore {
   async purgeExpired(now: number): Promise<number> {
     const keys = await this.knex("idempotency_records").where("expires_at", "<=", now).delete();
     return keys + (await this.knex("spent_capabilities").where("expires_at", "<=", now).delete());
+  }
+
+  adminTransaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.knex.transaction((trx) =>
+      work({
+        all: async <R>(sql: string, params: readonly unknown[] = []) =>
+          ((await trx.raw(sql, params as Knex.RawBinding[])) as { rows: R[] }).rows,
+        run: async (sql: string, params: readonly unknown[] = []) => {
+          await trx.raw(sql, params as Knex.RawBinding[]);
+        },
+      }),
+    );
   }
 
   /** The store's own knex: administrative work shares its pool. */

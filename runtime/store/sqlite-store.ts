@@ -13,6 +13,7 @@ import {
   type IdempotencyRecord,
   type ReceiptRecord,
   type SessionRecord,
+  type SqlExecutor,
   type WriteTx,
 } from "./store.js";
 
@@ -247,6 +248,28 @@ function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
   };
 }
 
+/**
+ * Test-only crash hook (the crash harness, test/reliability/crash.ts): hold every group commit for
+ * `delayMs` just before its COMMIT and again just after it, before any caller hears back, and mark
+ * each window on stderr, so a SIGKILL can be aimed at an uncommitted transaction and at a committed
+ * write whose answer is not out yet. Only `SKILLPILOT_TEST_COMMIT_DELAY_MS` turns it on (see
+ * runtime/config/config.ts); never in production.
+ */
+export interface CommitDelayHook {
+  delayMs: number;
+}
+
+/** The markers the crash harness waits for (one line each on stderr). */
+export const commitWindowMarkers = {
+  before: "skillpilot-test-hook: before-commit",
+  after: "skillpilot-test-hook: after-commit",
+} as const;
+
+async function commitWindow(hook: CommitDelayHook, which: "before" | "after"): Promise<void> {
+  process.stderr.write(`${commitWindowMarkers[which]}\n`);
+  await new Promise((resolve) => setTimeout(resolve, hook.delayMs));
+}
+
 interface QueuedWrite {
   work: (tx: WriteTx) => Promise<unknown>;
   resolve: (value: unknown) => void;
@@ -276,10 +299,12 @@ export class SqliteStore implements CoachStore {
   private closed = false;
   private adminKnex: Knex | undefined;
   private readonly sessions = new SessionCache();
+  private readonly adminStatements = new Map<string, Database.Statement>();
 
   private constructor(
     readonly file: string,
     stateSchemaVersion: number,
+    private readonly commitDelay?: CommitDelayHook,
   ) {
     this.writer = openConnection(file);
     this.reader = openConnection(file);
@@ -289,10 +314,17 @@ export class SqliteStore implements CoachStore {
     this.tx = writeTx(this.writes, stateSchemaVersion);
   }
 
-  /** Open (creating and migrating if needed) the database file. */
-  static async open(file: string, stateSchemaVersion: number): Promise<SqliteStore> {
+  /**
+   * Open (creating and migrating if needed) the database file. `commitDelay` is the crash
+   * harness's hook (see `CommitDelayHook`).
+   */
+  static async open(
+    file: string,
+    stateSchemaVersion: number,
+    commitDelay?: CommitDelayHook,
+  ): Promise<SqliteStore> {
     await migrateSqlite(file);
-    return new SqliteStore(file, stateSchemaVersion);
+    return new SqliteStore(file, stateSchemaVersion, commitDelay);
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
@@ -345,7 +377,9 @@ export class SqliteStore implements CoachStore {
             // can join this commit instead of each paying for its own fsync.
             if (this.queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
           }
+          if (this.commitDelay) await commitWindow(this.commitDelay, "before");
           txc.commit();
+          if (this.commitDelay) await commitWindow(this.commitDelay, "after");
         } catch (error) {
           if (this.writer.inTransaction) txc.rollback();
           for (const { item } of group) item.reject(error);
@@ -364,6 +398,28 @@ export class SqliteStore implements CoachStore {
   async purgeExpired(now: number): Promise<number> {
     return this.write(
       async () => this.writes.purge.run(now).changes + this.writes.purgeSpent.run(now).changes,
+    );
+  }
+
+  adminTransaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T> {
+    const db = this.writer;
+    const statement = (sql: string) => {
+      let s = this.adminStatements.get(sql);
+      if (!s) {
+        s = db.prepare(sql);
+        this.adminStatements.set(sql, s);
+      }
+      return s;
+    };
+    // Queued with the domain writes: it runs inside the writer's transaction, never beside it.
+    return this.write(() =>
+      work({
+        all: async <R>(sql: string, params: readonly unknown[] = []) =>
+          statement(sql).all(...params) as R[],
+        run: async (sql: string, params: readonly unknown[] = []) => {
+          statement(sql).run(...params);
+        },
+      }),
     );
   }
 

@@ -94,11 +94,25 @@ export interface CoachStore extends StoreReader {
   /** Delete idempotency records and spent capabilities expired at `now`; returns how many. */
   purgeExpired(now: number): Promise<number>;
   /**
-   * A knex handle on the same database for infrequent administrative work (client policy,
-   * instance registry, status): never on the per-call path.
+   * A knex handle on the same database for administrative work while nothing is served
+   * (migrations, status): never on the per-call path, and not while the server writes (on SQLite
+   * it is a second connection of the same process).
    */
   admin(): Knex;
+  /**
+   * Run `work` in one atomic transaction of plain SQL (`?` placeholders) on the serving
+   * connection: the infrequent administrative writes of a running server (client policy, instance
+   * heartbeats). SQLite queues it with the domain writes on the one writer; PostgreSQL runs it
+   * in its own transaction.
+   */
+  adminTransaction<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Plain SQL statements of an administrative transaction, both dialects (`?` placeholders). */
+export interface SqlExecutor {
+  all<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  run(sql: string, params?: readonly unknown[]): Promise<void>;
 }
 
 /** Thrown by `saveState` when the stored version is not the expected one. */

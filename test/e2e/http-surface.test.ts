@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
-import { startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
+import { loadConfig } from "../../runtime/config/config.js";
+import { repoRoot, startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
 
 /** A raw request, so Host and Origin can be set to anything. */
 function rawRequest(
@@ -157,5 +158,115 @@ describe("HTTP surface", () => {
       "toolName",
     ]);
     assert.ok(!text.includes(sid));
+  });
+});
+
+describe("the Host/Origin guard compares exact origins (issue #15 item 9; C15)", () => {
+  let fx: RuntimeFixture;
+  let port: number;
+  before(async () => {
+    fx = await startFixture({
+      publicUrl: "https://coach.example.com/base",
+      allowedOrigins: ["HTTPS://Chat.Example.com:443"],
+      allowedHosts: ["proxy.example"],
+    });
+    port = fx.server.port;
+  });
+  after(async () => fx?.close());
+
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const listTools = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+  /** POST /mcp and POST /api/sessions with extra headers; both statuses. */
+  const statuses = async (extra: Record<string, string>) => {
+    const mcp = await rawRequest(
+      fx.server.mcpUrl,
+      { ...headers, "mcp-protocol-version": "2025-11-25", ...extra },
+      "POST",
+      listTools,
+    );
+    const api = await rawRequest(
+      `${fx.server.origin}/api/sessions`,
+      { "content-type": "application/json", ...extra },
+      "POST",
+      JSON.stringify({ learner: `origin-${randomUUID()}` }),
+    );
+    return [mcp.status, api.status];
+  };
+
+  it("accepts the bound loopback origins, the publicUrl origin and a configured origin", async () => {
+    for (const origin of [
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      `http://[::1]:${port}`,
+      "https://coach.example.com",
+      "https://chat.example.com",
+    ])
+      assert.deepEqual(await statuses({ origin }), [200, 201], origin);
+    assert.deepEqual(await statuses({}), [200, 201], "no Origin: a non-browser client");
+  });
+
+  it("refuses another port, another scheme, a trailing slash, upper case, null and look-alikes with 403", async () => {
+    for (const origin of [
+      "http://localhost:9999",
+      `http://localhost:${port + 1}`,
+      "http://localhost",
+      `https://localhost:${port}`,
+      `http://localhost:${port}/`,
+      `HTTP://LOCALHOST:${port}`,
+      `http://LOCALHOST:${port}`,
+      "null",
+      "http://coach.example.com",
+      "https://coach.example.com:8443",
+      "https://chat.example.com:8443",
+      "http://chat.example.com",
+      "https://chat.example.com.evil.example",
+      "https://proxy.example",
+      `http://localhost:${port}@evil.example`,
+    ])
+      assert.deepEqual(await statuses({ origin }), [403, 403], origin);
+  });
+
+  it("checks Host by name and bound port; configured allowedHosts on any port; publicUrl host exactly", async () => {
+    for (const host of [
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      "coach.example.com",
+      "proxy.example",
+      "proxy.example:8443",
+    ])
+      assert.deepEqual(await statuses({ host }), [200, 201], host);
+    for (const host of [
+      `localhost:${port + 1}`,
+      "localhost",
+      `evil.example:${port}`,
+      "coach.example.com:8443",
+      `127.0.0.2:${port}`,
+    ])
+      assert.deepEqual(await statuses({ host }), [403, 403], host);
+  });
+
+  it("refuses a configured allowedOrigins entry that is not an exact origin, naming it", async () => {
+    for (const entry of [
+      "https://chat.example.com/",
+      "https://chat.example.com/app",
+      "ftp://x.example",
+      "chat.example.com",
+    ])
+      await assert.rejects(
+        loadConfig(repoRoot, { allowedOrigins: [entry] }, {}),
+        (error: Error) => error.message.includes(JSON.stringify(entry)),
+        entry,
+      );
+    const config = await loadConfig(
+      repoRoot,
+      { allowedOrigins: ["HTTPS://Chat.Example.com:443"] },
+      {},
+    );
+    assert.deepEqual(config.allowedOrigins, ["https://chat.example.com"]);
   });
 });

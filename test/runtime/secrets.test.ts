@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -10,7 +10,7 @@ import {
 import { createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config/config.js";
 import { logFingerprint } from "../../runtime/observability/session-fingerprint.js";
-import { resolveSecrets } from "../../runtime/secrets.js";
+import { loadOrCreateSecrets, resolveSecrets, secretsFileName } from "../../runtime/secrets.js";
 import { connectClient } from "./support/mcp-clients.js";
 import { repoRoot, startFixture } from "./support/runtime-fixture.js";
 import { testConfidentialProfile } from "./support/test-issuer.js";
@@ -144,4 +144,52 @@ describe("runtime keys from configuration (issue 4: keys from config; C11, L13)"
       }
     },
   );
+});
+
+describe("secrets.json is written atomically (issue #15 item 10; C11, C15)", () => {
+  let dir: string;
+  beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), "skillpilot-secrets-"))));
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+  const file = () => path.join(dir, secretsFileName);
+
+  it("creates a complete 0600 file and leaves no temp file behind", async () => {
+    const secrets = await loadOrCreateSecrets(dir);
+    assert.deepEqual(await readdir(dir), [secretsFileName]);
+    assert.equal((await stat(file())).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(await readFile(file(), "utf8")), secrets);
+    assert.deepEqual(await loadOrCreateSecrets(dir), secrets, "reused on the next start");
+  });
+
+  it("adds a launch secret to an older file by replacing it (a new inode), not in place", async () => {
+    const old = { logHmacKey: key("e"), capabilityKeys: generateKeyringConfig("k1") };
+    await writeFile(file(), JSON.stringify(old), { mode: 0o600 });
+    const inode = (await stat(file())).ino;
+    const upgraded = await loadOrCreateSecrets(dir);
+    assert.equal(upgraded.logHmacKey, old.logHmacKey);
+    assert.equal(typeof upgraded.launchSecret, "string");
+    assert.notEqual((await stat(file())).ino, inode, "renamed into place");
+    assert.deepEqual(JSON.parse(await readFile(file(), "utf8")), upgraded);
+    assert.deepEqual(await readdir(dir), [secretsFileName]);
+  });
+
+  it("starts normally next to a partial temp file a crashed writer left", async () => {
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, `.${secretsFileName}.4242.deadbeef.tmp`), '{"logHmacKey":"ab');
+    const secrets = await loadOrCreateSecrets(dir);
+    assert.deepEqual(await loadOrCreateSecrets(dir), secrets);
+  });
+
+  it("lets exactly one of two processes starting at once create the file; both use it", async () => {
+    const [a, b] = await Promise.all([loadOrCreateSecrets(dir), loadOrCreateSecrets(dir)]);
+    assert.deepEqual(a, b);
+    assert.deepEqual(await readdir(dir), [secretsFileName]);
+  });
+
+  it("names the way out when an older version left a cut-short file", async () => {
+    await writeFile(file(), '{"logHmacKey":"', { mode: 0o600 });
+    await assert.rejects(
+      loadOrCreateSecrets(dir),
+      /not valid JSON .*delete it to generate new keys/,
+    );
+  });
 });

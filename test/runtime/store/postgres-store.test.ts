@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import knexFactory from "knex";
 import { initialLearnerState } from "../../../runtime/domain/learner-state.js";
 import { PostgresStore } from "../../../runtime/store/postgres-store.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres.js";
@@ -87,5 +88,30 @@ describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", func
     const s = await store.loadLearner(learnerId);
     assert.equal(s.stateVersion, 1);
     assert.equal(s.progress.size, 0);
+  });
+
+  it("lets 4 nodes open one empty database at once: each migrates, one after another (issue #15 item 3)", async () => {
+    const admin = knexFactory({ client: "pg", connection: pg!.url });
+    try {
+      for (let round = 0; round < 4; round++) {
+        const name = `fresh_${round}`;
+        await admin.raw(`CREATE DATABASE ${name}`);
+        const url = new URL(pg!.url);
+        url.pathname = `/${name}`;
+        const stores = await Promise.all(
+          Array.from({ length: 4 }, () => PostgresStore.open(url.href, 3)),
+        );
+        await Promise.all(stores.map((s) => s.close()));
+        const db = knexFactory({ client: "pg", connection: url.href });
+        try {
+          const names = (await db("knex_migrations").select("name")).map((m) => m.name);
+          assert.equal(new Set(names).size, names.length, "every migration applied once");
+        } finally {
+          await db.destroy();
+        }
+      }
+    } finally {
+      await admin.destroy();
+    }
   });
 });

@@ -129,3 +129,82 @@ export function rpcErrorCode(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "number" ? code : undefined;
 }
+
+/**
+ * Send one `tools/call` as raw JSON-RPC over HTTP, in the wire format of `era`'s client, with
+ * `argumentsJson` spliced in verbatim: for arguments an SDK client would not send as written (an
+ * own `__proto__` key, escaped key names, non-object arguments). Answers the tool result, or the
+ * JSON-RPC error and the HTTP status.
+ */
+export async function rawToolCall(
+  url: string,
+  era: (typeof eras)[number],
+  name: string,
+  argumentsJson: string,
+  token?: string,
+): Promise<{ status: number; result?: ToolResult; error?: { code: number; message: string } }> {
+  const modern = era === "2026-07-28 (SDK v2)";
+  const meta = modern
+    ? ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",' +
+      '"io.modelcontextprotocol/clientInfo":{"name":"skillpilot-test","version":"1.0.0"},' +
+      '"io.modelcontextprotocol/clientCapabilities":{}}'
+    : "";
+  const body =
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},` +
+    `"arguments":${argumentsJson}${meta}}}`;
+  const headers: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    ...(modern
+      ? { "mcp-method": "tools/call", "mcp-name": name, "mcp-protocol-version": "2026-07-28" }
+      : { "mcp-protocol-version": "2025-11-25" }),
+    ...(token && { authorization: `Bearer ${token}` }),
+  };
+  const res = await fetch(url, { method: "POST", headers, body });
+  const text = await res.text();
+  // The 2025 stateless answer is one SSE event; the 2026 one plain JSON.
+  const json = text.startsWith("{") ? text : /^data: (.*)$/m.exec(text)?.[1];
+  const message = json ? (JSON.parse(json) as { result?: ToolResult; error?: never }) : {};
+  return { status: res.status, ...message };
+}
+
+/** A client spread over several server instances: each call goes to the next one in turn. */
+export interface SpreadClient extends CoachClient {
+  /** One client per instance, for calls that must land on a given instance. */
+  readonly perInstance: readonly CoachClient[];
+  /** The instance index each call so far went to, in call order. */
+  readonly served: readonly number[];
+}
+
+/**
+ * Connect one client of `era` to each of `urls` (instances of one deployment sharing a database)
+ * and alternate between them call by call, as a load balancer without session affinity would.
+ */
+export async function connectSpread(
+  urls: readonly string[],
+  era: Era,
+  authorize?: Authorizer,
+): Promise<SpreadClient> {
+  const clients = await Promise.all(
+    urls.map((url) => connectClient(url, era, authorize ? { authorize } : {})),
+  );
+  const served: number[] = [];
+  const next = () => {
+    const i = served.length % clients.length;
+    served.push(i);
+    return clients[i];
+  };
+  return {
+    era,
+    perInstance: clients,
+    served,
+    callTool: (name, args) => next().callTool(name, args),
+    listTools: () => next().listTools(),
+    listResources: () => next().listResources(),
+    listResourceTemplates: () => next().listResourceTemplates(),
+    readResource: (uri) => next().readResource(uri),
+    close: async () => {
+      await Promise.all(clients.map((c) => c.close()));
+    },
+  };
+}
