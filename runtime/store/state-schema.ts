@@ -159,30 +159,41 @@ export class StateSchemaRefused extends Error {
   override name = "StateSchemaRefused";
 }
 
+/** Failed migration attempts tolerated while another instance migrates the same database. */
+const MAX_MIGRATION_RETRIES = 60;
+
 /**
  * Migrate forward to `target` (default: this server's version), one known migration at a time;
  * returns the names applied. Refuses (StateSchemaRefused) a database this server does not know.
+ * Instances starting at once on one database (PostgreSQL scale-out) race to create knex's tables
+ * and take its migration lock: a failed step is retried after a short pause against the status
+ * as it is then, so each migration runs once and every instance ends at the same version.
  */
 export async function migrateForward(
   knex: Knex,
   target = latestStateSchemaVersion,
 ): Promise<string[]> {
-  const status = await readStateSchemaStatus(knex);
-  const refused = refusal(status);
-  if (refused) throw new StateSchemaRefused(refused);
   if (target > latestStateSchemaVersion)
     throw new StateSchemaRefused(
       `state schema version ${target} is unknown to this server (it knows up to ${latestStateSchemaVersion})`,
     );
   const applied: string[] = [];
-  for (const name of status.pending) {
+  for (let failures = 0; ; ) {
+    const status = await readStateSchemaStatus(knex);
+    const refused = refusal(status);
+    if (refused) throw new StateSchemaRefused(refused);
+    const next = status.pending[0];
     // Stop before the first migration that would move past the target version.
-    const declared = migrations.find((m) => m.name === name)?.stateSchemaVersion;
-    if (declared !== undefined && declared > target) break;
-    await knex.migrate.up({ migrationSource, name });
-    applied.push(name);
+    const declared = migrations.find((m) => m.name === next)?.stateSchemaVersion;
+    if (next === undefined || (declared !== undefined && declared > target)) return applied;
+    try {
+      await knex.migrate.up({ migrationSource, name: next });
+      applied.push(next);
+    } catch (error) {
+      if (++failures > MAX_MIGRATION_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 100));
+    }
   }
-  return applied;
 }
 
 /**

@@ -35,7 +35,8 @@ async function recordingProxy(target: RuntimeFixture) {
         port: target.server.port,
         path: req.url,
         method: req.method,
-        headers: req.headers,
+        // The server accepts its own Host only (exact-origin guard): forward as a proxy would.
+        headers: { ...req.headers, host: `127.0.0.1:${target.server.port}` },
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
