@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerAuthCommand } from "./commands/auth.command.js";
 import { registerContractCommand } from "./commands/contract.command.js";
+import { registerDbCommand } from "./commands/db.command.js";
 import { registerDiffCommand } from "./commands/diff.command.js";
 import { registerLintCommand } from "./commands/lint.command.js";
 import { registerSkillLintCommand } from "./commands/skill-lint.command.js";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
     registerHandlersCommand,
     registerStartCommand,
     registerAuthCommand,
+    registerDbCommand,
     registerPrepareCommand,
     registerFreezeCommand,
     registerUnfreezeCommand,

@@ -18,6 +18,7 @@ export const CONTRACT_INPUT_INVALID = defineRule({
     notJson: "{file} is not valid JSON",
     unreadable: "{file} cannot be read",
     notInGit: "{file} cannot be read from git",
+    unreachable: "{file}: tools/list over MCP failed: {error}",
     noSnapshot: "{dir} holds no {snapshot}",
   },
 });
@@ -44,8 +45,13 @@ export interface DiffTool {
   input: Schema;
   output: Schema;
   hasOutputSchema: boolean;
-  /** OAuth scopes required per security scheme; undefined when the tool declares none. */
+  /**
+   * OAuth scopes required per security scheme, from `securitySchemes` or, when that is absent, the
+   * Apps SDK mirror `_meta.securitySchemes`; undefined when the tool declares neither.
+   */
   securitySchemes?: { type: string; scopes: string[] }[];
+  /** Real JSON pointer of the security schemes read (top-level or under `_meta`). */
+  securityPointer?: string;
   uiUri?: string;
   visibility?: string[];
 }
@@ -59,6 +65,16 @@ export interface ContractDoc {
   envelopes: Map<string, { raw: unknown; schema: Schema; pointer: string }>;
   /** Actual sha256 of the bytes served under ui:// URIs, where the side knows them. */
   uiBytes: Map<string, string>;
+  /**
+   * True when `uiBytes` lists every URI the side serves (a document with `uiResources`, or the
+   * project's UI store): a URI missing from it is not served at all.
+   */
+  uiComplete?: boolean;
+  /**
+   * URIs the side must keep serving whatever the other side binds, and where that is recorded (the
+   * project's `contracts/ui-activations.json`: every URI ever active, L10).
+   */
+  uiRequired?: Map<string, string>;
 }
 
 /** The UI resource a tool binds: `_meta.ui.resourceUri`, else OpenAI's `openai/outputTemplate`. */
@@ -159,6 +175,7 @@ export function parseContractDoc(
     tools,
     envelopes,
     uiBytes,
+    ...(isObject(body) && isObject(body.uiResources) ? { uiComplete: true } : {}),
   };
 }
 
@@ -179,12 +196,18 @@ function toDiffTool(
       ? true
       : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
   const ui = uiBinding(entry._meta);
-  const schemes = Array.isArray(entry.securitySchemes)
-    ? entry.securitySchemes.filter(isObject).map((s) => ({
-        type: String(s.type),
-        scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
-      }))
-    : undefined;
+  // Clients such as the MCP Inspector and the SDK clients drop the top-level field from tools/list
+  // but keep `_meta`, where servers following the Apps SDK convention mirror it.
+  const metaSchemes = isObject(entry._meta) ? entry._meta.securitySchemes : undefined;
+  const [rawSchemes, securityPointer] = Array.isArray(entry.securitySchemes)
+    ? [entry.securitySchemes, `${pointer}/securitySchemes`]
+    : Array.isArray(metaSchemes)
+      ? [metaSchemes, `${pointer}/_meta/securitySchemes`]
+      : [undefined, undefined];
+  const schemes = rawSchemes?.filter(isObject).map((s) => ({
+    type: String(s.type),
+    scopes: Array.isArray(s.scopes) ? (s.scopes as unknown[]).map(String).sort() : [],
+  }));
   // Comparable forms are built on first use: most tools of a large contract are byte-identical on
   // both sides and never need one (rules compare the raw schemas first).
   let input: Schema | undefined, output: Schema | undefined;
@@ -206,7 +229,7 @@ function toDiffTool(
     rawInput,
     rawOutput,
     hasOutputSchema: entry.outputSchema !== undefined,
-    ...(schemes ? { securitySchemes: schemes } : {}),
+    ...(schemes ? { securitySchemes: schemes, securityPointer } : {}),
     ...(ui.uri ? { uiUri: ui.uri } : {}),
     ...(ui.visibility ? { visibility: ui.visibility } : {}),
   };

@@ -9,6 +9,12 @@ export const projectLayout = {
   pluginFile: "schemas/plugin.json",
   /** The contract line in force: lifecycle axes, policyRevision, active UI URIs (L10, L11). */
   lineFile: "release/line.json",
+  /**
+   * Further contract lines the repository serves besides `lineFile`, one `<name>.json` each (e.g.
+   * an older contract major still SUPPORTED). Every non-RETIRED line is a column of the contract-test
+   * matrix (L12.4).
+   */
+  linesDir: "release/lines",
   /** The first-party allowlist a WARN/BLOCK successor must be on (L11). */
   allowlistFile: "release/first-party-allowlist.json",
   /** Derived code and the canonical snapshot, written by the generator. */
@@ -38,6 +44,12 @@ export const projectLayout = {
    * `contracts/ui/skillpilot/coach/<major>/sha256-<hex>/index.html`.
    */
   uiStore: "contracts/ui",
+  /**
+   * Append-only record of every UI URI ever activated or published, with its resource name (L10):
+   * the store cannot prove its own completeness, this record can (verify and Contract-Diff check
+   * every URI in it is still retained with identical bytes).
+   */
+  uiActivations: "contracts/ui-activations.json",
 } as const;
 
 /** File names inside a draft or published version folder. */

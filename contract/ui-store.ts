@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { sha256Hex } from "./canonical.js";
+import { canonicalJson, sha256Hex } from "./canonical.js";
 import { projectLayout } from "./project-layout.js";
 import { parseUiUri, retainedUiPath, uiUri } from "./ui-uri.js";
 
@@ -56,4 +56,56 @@ export async function listRetainedUi(root: string): Promise<string[]> {
       if (m && /^[1-9][0-9]*$/.test(major)) uris.push(uiUri(Number(major), m[1]));
     }
   return uris.sort();
+}
+
+/** Format tag of `contracts/ui-activations.json`. */
+export const uiActivationsFormat = "skillpilot-ui-activations/1";
+
+/** One URI that was active (bound by a descriptor) or published at some point (L10). */
+export interface UiActivation {
+  uri: string;
+  /** The resource name it was active as (`activeUi` key, `ui/<name>/`). */
+  name: string;
+}
+
+/**
+ * Every URI ever activated or published, in the order of its first activation; a missing file is an
+ * empty record. Throws on a file that is not a record (verify reports it).
+ */
+export async function readUiActivations(root: string): Promise<UiActivation[]> {
+  const text = await readFile(path.join(root, projectLayout.uiActivations), "utf8").catch(
+    () => undefined,
+  );
+  if (text === undefined) return [];
+  const doc = JSON.parse(text) as { format?: unknown; activations?: unknown };
+  if (doc.format !== uiActivationsFormat || !Array.isArray(doc.activations))
+    throw new Error(`${projectLayout.uiActivations} is not a ${uiActivationsFormat} record`);
+  return (doc.activations as UiActivation[]).filter(
+    (a) => typeof a?.uri === "string" && typeof a.name === "string",
+  );
+}
+
+/**
+ * Record URIs as activated (L10): appended when new, never removed or reordered. Called together
+ * with `retainUiArtifact` by everything that makes a URI servable (`ui build --activate`,
+ * `record-published`). Returns the URIs added.
+ */
+export async function recordUiActivations(
+  root: string,
+  activations: readonly UiActivation[],
+): Promise<string[]> {
+  const known = await readUiActivations(root);
+  const seen = new Set(known.map((a) => a.uri));
+  const added = activations.filter((a) => !seen.has(a.uri) && seen.add(a.uri));
+  if (added.length === 0) return [];
+  const abs = path.join(root, projectLayout.uiActivations);
+  await mkdir(path.dirname(abs), { recursive: true });
+  await writeFile(
+    abs,
+    canonicalJson({
+      format: uiActivationsFormat,
+      activations: [...known, ...added].map(({ uri, name }) => ({ uri, name })),
+    }),
+  );
+  return added.map((a) => a.uri);
 }

@@ -18,6 +18,7 @@ import type { RuntimeServices } from "./services.js";
 import { PostgresStore } from "./store/postgres-store.js";
 import { preparePrivateFile } from "./store/private-file.js";
 import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
+import { openStateGuard } from "./state-guard.js";
 
 /**
  * Build the shared services from a resolved config: identity, curriculum, secrets (configured, or
@@ -39,11 +40,19 @@ export async function createServices(
   const auth = await createAuthRuntime(config, authSettings);
   const sqliteFile = path.join(config.dataDir, databaseFileName);
   if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
+  // State schema and policy revision floor first: refuses (exit 2) before anything else opens.
+  const stateGuard = await openStateGuard(config);
   const commitDelay = testCommitDelayHook(config);
-  const store = config.databaseUrl
-    ? await PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
-    : await SqliteStore.open(sqliteFile, identity.stateSchemaVersion, commitDelay);
+  const store = await (config.databaseUrl
+    ? PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
+    : SqliteStore.open(sqliteFile, identity.stateSchemaVersion, commitDelay)
+  ).catch(async (error) => {
+    await stateGuard.close();
+    throw error;
+  });
   const logger = createLogger(config.logDestination, config.logLevel);
+  stateGuard.attachLogger(logger);
+  stateGuard.floor.useStore(store);
   if (commitDelay)
     logger.warn(
       { testCommitDelayMs: commitDelay.delayMs },
@@ -54,8 +63,11 @@ export async function createServices(
     identity,
     curriculum,
     uiPages,
-    line: new LineSource(config.lineFile),
+    line: new LineSource(config.lineFile, stateGuard.floor, (revision, floor) =>
+      logger.warn({ policyRevision: revision, floor }, "contract line below the revision floor"),
+    ),
     store,
+    stateGuard,
     keyring: keyringFromConfig(secrets.capabilityKeys),
     logHmacKey: secrets.logHmacKey,
     launchSecret: secrets.launchSecret,
@@ -91,6 +103,9 @@ export async function bootServices(
 
 /** Release what services hold: close the database, then make the log durable and close it. */
 export async function closeServices(services: RuntimeServices): Promise<void> {
+  // Pending policy-floor raises go through the store: out before it closes.
+  await services.stateGuard?.floor.flush();
   await services.store.close();
+  await services.stateGuard?.close();
   await closeLogger(services.logger);
 }

@@ -9,6 +9,7 @@ import type { ServablePages } from "./mcp/ui-resources.js";
 import type { RuntimeMetrics } from "./observability/metrics.js";
 import type { OpenSession } from "./domain/session-gate.js";
 import type { CoachStore, SessionRecord } from "./store/store.js";
+import type { StateGuard } from "./state-guard.js";
 
 /** Everything a request may use, built once at start-up and shared by all requests. */
 export interface RuntimeServices {
@@ -23,6 +24,11 @@ export interface RuntimeServices {
    */
   line: LineSource;
   store: CoachStore;
+  /**
+   * The database's start-up guard: state schema checked and migrated, policy revision floor (L11,
+   * L12.5). Absent only in services built by hand for unit tests.
+   */
+  stateGuard?: StateGuard;
   /** Capability and option-payload keys (C11). */
   keyring: Keyring;
   /** Key of the log fingerprint of session ids (L13). */

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
@@ -12,6 +12,16 @@ interface DiffOptions {
   newVersion?: string;
   snapshot: string;
   today?: string;
+  versionCheck: boolean;
+  header: Record<string, string>;
+  protocolEra: "auto" | "modern" | "legacy";
+}
+
+/** `--header "Name: value"` (repeatable) into a header map. */
+function collectHeader(value: string, previous: Record<string, string>): Record<string, string> {
+  const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/.exec(value);
+  if (!m) throw new InvalidArgumentError(`expected "Name: value", got "${value}".`);
+  return { ...previous, [m[1]]: m[2] };
 }
 
 /**
@@ -28,13 +38,31 @@ export function registerDiffCommand(program: Command): void {
     )
     .argument(
       "[old]",
-      'old contract: a snapshot or an MCP tools/list JSON ({"tools":[…]} or an array)',
+      'old contract: a snapshot, an MCP tools/list JSON ({"tools":[…]} or an array) or a ' +
+        "live server's http(s)://HOST/mcp",
     )
     .argument("[new]", "new contract (default: the project's generated snapshot)")
     .option(
       "--against <spec>",
       "baseline instead of contracts/published/: a directory (every " +
-        "contract.snapshot.json below it), a file, or git:REF",
+        "contract.snapshot.json below it), a file, git:REF, or a live server's " +
+        "http(s)://HOST/mcp (its tools/list through the official MCP client)",
+    )
+    .option(
+      "--header <header>",
+      'request header for a live server, "Name: value" (repeatable), e.g. ' +
+        '"Authorization: Bearer …"',
+      collectHeader,
+      {},
+    )
+    .addOption(
+      new Option(
+        "--protocol-era <era>",
+        "protocol era for a live server: auto (2026-07-28 via server/discover, else the 2025 " +
+          "initialize handshake), modern or legacy",
+      )
+        .choices(["auto", "modern", "legacy"])
+        .default("auto"),
     )
     .addOption(formatOption())
     .option("--waivers <file>", "waiver file (default: contracts/waivers.json when it exists)")
@@ -49,11 +77,17 @@ export function registerDiffCommand(program: Command): void {
       "--today <date>",
       "evaluate waiver expiry on this UTC date (YYYY-MM-DD) instead of today",
     )
+    .option(
+      "--no-version-check",
+      "do not require the declared package version bump to cover the change (for a baseline " +
+        "that is a development commit, e.g. CI's git merge base); breaking changes still fail",
+    )
     .addHelpText(
       "after",
-      "\nPaths (OLD, NEW, --against, --waivers, --snapshot) are relative to -C/--root." +
+      "\nWith nothing to compare against (no published snapshot yet), the report holds the " +
+        "warning DIFF_NO_BASELINE in every format.\nPaths (OLD, NEW, --against, --waivers, --snapshot) are relative to -C/--root." +
         exitCodesHelp({
-          ok: "compatible (or nothing published yet)",
+          ok: "compatible, or nothing to compare against (with the DIFF_NO_BASELINE warning)",
           findings: "breaking change, declared version bump too low or waiver error",
           usage: "usage or input error",
         }),
@@ -83,6 +117,8 @@ export function registerDiffCommand(program: Command): void {
           newVersion: opts.newVersion,
           waiverFile: opts.waivers,
           now,
+          versionCheck: opts.versionCheck,
+          live: { headers: opts.header, era: opts.protocolEra },
         });
         if (outcome.status === "input-error") {
           emitReport(outcome.diagnostics, opts.format);
@@ -99,14 +135,15 @@ export function registerDiffCommand(program: Command): void {
                   breaking: false,
                   comparisons: [],
                   findings: [],
-                  problems: [],
+                  problems: outcome.diagnostics,
                   note: outcome.message,
                 },
                 null,
                 2,
               )}\n`,
             );
-          else process.exitCode = emitReport([], opts.format, { summary: outcome.message });
+          else
+            process.exitCode = emitReport(outcome.diagnostics, opts.format, { textTo: "stdout" });
           return;
         }
         process.stdout.write(renderDiff(outcome.result, outcome.diagnostics, opts.format));

@@ -56,11 +56,17 @@ export function registerStartCommand(program: Command): void {
     )
     .addHelpText(
       "after",
-      "\nRelative --data-dir and --config paths are resolved against -C/--root." +
+      "\nRelative --data-dir and --config paths are resolved against -C/--root.\n" +
+        "The database: a state schema version from 3 up to this server's is migrated forward\n" +
+        "(logged); a version this server does not know (a newer server wrote it) is refused, and\n" +
+        "nothing is ever rolled back (see `skillpilot db`). A contract line whose policyRevision\n" +
+        "is below the highest one the database was served under is refused." +
         exitCodesHelp({
           ok: "stopped cleanly (SIGTERM/SIGINT)",
           findings: "the contract drifted from the version under review freeze",
-          usage: "usage, configuration or I/O error",
+          usage:
+            "usage, configuration or I/O error, an unknown database state schema version, or a " +
+            "lowered policyRevision",
         }),
     )
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {

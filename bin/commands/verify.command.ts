@@ -15,6 +15,11 @@ export function registerVerifyCommand(program: Command): void {
         "the review freeze (L3).",
     )
     .addOption(formatOption())
+    .option(
+      "--since <git:REF>",
+      "also check the contract line's transitions and policyRevision against release/line.json " +
+        "as committed at REF (CI passes its git baseline)",
+    )
     .addHelpText(
       "after",
       exitCodesHelp({
@@ -23,9 +28,9 @@ export function registerVerifyCommand(program: Command): void {
         usage: "usage or I/O error",
       }),
     )
-    .action(async (opts: { format: DiagnosticFormat }, command: Command) => {
+    .action(async (opts: { format: DiagnosticFormat; since?: string }, command: Command) => {
       const { verifyRelease } = await import("../../release/verify/verify.js");
-      const diagnostics = await verifyRelease(projectPaths(command).root);
+      const diagnostics = await verifyRelease(projectPaths(command).root, { since: opts.since });
       process.exitCode = emitReport(diagnostics, opts.format, {
         summary: "release verify: all checks passed",
       });

@@ -12,6 +12,9 @@ import {
   type ContractDoc,
 } from "../../contract/contract-doc.js";
 import { projectLayout } from "../../contract/project-layout.js";
+import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
+import { listRetainedUi, readUiActivations } from "../../contract/ui-store.js";
+import { retainedUiPath } from "../../contract/ui-uri.js";
 
 const run = promisify(execFile);
 
@@ -50,13 +53,32 @@ export function docFromText(
   return parseContractDoc(json, file, diagnostics, version);
 }
 
-/** Read one contract document (snapshot or tools/list) from disk. */
+/**
+ * Read one contract document (snapshot or tools/list) from disk, or, for an `http(s)://…/mcp`
+ * address, list the live server's tools over MCP.
+ */
 export async function readDoc(
   root: string,
   file: string,
   diagnostics: Diagnostic[],
   version?: string,
+  live: LiveServerOptions = {},
 ): Promise<ContractDoc | undefined> {
+  if (isServerUrl(file)) {
+    try {
+      const { tools } = await listLiveTools(file, live);
+      return parseContractDoc({ tools }, file, diagnostics, version);
+    } catch (error) {
+      diagnostics.push(
+        diagnose(
+          CONTRACT_INPUT_INVALID,
+          { variant: "unreachable", file, error: (error as Error).message.split("\n")[0] },
+          { file },
+        ),
+      );
+      return undefined;
+    }
+  }
   const abs = path.resolve(root, file);
   const text = await readFile(abs, "utf8").catch(() => undefined);
   if (text === undefined) {
@@ -104,8 +126,8 @@ export async function publishedBaselines(
 }
 
 /**
- * Baselines named by `--against`: a directory (every snapshot below it), a file, or `git:REF` (the
- * snapshot at that commit).
+ * Baselines named by `--against`: a directory (every snapshot below it), a file, `git:REF` (the
+ * snapshot at that commit), or a live server's `http(s)://…/mcp` (its tools/list over MCP).
  */
 export async function againstBaselines(
   root: string,
@@ -113,7 +135,12 @@ export async function againstBaselines(
   snapshotFile: string,
   diagnostics: Diagnostic[],
   version?: string,
+  live: LiveServerOptions = {},
 ): Promise<ContractDoc[]> {
+  if (isServerUrl(against)) {
+    const doc = await readDoc(root, against, diagnostics, version, live);
+    return doc ? [doc] : [];
+  }
   if (against.startsWith("git:")) {
     const ref = against.slice(4);
     const label = `git:${ref}:${snapshotFile}`;
@@ -151,19 +178,27 @@ export async function againstBaselines(
 }
 
 /**
- * The bytes the project now serves under its active UI URIs (`release/line.json` `activeUi` →
- * `ui/<name>/index.html`), as sha256. A page that references nothing is its own artifact.
+ * What the project serves under `ui://` URIs (L10): the runtime serves pages only from the UI store
+ * (`contracts/ui/`), so each URI that was ever active (`contracts/ui-activations.json`), is active
+ * now (`release/line.json`) or is retained maps to the sha256 of its retained file; a URI whose file
+ * is gone is absent. `required` names the URIs that must stay served and where that is recorded.
  */
-export async function projectUiBytes(root: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+export async function projectUiServing(
+  root: string,
+): Promise<{ bytes: Map<string, string>; required: Map<string, string> }> {
+  const required = new Map<string, string>();
+  for (const a of await readUiActivations(root).catch(() => []))
+    required.set(a.uri, projectLayout.uiActivations);
   const line = await readFile(path.join(root, projectLayout.lineFile), "utf8")
     .then((t) => JSON.parse(t) as { activeUi?: Record<string, string> })
     .catch(() => undefined);
-  for (const [name, uri] of Object.entries(line?.activeUi ?? {})) {
-    const html = await readFile(path.join(root, projectLayout.uiDir, name, "index.html")).catch(
-      () => undefined,
-    );
-    if (html && typeof uri === "string") out.set(uri, sha256Hex(html));
+  for (const uri of Object.values(line?.activeUi ?? {}))
+    if (typeof uri === "string" && !required.has(uri)) required.set(uri, projectLayout.lineFile);
+  const bytes = new Map<string, string>();
+  for (const uri of new Set([...required.keys(), ...(await listRetainedUi(root))])) {
+    const rel = retainedUiPath(uri);
+    const html = rel ? await readFile(path.join(root, rel)).catch(() => undefined) : undefined;
+    if (html) bytes.set(uri, sha256Hex(html));
   }
-  return out;
+  return { bytes, required };
 }

@@ -1,18 +1,35 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import {
   againstBaselines,
-  projectUiBytes,
+  projectUiServing,
   publishedBaselines,
   publishedRoot,
   readDoc,
 } from "./baselines.js";
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
+import type { LiveServerOptions } from "./live-server.js";
 import type { ContractDoc } from "../../contract/contract-doc.js";
 import { locateFindings } from "./locate-findings.js";
 import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";
+
+/**
+ * The visible notice of a diff that compared nothing: CI must never pass a breaking change in
+ * silence because no baseline exists yet (L12.2).
+ */
+const DIFF_NO_BASELINE = defineRule({
+  id: "DIFF_NO_BASELINE",
+  family: "diff",
+  severity: "warning",
+  summary:
+    "Nothing to compare against: no published snapshot exists yet, so no breaking change can " +
+    "be detected (L12.2).",
+  message:
+    "no published snapshot under {dir}/: nothing was compared, so a breaking change would go unnoticed; run record-published after the first publication, and diff against git:<merge base> meanwhile (CI does)",
+});
 
 /** What `skillpilot diff` was asked to compare. */
 export interface DiffRequest {
@@ -29,6 +46,10 @@ export interface DiffRequest {
   newVersion?: string;
   waiverFile?: string;
   now: Date;
+  /** Check the declared package version bump (default true; `--no-version-check`). */
+  versionCheck?: boolean;
+  /** Headers and protocol era for documents that are live `http(s)://…/mcp` servers. */
+  live?: LiveServerOptions;
 }
 
 /**
@@ -36,7 +57,7 @@ export interface DiffRequest {
  */
 export type DiffOutcome =
   | { status: "input-error"; diagnostics: Diagnostic[] }
-  | { status: "nothing-to-compare"; message: string }
+  | { status: "nothing-to-compare"; message: string; diagnostics: Diagnostic[] }
   | { status: "compared"; result: DiffResult; diagnostics: Diagnostic[]; failed: boolean };
 
 /** Load both sides and the waivers, run the diff, and attach file:line locations. */
@@ -45,17 +66,24 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
   let newDoc: ContractDoc | undefined;
   let baselines: ContractDoc[];
   if (req.newFile) {
-    newDoc = await readDoc(req.root, req.newFile, input, req.newVersion);
+    newDoc = await readDoc(req.root, req.newFile, input, req.newVersion, req.live);
     baselines = req.oldFile
-      ? [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
+      ? [await readDoc(req.root, req.oldFile, input, req.oldVersion, req.live)].filter(
           (d): d is ContractDoc => d !== undefined,
         )
       : [];
   } else {
     newDoc = await readDoc(req.root, req.snapshotFile, input, req.newVersion);
-    if (newDoc && newDoc.uiBytes.size === 0) newDoc.uiBytes = await projectUiBytes(req.root);
+    if (newDoc && newDoc.uiBytes.size === 0) {
+      const serving = await projectUiServing(req.root);
+      Object.assign(newDoc, {
+        uiBytes: serving.bytes,
+        uiRequired: serving.required,
+        uiComplete: true,
+      });
+    }
     if (req.oldFile)
-      baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion)].filter(
+      baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion, req.live)].filter(
         (d): d is ContractDoc => d !== undefined,
       );
     else if (req.against)
@@ -65,17 +93,14 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
         req.snapshotFile,
         input,
         req.oldVersion,
+        req.live,
       );
     else {
       baselines = await publishedBaselines(req.root, input);
-      if (baselines.length === 0 && !hasErrors(input))
-        return {
-          status: "nothing-to-compare",
-          message:
-            `no published snapshot under ${publishedRoot}/: nothing to ` +
-            `compare against (run record-published after the first ` +
-            `publication)`,
-        };
+      if (baselines.length === 0 && !hasErrors(input)) {
+        const notice = diagnose(DIFF_NO_BASELINE, { dir: publishedRoot }, { file: publishedRoot });
+        return { status: "nothing-to-compare", message: notice.message, diagnostics: [notice] };
+      }
     }
   }
   const waivers = await readWaivers(
@@ -93,6 +118,7 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
     waivers: waivers.waivers,
     waiverFile: req.waiverFile ?? defaultWaiverFile,
     now: req.now,
+    versionCheck: req.versionCheck,
   });
   const diagnostics = locateFindings(diffDiagnostics(result), (f) => textOf(req.root, f));
   return { status: "compared", result, diagnostics, failed: diffFailed(result) };

@@ -1,4 +1,4 @@
-import { isFreeTextString } from "../../contract/schema-predicates.js";
+import { freeTextKind } from "../../contract/schema-predicates.js";
 import { defineRule } from "../../diagnostics/rule.js";
 import { walkResolved } from "../../json-schema/deref.js";
 import { isObject } from "../../json-schema/walk.js";
@@ -6,7 +6,7 @@ import { generatorRule } from "./rule.js";
 
 /**
  * A mutation must not accept chat free text (C5, G11): every string input of a write is
- * constrained.
+ * constrained, and a pattern counts only when it rejects ordinary prose.
  */
 export const freeTextInput = generatorRule(
   defineRule({
@@ -15,9 +15,13 @@ export const freeTextInput = generatorRule(
     severity: "error",
     summary:
       "Write tools accept no free-text strings: each string input needs enum, " +
-      "const, pattern or format (C5, G11).",
-    message:
-      "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
+      "const, format or a pattern that rejects ordinary prose (C5, G11).",
+    message: {
+      unconstrained:
+        "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
+      prose:
+        "{tool}: string input pattern {pattern:json} accepts ordinary prose, so chat free text reaches the backend",
+    },
   }),
   (ctx, report) => {
     for (const tool of ctx.tools) {
@@ -28,7 +32,11 @@ export const freeTextInput = generatorRule(
         { file: tool.file, pointer: "/input" },
         ctx.registry,
         (node, loc) => {
-          if (isFreeTextString(node)) report({ tool: String(tool.doc.name) }, loc);
+          const kind = freeTextKind(node);
+          const name = String(tool.doc.name);
+          if (kind === "unconstrained") report({ variant: kind, tool: name }, loc);
+          else if (kind === "prose")
+            report({ variant: kind, tool: name, pattern: String(node.pattern) }, loc);
         },
       );
     }

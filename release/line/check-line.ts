@@ -6,6 +6,15 @@ import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { LINE_INVALID } from "../../generator/build-model.js";
 import { projectLayout } from "../../contract/project-layout.js";
+import { readPluginName } from "../plugin-identity.js";
+import { readReleaseIndex } from "../publish/release-index.js";
+import {
+  checkLineHistory,
+  LINE_BASELINE_MISSING,
+  type LineState,
+  lineAtGitRef,
+  recordedLines,
+} from "./line-history.js";
 
 const LINE_SUCCESSOR_NOT_ALLOWLISTED = defineRule({
   id: "LINE_SUCCESSOR_NOT_ALLOWLISTED",
@@ -33,10 +42,13 @@ export interface FirstPartyAllowlist {
 /**
  * Check `release/line.json` against contract-line/v1 (the generated validator, so the schema is the
  * only statement of the invariants) plus what JSON Schema cannot say: a successor of a WARN line
- * launches from an allowlisted first-party origin, and every successor is a newer contract major.
+ * launches from an allowlisted first-party origin and is a published line of the release index,
+ * every successor is a newer contract major, and against the release records the policyRevision
+ * never went back and each axis moved only as contract-line-transition/v1 allows (L4, L11).
  */
 export async function checkLine(
   root: string,
+  options: { since?: string } = {},
 ): Promise<{ line?: Record<string, unknown>; diagnostics: Diagnostic[] }> {
   const text = await readFile(path.join(root, lineFile), "utf8").catch(() => undefined);
   if (text === undefined)
@@ -97,7 +109,38 @@ export async function checkLine(
         ),
       );
   }
+  diagnostics.push(...(await historyDiagnostics(root, doc as unknown as LineState, options.since)));
   return { line: doc, diagnostics: withLines(diagnostics, () => text) };
+}
+
+/**
+ * The line against the release records and, with `since` (`git:REF`), the line committed there; an
+ * unreadable index is verify's to report.
+ */
+async function historyDiagnostics(
+  root: string,
+  line: LineState,
+  since: string | undefined,
+): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  let recorded: Awaited<ReturnType<typeof recordedLines>> = [];
+  let index: Awaited<ReturnType<typeof readReleaseIndex>> = { indexFormat: "", releases: [] };
+  try {
+    index = await readReleaseIndex(root);
+    recorded = await recordedLines(root, await readPluginName(root), index);
+  } catch {
+    // verify reports an unreadable index or plugin identity on its own
+  }
+  if (since !== undefined) {
+    const ref = since.replace(/^git:/, "");
+    const atRef = await lineAtGitRef(root, ref);
+    if (atRef) recorded = [...recorded, atRef];
+    else
+      out.push(
+        diagnose(LINE_BASELINE_MISSING, { ref: `git:${ref}`, lineFile }, { file: lineFile }),
+      );
+  }
+  return [...out, ...checkLineHistory(line, recorded, index)];
 }
 
 /** Read the allowlist config; a missing file means an empty list (nothing is first-party). */

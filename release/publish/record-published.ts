@@ -9,9 +9,10 @@ import { intactDraft, NOT_FROZEN, type ReleaseStepResult } from "../freeze/freez
 import { readFreezeState, writeFreezeState } from "../freeze/freeze-state.js";
 import { projectLayout, publishedDir, releaseFiles } from "../../contract/project-layout.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { retainUiArtifact } from "../../contract/ui-store.js";
+import { recordUiActivations, retainUiArtifact } from "../../contract/ui-store.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import { appendReleaseEntry, readReleaseIndex, type ReleaseEntry } from "./release-index.js";
+import { planLinePublication, writeLine } from "./publish-line.js";
 
 export const FROZEN_DRAFT_MODIFIED = defineRule({
   id: "FROZEN_DRAFT_MODIFIED",
@@ -48,7 +49,8 @@ const VERSION_NOT_NEWER = defineRule({
 /**
  * `skillpilot record-published X` (L4): after the portal published X, copy its frozen draft to
  * `contracts/published/openai/<plugin>/X/`, retain its UI bytes under `contracts/ui/`, append the
- * release index and end the freeze. Only from a frozen draft whose bytes still match; an existing X
+ * release index, move `release/line.json` to PUBLISHED (through the transitions
+ * contract-line-transition/v1 allows, L11; regenerating generated/) and end the freeze. Only from a frozen draft whose bytes still match; an existing X
  * with the same bytes is a no-op, with other bytes a refusal.
  */
 export async function recordPublished(
@@ -67,12 +69,24 @@ export async function recordPublished(
       intact &&
       published.contentSha256 === indexed.contentSha256 &&
       (!draft.contentSha256 || draft.contentSha256 === indexed.contentSha256)
-    )
+    ) {
+      // An interrupted run may have left the line a DRAFT: moving it completes the record.
+      const plan = await planLinePublication(root, version, indexed.contractMajor);
+      if (plan.diagnostics.length) return { diagnostics: plan.diagnostics };
+      if (!plan.changed)
+        return {
+          diagnostics: [],
+          outcome: "unchanged",
+          message: `${version} is already recorded with these bytes`,
+        };
+      const written = await writeLine(root, plan);
+      if (written.length) return { diagnostics: written };
       return {
         diagnostics: [],
-        outcome: "unchanged",
-        message: `${version} is already recorded with these bytes`,
+        outcome: "done",
+        message: `${version} was already recorded; moved ${projectLayout.lineFile} to PUBLISHED`,
       };
+    }
     return {
       diagnostics: [
         diagnose(PUBLISHED_EXISTS, { variant: "recorded", version, dir: pubDir }, { file: pubDir }),
@@ -125,6 +139,12 @@ export async function recordPublished(
     };
 
   const files = await collectTree(path.join(root, draft.dir));
+  const plan = await planLinePublication(
+    root,
+    version,
+    await packageContractMajor(root, draft.dir),
+  );
+  if (plan.diagnostics.length) return { diagnostics: plan.diagnostics };
   const entry = await releaseEntry(
     root,
     draft.dir,
@@ -138,8 +158,14 @@ export async function recordPublished(
       uri,
       await readFile(path.join(root, draft.dir, releaseFiles.packageDir, "ui", name, "index.html")),
     );
+  await recordUiActivations(
+    root,
+    Object.entries(entry.ui).map(([name, uri]) => ({ uri, name })),
+  );
   if (!published.exists) await writeReleaseDir(path.join(root, pubDir), files, { replace: false });
-  await appendReleaseEntry(root, entry);
+  await appendReleaseEntry(root, { ...entry, line: plan.state });
+  const written = await writeLine(root, plan);
+  if (written.length) return { diagnostics: written };
   await writeFreezeState(root, {
     active: null,
     history: [
@@ -155,8 +181,18 @@ export async function recordPublished(
   return {
     diagnostics: [],
     outcome: "done",
-    message: `recorded ${version} in ${pubDir} and ${projectLayout.releaseIndex}`,
+    message:
+      `recorded ${version} in ${pubDir} and ${projectLayout.releaseIndex}` +
+      (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : ""),
   };
+}
+
+/** The contract major a draft's package ships (package/plugin.json). */
+async function packageContractMajor(root: string, dir: string): Promise<number> {
+  const manifest = JSON.parse(
+    await readFile(path.join(root, dir, releaseFiles.packageDir, "plugin.json"), "utf8"),
+  ) as { contractMajor: number };
+  return manifest.contractMajor;
 }
 
 /** The index entry of a draft folder, read from the files themselves. */

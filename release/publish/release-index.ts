@@ -27,6 +27,17 @@ export interface ReleaseEntry {
   /** Resource name → the UI URI this version bound; every one stays servable forever (L10). */
   ui: Record<string, string>;
   linePolicyRevision: number;
+  /**
+   * The state `record-published` left `release/line.json` in (publicationStatus PUBLISHED): the
+   * recorded state later lines are checked against (L4, L11). Absent on entries written before it
+   * was recorded; those imply PUBLISHED at `linePolicyRevision`.
+   */
+  line?: {
+    policyRevision: number;
+    supportLifecycle: string;
+    publicationStatus: string;
+    newSessionPolicy: string;
+  };
 }
 
 /** The index file: the plugin and its releases in publication order. */

@@ -6,7 +6,7 @@ import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { writeGenerated } from "../../generator/write.js";
 import { lineFile } from "../line/check-line.js";
 import type { UiArtifact } from "./build-ui.js";
-import { retainUiArtifact } from "../../contract/ui-store.js";
+import { recordUiActivations, retainUiArtifact } from "../../contract/ui-store.js";
 
 /** What `ui build --activate` changed. */
 export interface ActivateResult {
@@ -21,8 +21,9 @@ export interface ActivateResult {
  * Point `release/line.json` `activeUi` at the given artifacts and regenerate, so descriptors bind
  * the new URIs (L10). Other fields keep their order and values. When the result does not generate
  * cleanly, line.json is restored and the diagnostics are returned. Otherwise each activated page is
- * retained in the immutable UI store at once, so every URI a server may serve stays readable with
- * identical bytes from its first delivery (L10).
+ * retained in the immutable UI store at once and recorded in `contracts/ui-activations.json`, so
+ * every URI a server may serve stays readable with identical bytes from its first delivery, and a
+ * lost store file is detected (L10).
  */
 export async function activateUi(
   root: string,
@@ -43,6 +44,10 @@ export async function activateUi(
     return { diagnostics: result.diagnostics, changed: [], regenerated: [] };
   }
   for (const a of artifacts) await retainUiArtifact(root, a.uri, a.html);
+  await recordUiActivations(
+    root,
+    artifacts.map((a) => ({ uri: a.uri, name: a.name })),
+  );
   return {
     diagnostics: result.diagnostics,
     changed,

@@ -3,6 +3,7 @@ import path from "node:path";
 import semver from "semver";
 import type { Diagnostic, Location } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
+import { canonicalSha256 } from "../../contract/canonical.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import {
   projectLayout,
@@ -142,7 +143,19 @@ export async function checkManifestGate(
     const current = await readFile(path.join(root, projectLayout.snapshotFile)).catch(
       () => undefined,
     );
-    if (same && current && sha256Hex(current) !== same.snapshotSha256)
+    const shipped = same
+      ? await readFile(
+          path.join(root, publishedDir(plugin, same.version), releaseFiles.snapshot),
+        ).catch(() => undefined)
+      : undefined;
+    // Judged against the published snapshot itself (a missing one is PUBLISHED_MISSING).
+    if (
+      same &&
+      current &&
+      shipped &&
+      sha256Hex(current) !== sha256Hex(shipped) &&
+      !samePackageContract(current, shipped)
+    )
       out.push(
         diagnose(
           MANIFEST_VERSION_REUSED,
@@ -177,6 +190,32 @@ export async function checkManifestGate(
     if (manifest) checkIdentity(manifest, { file: `${dir}/package/plugin.json` }, out, plugin);
   }
   return out;
+}
+
+/**
+ * The line's policy axes and revision are server-authoritative and move after publication without a
+ * package (L11: record-published itself moves the line to PUBLISHED): two snapshots that differ only
+ * there ship the same package contract.
+ */
+const linePolicyFields = [
+  "policyRevision",
+  "supportLifecycle",
+  "publicationStatus",
+  "newSessionPolicy",
+  "successor",
+];
+function samePackageContract(a: Buffer, b: Buffer): boolean {
+  const strip = (buf: Buffer) => {
+    try {
+      const doc = JSON.parse(buf.toString("utf8")) as { line?: Record<string, unknown> };
+      if (doc.line) for (const f of linePolicyFields) delete doc.line[f];
+      return canonicalSha256(doc);
+    } catch {
+      return undefined;
+    }
+  };
+  const stripped = strip(a);
+  return stripped !== undefined && stripped === strip(b);
 }
 
 function checkIdentity(

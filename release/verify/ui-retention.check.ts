@@ -7,21 +7,26 @@ import { projectLayout, publishedDir, releaseFiles } from "../../contract/projec
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { parseUiUri, retainedUiPath } from "../../contract/ui-uri.js";
 
-const UI_NOT_RETAINED = defineRule({
+export const UI_NOT_RETAINED = defineRule({
   id: "UI_NOT_RETAINED",
   family: "release",
   severity: "error",
-  summary: "A UI URI that was published is no longer retained under contracts/ui/ (L10).",
+  summary:
+    "A UI URI that was ever active or published is no longer retained under contracts/ui/ (L10).",
   message: {
     notAddressed: "{version}: {uri} is not a content-addressed UI URI",
     missing: "{uri} ({name}, published in {version}) is missing: {file}",
+    activated:
+      "{uri} ({name}, recorded as active in {record}) is missing: {file}; restore it from git, it is served for good",
   },
 });
-const UI_BYTES_CHANGED = defineRule({
+export const UI_BYTES_CHANGED = defineRule({
   id: "UI_BYTES_CHANGED",
   family: "release",
   severity: "error",
-  summary: "The retained bytes of a published UI URI no longer hash to its address (L10).",
+  summary:
+    "The retained bytes of a UI URI that was ever active or published no longer hash to its " +
+    "address (L10).",
   message: {
     hash: "{file} no longer hashes to its address",
     copy: "{file} differs from the copy published in {version}",

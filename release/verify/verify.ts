@@ -11,6 +11,7 @@ import {
 import { checkFreeze } from "./freeze.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
+import { checkUiActivations } from "./ui-activations.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
 const RELEASE_INDEX_INVALID = defineRule({
@@ -26,10 +27,14 @@ const RELEASE_INDEX_INVALID = defineRule({
 
 /**
  * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
- * published UI URI still resolves to identical bytes (L10), the manifest gate (L12.1), the line
- * policy (L11) and the review freeze (L3). Reads only; returns diagnostics.
+ * UI URI ever active or published still resolves to identical bytes (L10), the manifest gate (L12.1), the line
+ * policy (L11; with `since`, also its transitions from the line committed at that git revision)
+ * and the review freeze (L3). Reads only; returns diagnostics.
  */
-export async function verifyRelease(root: string): Promise<Diagnostic[]> {
+export async function verifyRelease(
+  root: string,
+  options: { since?: string } = {},
+): Promise<Diagnostic[]> {
   let index: ReleaseIndex;
   try {
     index = await readReleaseIndex(root);
@@ -56,12 +61,13 @@ export async function verifyRelease(root: string): Promise<Diagnostic[]> {
         { file: projectLayout.releaseIndex },
       ),
     );
-  const line = await checkLine(root);
+  const line = await checkLine(root, options);
   out.push(...line.diagnostics);
   out.push(...(await checkManifestGate(root, index, line.line)));
   const plugin = await readPluginName(root);
   out.push(...(await checkPublished(root, plugin, index)));
   out.push(...(await checkUiRetention(root, plugin, index)));
+  out.push(...(await checkUiActivations(root, index)));
   out.push(...(await checkFreeze(root, plugin)));
   return out;
 }

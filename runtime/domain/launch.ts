@@ -54,10 +54,12 @@ export async function launchSession(
 ): Promise<LaunchResult> {
   const { config, identity, curriculum, store } = services;
   const [line, allowlist] = await Promise.all([
-    readLine(config.lineFile),
+    // Below the policy revision floor a line is no line (L11): the launch fails closed.
+    readLine(config.lineFile).then((read) => services.line.admit(read)),
     readAllowlist(config.allowlistFile),
   ]);
   const decision = decideLaunch(line, allowlist, request.acknowledgeSuccessor === true);
+  if (line) services.line.applied(line.policyRevision);
   if (decision.kind === "acknowledge")
     return { kind: "acknowledgementRequired", successor: decision.successor };
   if (decision.kind === "refuse") {

@@ -45,14 +45,47 @@ export function parseLine(text: string): ContractLine | undefined {
 }
 
 /**
+ * The highest policyRevision served (L11; kept in the database by `PolicyRevisionFloor`): a line
+ * below it is refused, a line above it raises it.
+ */
+export interface RevisionFloor {
+  readonly current: number;
+  raise(revision: number): void;
+}
+
+/**
  * The contract line currently in force (`release/line.json`, L11), kept in memory for the hot path.
  * Each `current()` costs one `stat`; the file is read again only when it changed (or was written so
- * recently that a change could hide in the same timestamp tick).
+ * recently that a change could hide in the same timestamp tick). With a revision floor, a line whose
+ * policyRevision is below the highest one served counts as invalid (fail closed: a lowered
+ * revision never brings sessions a bump retired back); applying a higher one raises it.
  */
 export class LineSource {
   private cached: CachedLine | undefined;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly floor?: RevisionFloor,
+    private readonly onLowered?: (revision: number, floor: number) => void,
+  ) {}
+
+  /**
+   * Judge a line read elsewhere (the launch path reads the file itself) against the floor: a line
+   * below it is no line (undefined).
+   */
+  admit(line: ContractLine | undefined): ContractLine | undefined {
+    if (!line || !this.floor) return line;
+    return line.policyRevision < this.floor.current ? undefined : line;
+  }
+
+  /**
+   * A session call or a launch was judged under `revision` (served, or refused by it: a bump
+   * retires sessions without serving anything): the floor rises to it. Reading the line for
+   * anything else does not (a start refused later has applied nothing).
+   */
+  applied(revision: number): void {
+    this.floor?.raise(revision);
+  }
 
   /** The line as the file says now; undefined when it is missing or invalid. */
   current(): ContractLine | undefined {
@@ -64,7 +97,7 @@ export class LineSource {
       return undefined;
     }
     if (this.cached && !this.cached.racy && sameSignature(this.cached.signature, st))
-      return this.cached.line;
+      return this.cached.line && this.admit(this.cached.line);
     const mtimeMs = Number(st.mtimeMs);
     const signature = { mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, size: st.size, ino: st.ino };
     const readAt = Date.now();
@@ -75,7 +108,9 @@ export class LineSource {
       line = undefined;
     }
     this.cached = { signature, line, racy: readAt - mtimeMs < RACY_MARGIN_MS };
-    return line;
+    const admitted = this.admit(line);
+    if (line && !admitted && this.floor) this.onLowered?.(line.policyRevision, this.floor.current);
+    return admitted;
   }
 
   /**

@@ -12,9 +12,9 @@ export interface OpenSession extends SessionRecord {
 }
 
 /**
- * Step 2 of every call: the session exists, belongs to the signed-in caller, is not expired, and its pinned contract major,
- * workflow version and curriculum revision are still served, and no higher line `policyRevision`
- * has been published since its launch (L11); otherwise fail closed (L8).
+ * Step 2 of every call: the session exists, belongs to the signed-in caller, is not expired, and
+ * its pinned contract major, workflow version and curriculum revision are still served, and the
+ * line's `policyRevision` is still the one it launched under (L11); otherwise fail closed (L8).
  */
 export async function openSession(
   learningSessionId: string,
@@ -41,10 +41,14 @@ export async function openSession(
     session.curriculumRevision !== curriculum.revision
   )
     throw new CoachError("SESSION_VERSION_UNAVAILABLE");
-  // A line bump retires every session launched under an older policy; a new launch is the way on.
+  // A line bump retires every session launched under another policy; a new launch is the way on.
+  // Equality, not "not older": a revision that went back (refused by the floor anyway) never
+  // revives a session a bump retired, and a session from a higher revision is not served under a
+  // lower one (L11).
   const inForce = line.current();
   if (!inForce) throw new CoachError("TEMPORARILY_UNAVAILABLE");
-  if (inForce.policyRevision > session.policyRevision)
+  line.applied(inForce.policyRevision);
+  if (inForce.policyRevision !== session.policyRevision)
     throw new CoachError("SESSION_VERSION_UNAVAILABLE");
   ctx.session = { ...session, policyRevisionInForce: inForce.policyRevision };
   return ctx.session;

@@ -218,10 +218,36 @@ describe(
     it("diff with nothing published and input errors still print a document (L12.2)", async () => {
       const fresh = await copyProject(template);
       try {
-        const none = skillpilot(fresh, ["diff", "--format", "sarif"]);
-        assert.equal(none.code, 0);
-        assert.deepEqual(JSON.parse(none.stdout).runs[0].results, []);
-        assert.match(none.stderr, /no published snapshot/);
+        // Nothing to compare against is never silent: the notice is in the document of every
+        // format (exit 0, a warning).
+        const sarif = skillpilot(fresh, ["diff", "--format", "sarif"]);
+        assert.equal(sarif.code, 0);
+        assert.equal(validSarif(JSON.parse(sarif.stdout)), true);
+        assert.deepEqual(
+          JSON.parse(sarif.stdout).runs[0].results.map((r: { ruleId: string; level: string }) => [
+            r.ruleId,
+            r.level,
+          ]),
+          [["DIFF_NO_BASELINE", "warning"]],
+        );
+        const json = JSON.parse(skillpilot(fresh, ["diff", "--format", "json"]).stdout);
+        assert.deepEqual(
+          json.problems.map((p: { ruleId: string }) => p.ruleId),
+          ["DIFF_NO_BASELINE"],
+        );
+        assert.match(json.note, /no published snapshot/);
+        for (const [format, shape] of [
+          [
+            "text",
+            /^contracts\/published {2}warning {2}DIFF_NO_BASELINE {2}no published snapshot/m,
+          ],
+          ["github", /^::warning file=contracts\/published,title=DIFF_NO_BASELINE::no published/m],
+          ["markdown", /\| ⚠️ warning \| `DIFF_NO_BASELINE` \| contracts\/published \|/],
+        ] as const) {
+          const none = skillpilot(fresh, ["diff", "--format", format]);
+          assert.equal(none.code, 0, format);
+          assert.match(none.stdout, shape, format);
+        }
         const unreadable = skillpilot(fresh, [
           "diff",
           "missing.json",

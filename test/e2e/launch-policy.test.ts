@@ -25,9 +25,14 @@ describe("first-party session launch under the contract line (L11)", () => {
   let allowlistFile: string;
 
   before(async () => {
-    baseLine = JSON.parse(
-      await readFile(path.join(repoRoot, "release/line.json"), "utf8"),
-    ) as Record<string, unknown>;
+    // Revision 7 throughout: the first launch raises the server's revision floor to it (L11).
+    baseLine = {
+      ...(JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")) as Record<
+        string,
+        unknown
+      >),
+      policyRevision: 7,
+    };
     policyDir = await mkdtemp(path.join(tmpdir(), "skillpilot-line-"));
     lineFile = path.join(policyDir, "line.json");
     allowlistFile = path.join(policyDir, "allowlist.json");

@@ -39,11 +39,13 @@ const added = defineRule({
 
 /**
  * Shared envelopes are read and written by both sides, so they must stay compatible in both
- * directions.
+ * directions. Only snapshots carry envelopes: against a plain tools/list (e.g. a live server's)
+ * there is nothing to compare, which is neither an addition nor a removal.
  */
 export const envelopeCompat: DiffCheck = {
   rules: [narrowed, widened, removed, added],
   check(ctx, report) {
+    if (ctx.old.format !== "snapshot" || ctx.new.format !== "snapshot") return;
     for (const [name, before] of ctx.old.envelopes) {
       const after = ctx.new.envelopes.get(name);
       if (!after) {

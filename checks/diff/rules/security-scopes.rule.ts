@@ -28,6 +28,21 @@ const scopeRemoved = defineRule({
   message: "{tool} no longer requires OAuth scope {scope}",
 });
 
+const infoMissing = defineRule({
+  id: "SECURITY_INFO_MISSING",
+  family: "diff",
+  bump: "none",
+  severity: "warning",
+  summary:
+    "One side carries no security information at all (no securitySchemes, top-level or in " +
+    "_meta), so OAuth scopes were not compared.",
+  message:
+    "{file} carries no security information ({side} side: no tool has securitySchemes, top-level or in _meta); OAuth scopes and auth requirements were not compared. Clients such as the MCP Inspector and the SDK clients drop securitySchemes from tools/list: diff against a raw tools/list or a snapshot to compare them",
+});
+
+const hasSecurityInfo = (tools: Iterable<DiffTool>) =>
+  [...tools].some((t) => t.securitySchemes !== undefined);
+
 const scopes = (t: DiffTool) =>
   new Set((t.securitySchemes ?? []).filter((s) => s.type === "oauth2").flatMap((s) => s.scopes));
 const allowsAnonymous = (t: DiffTool) =>
@@ -35,12 +50,28 @@ const allowsAnonymous = (t: DiffTool) =>
 
 /** OAuth scope and auth-requirement changes per tool (`securitySchemes`). */
 export const securityScopes: DiffCheck = {
-  rules: [scopeAdded, noauthRemoved, scopeRemoved],
+  rules: [scopeAdded, noauthRemoved, scopeRemoved, infoMissing],
   check(ctx, report) {
+    // A side without any security information says nothing about scopes: comparing it would
+    // invent a change for every tool (e.g. a tools/list captured by a client that drops the field).
+    const oldInfo = hasSecurityInfo(ctx.old.tools.values());
+    const newInfo = hasSecurityInfo(ctx.new.tools.values());
+    if (oldInfo !== newInfo) {
+      const side = oldInfo ? "new" : "old";
+      report(
+        infoMissing,
+        { side, file: side === "old" ? ctx.old.file : ctx.new.file },
+        { pointer: "/securitySchemes", at: { side, pointer: "" }, before: oldInfo, after: newInfo },
+      );
+      return;
+    }
     for (const [name, before] of ctx.old.tools) {
       const after = ctx.new.tools.get(name);
       if (!after) continue;
-      const at = { side: "new" as const, pointer: `${after.pointer}/securitySchemes` };
+      const at = {
+        side: "new" as const,
+        pointer: after.securityPointer ?? `${after.pointer}/securitySchemes`,
+      };
       const pointer = `/tools/${name}/securitySchemes`;
       const b = scopes(before),
         a = scopes(after);

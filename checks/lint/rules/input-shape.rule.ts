@@ -1,4 +1,4 @@
-import { isFreeTextString, isOpenObject } from "../../../contract/schema-predicates.js";
+import { freeTextKind, isOpenObject } from "../../../contract/schema-predicates.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
 import { isObject } from "../../../json-schema/schema-facts.js";
@@ -7,7 +7,8 @@ import { lintRule } from "../lint-rule.js";
 
 /**
  * No chat free text reaches the backend (C5, G11, C16): every string input is an enum, const,
- * pattern or format.
+ * format, or has a pattern that rejects ordinary prose (decided by trying prose samples, the same
+ * check as the generator's FREE_TEXT_INPUT).
  */
 export const freeTextInput = lintRule(
   defineRule({
@@ -16,15 +17,23 @@ export const freeTextInput = lintRule(
     severity: "error",
     summary:
       "Tool inputs accept no free-text strings: each string needs enum, const, " +
-      "pattern or format (C5, G11, C16).",
-    message:
-      "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
+      "format or a pattern that rejects ordinary prose (C5, G11, C16).",
+    message: {
+      unconstrained:
+        "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
+      prose:
+        "{tool}: string input pattern {pattern:json} accepts ordinary prose, so chat free text reaches the backend",
+    },
   }),
   (tools, doc, report) => {
     for (const t of tools)
       walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
         if (!("type" in node) && !("enum" in node) && !("const" in node)) return;
-        if (isFreeTextString(node)) report({ tool: t.name }, { file: doc.file, pointer });
+        const kind = freeTextKind(node);
+        const at = { file: doc.file, pointer };
+        if (kind === "unconstrained") report({ variant: kind, tool: t.name }, at);
+        else if (kind === "prose")
+          report({ variant: kind, tool: t.name, pattern: String(node.pattern) }, at);
       });
   },
 );

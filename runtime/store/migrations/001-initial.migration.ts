@@ -3,6 +3,8 @@ import type { Knex } from "knex";
 /** Initial schema: learners, their state, sessions, progress, idempotency records, receipts. */
 export const initialMigration = {
   name: "001-initial",
+  /** Format 3: every database before versions were recorded (learner rows say 3). */
+  stateSchemaVersion: 3,
   async up(knex: Knex): Promise<void> {
     await knex.schema.createTable("learners", (t) => {
       t.increments("id").primary();

@@ -2,16 +2,26 @@ import type { Knex } from "knex";
 import { initialMigration } from "./001-initial.migration.js";
 import { spentCapabilitiesMigration } from "./002-spent-capabilities.migration.js";
 import { oauthIdentityMigration } from "./003-oauth-identity.migration.js";
+import { serverStateMigration } from "./004-server-state.migration.js";
 
-interface NamedMigration extends Knex.Migration {
+export interface NamedMigration extends Knex.Migration {
   name: string;
+  /**
+   * The state schema version (L2: the persistence format) a database is at once this migration ran;
+   * migrations without one keep the version of the migration before them.
+   */
+  stateSchemaVersion?: number;
 }
 
-/** Every migration in order. Append only: a shipped migration never changes. */
+/**
+ * Every migration in order. Append only: a shipped migration never changes. State schema versions
+ * stay in order whatever lands between their marks.
+ */
 export const migrations: readonly NamedMigration[] = [
   initialMigration,
   spentCapabilitiesMigration,
   oauthIdentityMigration,
+  serverStateMigration,
 ];
 
 /**

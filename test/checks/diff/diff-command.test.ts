@@ -106,7 +106,13 @@ describe("skillpilot diff (L6, L12.2)", function () {
     "says so and exits 0 when nothing is published yet; diffs every published " +
       "snapshot once there is one (L12.2)",
     async () => {
-      const project = await tempProject(repoRoot, ["generated/contract.snapshot.json"]);
+      // The project serves its pages from the UI store: a copy without it would serve none.
+      const project = await tempProject(repoRoot, [
+        "generated/contract.snapshot.json",
+        "release/line.json",
+        "contracts/ui",
+        "contracts/ui-activations.json",
+      ]);
       try {
         const none = await skillpilot(["-C", project.root, "diff"]);
         assert.equal(none.code, 0);
@@ -149,7 +155,8 @@ describe("skillpilot diff (L6, L12.2)", function () {
       const project = await tempProject(repoRoot, [
         "generated/contract.snapshot.json",
         "release/line.json",
-        "ui",
+        "contracts/ui",
+        "contracts/ui-activations.json",
       ]);
       try {
         const snapshot = JSON.parse(
@@ -173,9 +180,10 @@ describe("skillpilot diff (L6, L12.2)", function () {
         const line = JSON.parse(
           await readFile(path.join(project.root, "release/line.json"), "utf8"),
         );
-        const [name, uri] = Object.entries(line.activeUi as Record<string, string>)[0];
+        // The server serves the store: bytes changed there are bytes changed under the URI.
+        const [, uri] = Object.entries(line.activeUi as Record<string, string>)[0];
         await writeFile(
-          path.join(project.root, "ui", name, "index.html"),
+          path.join(project.root, "contracts/ui", uri.slice("ui://".length)),
           "<!doctype html><p>changed in place</p>\n",
         );
         const out = await skillpilot(["-C", project.root, "diff", "--format", "json"]);

@@ -190,6 +190,24 @@ describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", functi
     });
 
   it(
+    "GATE_FREE_TEXT_INPUT decides by behaviour: a pattern that accepts ordinary prose is free " +
+      "text, an identifier pattern is not (C5, G11)",
+    () => {
+      for (const pattern of ["[\\s\\S]*", "^.*$", "^[\\p{L}\\p{P}\\s]+$", "^[A-Za-z ]{1,80}$"]) {
+        const doc = clean();
+        tool(doc, "record_results").inputSchema.properties.note = { type: "string", pattern };
+        assert.deepEqual(ids(doc), ["GATE_FREE_TEXT_INPUT"], pattern);
+        assert.match(lint(doc)[0].message, /accepts ordinary prose/, pattern);
+      }
+      for (const pattern of ["^sps_[A-Za-z0-9_-]{22,64}$", "^[a-z][a-z0-9-]*$", "^[0-9]{4}$"]) {
+        const doc = clean();
+        tool(doc, "record_results").inputSchema.properties.code = { type: "string", pattern };
+        assert.deepEqual(ids(doc), [], pattern);
+      }
+    },
+  );
+
+  it(
     "infers a tool's kind from its annotations when a tools/list has no kind, " +
       "and exempts app-only tools from secrets and loops",
     () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, rename } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { freeze } from "../../../release/freeze/freeze.js";
 import { checkLine } from "../../../release/line/check-line.js";
@@ -100,8 +100,8 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
   });
 
   it(
-    "L11: WARN with a successor on the first-party allowlist passes; off the " +
-      "allowlist it fails",
+    "L11: WARN with a successor that is a published line on the first-party allowlist " +
+      "passes; unpublished or off the allowlist it fails",
     async () => {
       const warn = (launchUrl: string) =>
         editJson(root, "release/line.json", (d) => {
@@ -109,6 +109,18 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
           d.successor = { contractMajor: 2, launchUrl };
         });
       await warn("https://skillpilot.com/coach/v2/start");
+      assert.deepEqual(ruleIds((await checkLine(root)).diagnostics), [
+        "LINE_SUCCESSOR_NOT_PUBLISHED",
+      ]);
+      // Contract major 2 published (the index entry is all checkLine reads of it).
+      await mkdir(path.join(root, "contracts"), { recursive: true });
+      await writeFile(
+        path.join(root, "contracts/release-index.json"),
+        JSON.stringify({
+          indexFormat: "skillpilot-release-index/1",
+          releases: [{ version: "2.0.0", contractMajor: 2, linePolicyRevision: 1, ui: {} }],
+        }),
+      );
       assert.deepEqual(ruleIds((await checkLine(root)).diagnostics), []);
       await warn("https://skillpilot.example.net/start");
       const off = (await checkLine(root)).diagnostics;

@@ -1,0 +1,248 @@
+import { type Command, InvalidArgumentError } from "commander";
+import type { Knex } from "knex";
+import type { StateSchemaStatus } from "../../runtime/store/state-schema.js";
+import { ExitCode, exitCodesHelp } from "../exit-codes.js";
+import { projectPaths } from "./root.js";
+
+interface DbOptions {
+  dataDir?: string;
+  config?: string;
+  json?: boolean;
+  to?: number;
+}
+
+function versionArgument(value: string): number {
+  if (!/^\d{1,6}$/.test(value))
+    throw new InvalidArgumentError(`expected a state schema version number, got "${value}".`);
+  return Number(value);
+}
+
+function dbOptions(command: Command): Command {
+  return command
+    .option(
+      "--data-dir <dir>",
+      "SQLite database directory (env SKILLPILOT_DATA_DIR; default ./data); DATABASE_URL selects PostgreSQL",
+    )
+    .option("--config <file>", "JSON config file (default ./skillpilot.config.json when present)")
+    .option("--json", "print the result as JSON");
+}
+
+/**
+ * Open the configured database for admin work and run `work`; a database that cannot be opened is
+ * exit 2. `create: false` leaves a missing SQLite file missing (status).
+ */
+async function withDatabase(
+  command: Command,
+  opts: DbOptions,
+  create: boolean,
+  work: (knex: Knex | undefined, where: string) => Promise<number>,
+): Promise<void> {
+  const { loadConfig } = await import("../../runtime/config/config.js");
+  const { describeDatabase, openAdminKnex } = await import("../../runtime/store/state-schema.js");
+  const { preparePrivateFile } = await import("../../runtime/store/private-file.js");
+  const { databaseFileName } = await import("../../runtime/store/sqlite-store.js");
+  const path = await import("node:path");
+  const { existsSync } = await import("node:fs");
+  const config = await loadConfig(projectPaths(command).root, {
+    dataDir: opts.dataDir,
+    configFile: opts.config,
+  });
+  const where = describeDatabase(config);
+  const sqliteFile = path.join(config.dataDir, databaseFileName);
+  if (!config.databaseUrl && !create && !existsSync(sqliteFile)) {
+    process.exitCode = await work(undefined, where);
+    return;
+  }
+  if (!config.databaseUrl && create) await preparePrivateFile(sqliteFile);
+  const knex = await openAdminKnex(config, { create });
+  try {
+    process.exitCode = await work(knex, where);
+  } catch (error) {
+    const { StateSchemaRefused } = await import("../../runtime/store/state-schema.js");
+    if (!(error instanceof StateSchemaRefused)) throw error;
+    process.stderr.write(`skillpilot db: ${where}: ${error.message}\n`);
+    process.exitCode = ExitCode.findings;
+  } finally {
+    await knex.destroy();
+  }
+}
+
+function statusLines(where: string, status: StateSchemaStatus, verdict: string): string {
+  const rows = status.learnerRows.map((r) => `${r.learners} at state schema ${r.version}`);
+  return [
+    `database: ${where}`,
+    `state schema version: ${status.database ?? "unknown (newer than this server)"} (this server: ${status.server})`,
+    `migrations applied: ${status.applied.join(", ") || "none"}`,
+    `migrations pending: ${status.pending.join(", ") || "none"}`,
+    ...(status.unknown.length
+      ? [`migrations unknown to this server: ${status.unknown.join(", ")}`]
+      : []),
+    `learner rows: ${rows.join(", ") || "none"}`,
+    verdict,
+    "",
+  ].join("\n");
+}
+
+/** `skillpilot db status|migrate|rollback`: the state schema of the database (L2, L12.5). */
+export function registerDbCommand(program: Command): void {
+  const db = program
+    .command("db")
+    .description(
+      "The database's state schema version (the persistence format, L2): status, migrate " +
+        "forward, roll back (L12.5). `start` migrates forward on its own from state schema 3 up " +
+        "to its own version and refuses a database of a version it does not know.",
+    )
+    .addHelpText(
+      "after",
+      exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
+    );
+
+  dbOptions(
+    db
+      .command("status")
+      .description(
+        "Show the database's state schema version, its applied and pending migrations and its " +
+          "learner rows per stored version, and what `start` would do.",
+      ),
+  )
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "the database is at this server's state schema version",
+        findings:
+          "it needs `db migrate` (start would migrate it), does not exist yet, or is of a version this server does not know",
+        usage: "usage error, or the database cannot be opened",
+      }),
+    )
+    .action(async (opts: DbOptions, command: Command) => {
+      const { latestStateSchemaVersion, readStateSchemaStatus, refusal } = await import(
+        "../../runtime/store/state-schema.js"
+      );
+      const { migrations } = await import("../../runtime/store/migrations/index.js");
+      await withDatabase(command, opts, false, async (knex, where) => {
+        const status: StateSchemaStatus = knex
+          ? await readStateSchemaStatus(knex)
+          : {
+              server: latestStateSchemaVersion,
+              database: 0,
+              applied: [],
+              pending: migrations.map((m) => m.name),
+              unknown: [],
+              learnerRows: [],
+            };
+        const refused = refusal(status);
+        const verdict = refused
+          ? `refused: ${refused}`
+          : status.pending.length === 0
+            ? "up to date"
+            : knex
+              ? `start (or db migrate) migrates it to state schema ${status.server}`
+              : `no database yet: start (or db migrate) creates it at state schema ${status.server}`;
+        if (opts.json)
+          process.stdout.write(
+            `${JSON.stringify({ location: where, ...status, verdict }, null, 2)}\n`,
+          );
+        else process.stdout.write(statusLines(where, status, verdict));
+        return refused || status.pending.length > 0 ? ExitCode.findings : ExitCode.ok;
+      });
+    });
+
+  dbOptions(
+    db
+      .command("migrate")
+      .description(
+        "Migrate the database forward to this server's state schema version (or --to a lower " +
+          "known one), one known migration at a time. Never touches a database of a version this " +
+          "server does not know.",
+      )
+      .option(
+        "--to <version>",
+        "target state schema version (default: this server's)",
+        versionArgument,
+      ),
+  )
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "migrated, or already there",
+        findings:
+          "refused: the database is of a version this server does not know, or the target is unknown",
+        usage: "usage error, or the database cannot be opened",
+      }),
+    )
+    .action(async (opts: DbOptions, command: Command) => {
+      const { migrateForward, readStateSchemaStatus } = await import(
+        "../../runtime/store/state-schema.js"
+      );
+      await withDatabase(command, opts, true, async (db, where) => {
+        const knex = db!;
+        const before = (await readStateSchemaStatus(knex)).database;
+        const applied = await migrateForward(knex, opts.to);
+        const after = (await readStateSchemaStatus(knex)).database;
+        const message = applied.length
+          ? `migrated ${where} from state schema ${before} to ${after}: ${applied.join(", ")}`
+          : `${where} is at state schema ${after}; nothing to migrate`;
+        process.stdout.write(
+          opts.json
+            ? `${JSON.stringify({ location: where, from: before, to: after, applied })}\n`
+            : `${message}\n`,
+        );
+        return ExitCode.ok;
+      });
+    });
+
+  dbOptions(
+    db
+      .command("rollback")
+      .description(
+        "Roll the database back to an earlier state schema version (default: the one before its " +
+          "current version), newest migration first, keeping learner data. Data only the newer " +
+          "version holds (e.g. the policy revision floor of version 4) is dropped.",
+      )
+      .option(
+        "--to <version>",
+        "target state schema version (default: the previous one)",
+        versionArgument,
+      ),
+  )
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "rolled back, or already there",
+        findings:
+          "refused: an unknown database version, or a version this database cannot be rolled back to",
+        usage: "usage error, or the database cannot be opened",
+      }),
+    )
+    .action(async (opts: DbOptions, command: Command) => {
+      const { readStateSchemaStatus, rollbackTo, versionAfter, StateSchemaRefused } = await import(
+        "../../runtime/store/state-schema.js"
+      );
+      await withDatabase(command, opts, false, async (knex, where) => {
+        if (!knex) {
+          process.stderr.write(`skillpilot db: ${where} does not exist; nothing to roll back\n`);
+          return ExitCode.findings;
+        }
+        const status = await readStateSchemaStatus(knex);
+        const versions = [
+          ...new Set(status.applied.map((_, i) => versionAfter(status.applied.slice(0, i + 1)))),
+        ];
+        const target = opts.to ?? versions.filter((v) => v < (status.database ?? 0)).at(-1);
+        if (target === undefined)
+          throw new StateSchemaRefused(
+            `state schema ${status.database ?? "?"} has no earlier version to roll back to`,
+          );
+        const undone = await rollbackTo(knex, target);
+        const after = (await readStateSchemaStatus(knex)).database;
+        const message = undone.length
+          ? `rolled ${where} back from state schema ${status.database} to ${after}: undid ${undone.join(", ")}`
+          : `${where} is at state schema ${after}; nothing to roll back`;
+        process.stdout.write(
+          opts.json
+            ? `${JSON.stringify({ location: where, from: status.database, to: after, undone })}\n`
+            : `${message}\n`,
+        );
+        return ExitCode.ok;
+      });
+    });
+}

@@ -1,0 +1,231 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import semver from "semver";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { defineRule, diagnose } from "../../diagnostics/rule.js";
+import { validateLineTransition } from "../../generated/validators.gen.js";
+import { projectLayout, publishedRoot, releaseFiles } from "../../contract/project-layout.js";
+import type { ReleaseEntry, ReleaseIndex } from "../publish/release-index.js";
+
+/** The three orthogonal axes of a contract line (L11), in the order they are checked. */
+export const lineAxes = ["supportLifecycle", "publicationStatus", "newSessionPolicy"] as const;
+export type LineAxis = (typeof lineAxes)[number];
+
+/** The policy state of a line: its axes and its revision. */
+export interface LineState {
+  contractMajor: number;
+  policyRevision: number;
+  supportLifecycle?: string;
+  publicationStatus?: string;
+  newSessionPolicy?: string;
+}
+
+export const LINE_TRANSITION_FORBIDDEN = defineRule({
+  id: "LINE_TRANSITION_FORBIDDEN",
+  family: "release",
+  severity: "error",
+  summary:
+    "A contract-line axis changed in a way contract-line-transition/v1 forbids (published is " +
+    "never a draft again, support only moves forward, RETIRED is final) (L4, L11).",
+  message: {
+    axis: "{axis} {from} → {to} is not an allowed transition (the state recorded by {recorded}); contract-line-transition/v1 allows {from} → {allowed}",
+    retired:
+      "a RETIRED line stays UNPUBLISHED (L11); {version} cannot be recorded as published under it",
+    major:
+      "{lineFile} is the line of contract major {line}, but {version} ships contract major {published}",
+  },
+});
+export const LINE_REVISION_LOWERED = defineRule({
+  id: "LINE_REVISION_LOWERED",
+  family: "release",
+  severity: "error",
+  summary:
+    "policyRevision is below a revision already recorded in the release index or a published " +
+    "snapshot; it only ever rises (L11).",
+  message:
+    "policyRevision {revision} is below {recorded}, recorded by {where}; a revision never goes back (lowering it would revive retired sessions): raise it instead",
+});
+export const LINE_SUCCESSOR_NOT_PUBLISHED = defineRule({
+  id: "LINE_SUCCESSOR_NOT_PUBLISHED",
+  family: "release",
+  severity: "error",
+  summary: "A WARN line's successor must be a published line in the release index (L11).",
+  message:
+    "WARN line's successor (contract major {major}) is not a published line: {index} records no release of contract major {major}",
+});
+
+export const LINE_BASELINE_MISSING = defineRule({
+  id: "LINE_BASELINE_MISSING",
+  family: "release",
+  severity: "warning",
+  summary:
+    "verify --since names a git revision without a readable release/line.json; the line was " +
+    "checked against the release records only (L11).",
+  message:
+    "{ref} has no readable {lineFile}: its transitions were checked against the release records only",
+});
+
+/** Whether contract-line-transition/v1 allows `axis` to move from `from` to `to`. */
+export function transitionAllowed(axis: LineAxis, from: string, to: string): boolean {
+  return validateLineTransition({ axis, from, to });
+}
+
+/** Every value `axis` may move to from `from`, by the schema (for messages and docs). */
+export function allowedTargets(axis: LineAxis, from: string): string[] {
+  const values: Record<LineAxis, string[]> = {
+    supportLifecycle: ["CURRENT", "SUPPORTED", "DEPRECATED", "RETIRED"],
+    publicationStatus: ["DRAFT", "PUBLISHED", "UNPUBLISHED"],
+    newSessionPolicy: ["ALLOW", "WARN", "BLOCK"],
+  };
+  return values[axis].filter((to) => transitionAllowed(axis, from, to));
+}
+
+/** A recorded line state and where it was recorded (for messages). */
+export interface RecordedLine {
+  state: LineState;
+  where: string;
+}
+
+/**
+ * The line states the release records hold, oldest first: each release index entry (the state
+ * `record-published` left the line in; older entries only carry the revision and imply PUBLISHED)
+ * and the line of each published snapshot (its revision; its axes are the frozen draft's).
+ */
+export async function recordedLines(
+  root: string,
+  plugin: string,
+  index: ReleaseIndex,
+): Promise<RecordedLine[]> {
+  const out: RecordedLine[] = [];
+  for (const entry of index.releases) out.push(fromIndexEntry(entry));
+  const dir = path.join(root, publishedRoot(plugin));
+  const versions = (await readdir(dir).catch(() => [] as string[]))
+    .filter((v) => semver.valid(v))
+    .sort(semver.compare);
+  for (const version of versions) {
+    const file = `${publishedRoot(plugin)}/${version}/${releaseFiles.snapshot}`;
+    const snapshot = await readFile(path.join(root, file), "utf8")
+      .then((t) => JSON.parse(t) as { line?: Partial<LineState> })
+      .catch(() => undefined);
+    const line = snapshot?.line;
+    if (line && typeof line.policyRevision === "number" && typeof line.contractMajor === "number")
+      out.push({
+        state: { contractMajor: line.contractMajor, policyRevision: line.policyRevision },
+        where: file,
+      });
+  }
+  return out;
+}
+
+/**
+ * The line as committed at a git revision (`verify --since git:REF`, e.g. CI's merge base): the
+ * most recent recorded state, so a transition between two commits is judged too. Undefined when
+ * the revision or the file cannot be read.
+ */
+export async function lineAtGitRef(root: string, ref: string): Promise<RecordedLine | undefined> {
+  try {
+    const { stdout } = await promisify(execFile)("git", [
+      "-C",
+      root,
+      "show",
+      `${ref}:${projectLayout.lineFile}`,
+    ]);
+    const line = JSON.parse(stdout) as LineState;
+    if (typeof line.policyRevision !== "number" || typeof line.contractMajor !== "number")
+      return undefined;
+    const { contractMajor, policyRevision, supportLifecycle, publicationStatus, newSessionPolicy } =
+      line;
+    return {
+      state: {
+        contractMajor,
+        policyRevision,
+        supportLifecycle,
+        publicationStatus,
+        newSessionPolicy,
+      },
+      where: `git:${ref}:${projectLayout.lineFile}`,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function fromIndexEntry(entry: ReleaseEntry): RecordedLine {
+  const where = `${projectLayout.releaseIndex} (${entry.version})`;
+  if (entry.line) return { state: { ...entry.line, contractMajor: entry.contractMajor }, where };
+  return {
+    state: {
+      contractMajor: entry.contractMajor,
+      policyRevision: entry.linePolicyRevision,
+      publicationStatus: "PUBLISHED",
+    },
+    where,
+  };
+}
+
+/**
+ * The line now against what the release records say (L4, L11): its policyRevision is not below any
+ * recorded revision of the same contract major; each axis moved from the last recorded state only
+ * as contract-line-transition/v1 allows; a WARN successor is a published line of the index.
+ */
+export function checkLineHistory(
+  line: LineState & { successor?: { contractMajor: number } | null },
+  recorded: readonly RecordedLine[],
+  index: ReleaseIndex,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const at = (pointer: string) => ({ file: projectLayout.lineFile, pointer });
+  const same = recorded.filter((r) => r.state.contractMajor === line.contractMajor);
+  const highest = same.reduce<RecordedLine | undefined>(
+    (best, r) => (!best || r.state.policyRevision > best.state.policyRevision ? r : best),
+    undefined,
+  );
+  if (highest && line.policyRevision < highest.state.policyRevision)
+    out.push(
+      diagnose(
+        LINE_REVISION_LOWERED,
+        {
+          revision: line.policyRevision,
+          recorded: highest.state.policyRevision,
+          where: highest.where,
+        },
+        at("/policyRevision"),
+      ),
+    );
+  for (const axis of lineAxes) {
+    const last = same.filter((r) => r.state[axis] !== undefined).at(-1);
+    const from = last?.state[axis];
+    const to = line[axis];
+    if (!last || from === undefined || to === undefined || transitionAllowed(axis, from, to))
+      continue;
+    out.push(
+      diagnose(
+        LINE_TRANSITION_FORBIDDEN,
+        {
+          variant: "axis",
+          axis,
+          from,
+          to,
+          recorded: last.where,
+          allowed: allowedTargets(axis, from).join(", "),
+        },
+        at(`/${axis}`),
+      ),
+    );
+  }
+  if (
+    line.newSessionPolicy === "WARN" &&
+    line.successor &&
+    !index.releases.some((r) => r.contractMajor === line.successor!.contractMajor)
+  )
+    out.push(
+      diagnose(
+        LINE_SUCCESSOR_NOT_PUBLISHED,
+        { major: line.successor.contractMajor, index: projectLayout.releaseIndex },
+        at("/successor"),
+      ),
+    );
+  return out;
+}

@@ -1,0 +1,86 @@
+import type { Logger } from "pino";
+import { StartupError } from "./config/startup-error.js";
+import { readLine } from "./domain/line-policy.js";
+import { PolicyRevisionFloor } from "./store/policy-floor.js";
+import {
+  type DatabaseLocation,
+  describeDatabase,
+  migrateForward,
+  openAdminKnex,
+  StateSchemaRefused,
+} from "./store/state-schema.js";
+
+/** What the start-up guard of the database established, kept while the server runs. */
+export interface StateGuard {
+  /** The highest policyRevision this database was served under; LineSource keeps it (L11). */
+  floor: PolicyRevisionFloor;
+  /** Migrations this start applied (state schema forward within the documented range, L12.5). */
+  migrated: string[];
+  /** Log the migrations applied and, from now on, floor write failures. */
+  attachLogger(logger: Logger): void;
+  /** Write out pending floor raises and let the admin connection go. */
+  close(): Promise<void>;
+}
+
+/**
+ * The database side of `start`, before the store opens: refuse a database at a state schema version
+ * this server does not know (written by a newer server), migrate a known older one forward to this
+ * server's version, and refuse a contract line whose policyRevision is below the highest the
+ * database was served under (L11).
+ */
+export async function openStateGuard(
+  config: DatabaseLocation & { lineFile: string },
+): Promise<StateGuard> {
+  let logger: Logger | undefined;
+  // At start this connection may wait for locks (another process); once the store runs beside it on
+  // the same thread it must never wait (a wait would block the store's own writer): 0.
+  let lockWaitMs = 5000;
+  const knex = await openAdminKnex(config, { lockWaitMs: () => lockWaitMs });
+  try {
+    let migrated: string[];
+    try {
+      migrated = await migrateForward(knex);
+    } catch (error) {
+      if (error instanceof StateSchemaRefused)
+        throw new StartupError(
+          "STATE_SCHEMA_UNKNOWN",
+          `${describeDatabase(config)}: ${error.message}`,
+        );
+      throw error;
+    }
+    const floor = await PolicyRevisionFloor.open(knex, (error) =>
+      logger?.error({ err: (error as Error).name }, "policy revision floor not saved"),
+    );
+    const line = await readLine(config.lineFile);
+    if (line && line.policyRevision < floor.current)
+      throw new StartupError(
+        "POLICY_REVISION_LOWERED",
+        `${config.lineFile}: policyRevision ${line.policyRevision} is below ${floor.current}, the ` +
+          `highest revision ${describeDatabase(config)} was served under. A revision never goes ` +
+          `back (L11): lowering it would bring sessions a bump retired back into use. Set ` +
+          `policyRevision to ${floor.current} or higher.`,
+      );
+    // The floor rises when a line is served (LineSource, the launch path), not here: a start that
+    // is refused later (e.g. by the client policy) has served nothing.
+    if (!config.databaseUrl) {
+      lockWaitMs = 0;
+      await knex.raw("PRAGMA busy_timeout = 0");
+    }
+    return {
+      floor,
+      migrated,
+      attachLogger(to) {
+        logger = to;
+        if (migrated.length > 0)
+          to.info({ migrations: migrated }, "database migrated to this server's state schema");
+      },
+      async close() {
+        await floor.flush();
+        await knex.destroy();
+      },
+    };
+  } catch (error) {
+    await knex.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,223 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import { migrationSource, migrations } from "./migrations/index.js";
+import { databaseFileName } from "./sqlite-store.js";
+
+/**
+ * The oldest state schema version `start` (and `db migrate`) brings forward on its own: every
+ * version from here up to the server's own is a known, tested migration path (L12.5). Versions are
+ * never migrated backwards automatically; `db rollback` does that on request.
+ */
+export const oldestMigratableVersion = 3;
+
+/** Where the database is: the embedded SQLite file, or a PostgreSQL URL. */
+export interface DatabaseLocation {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+/** A readable name of a database location (a PostgreSQL URL without its password). */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (!location.databaseUrl) return path.join(location.dataDir, databaseFileName);
+  try {
+    const url = new URL(location.databaseUrl);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
+}
+
+/**
+ * A knex handle on the database for infrequent admin work (migrations, the policy revision floor),
+ * beside the store's own connections. `create: false` never creates a missing SQLite file.
+ */
+export async function openAdminKnex(
+  location: DatabaseLocation,
+  options: { create?: boolean; lockWaitMs?: () => number } = {},
+): Promise<Knex> {
+  if (location.databaseUrl)
+    return knexFactory({
+      client: "pg",
+      connection: location.databaseUrl,
+      pool: { min: 0, max: 2 },
+    });
+  const filename = path.join(location.dataDir, databaseFileName);
+  if (options.create !== false) await mkdir(location.dataDir, { recursive: true, mode: 0o700 });
+  const lockWaitMs = options.lockWaitMs;
+  return knexFactory({
+    client: "better-sqlite3",
+    connection: {
+      filename,
+      ...(options.create === false ? { options: { fileMustExist: true } } : {}),
+    },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      // How long a statement waits for another connection's lock, decided per connection.
+      ...(lockWaitMs && {
+        afterCreate: (db: { pragma(sql: string): unknown }, done: (error?: Error) => void) => {
+          db.pragma(`busy_timeout = ${lockWaitMs()}`);
+          done();
+        },
+      }),
+    },
+  });
+}
+
+/** The state schema version a database is at once `names` (in order) have run; 0 when none has. */
+export function versionAfter(names: readonly string[]): number {
+  let version = 0;
+  for (const name of names) {
+    const declared = migrations.find((m) => m.name === name)?.stateSchemaVersion;
+    if (declared !== undefined) version = declared;
+  }
+  return version;
+}
+
+/** The state schema version this build writes: the one its last migration leaves. */
+export const latestStateSchemaVersion = versionAfter(migrations.map((m) => m.name));
+
+/** Everything `db status` reports, and what `start` decides on. */
+export interface StateSchemaStatus {
+  /** The state schema version this server reads and writes. */
+  server: number;
+  /**
+   * The database's version, from the migrations applied to it (0: empty); undefined when it holds
+   * migrations this server does not know (written by a newer server).
+   */
+  database?: number;
+  /** Migration names applied, in order. */
+  applied: string[];
+  /** Known migrations not applied yet, in order. */
+  pending: string[];
+  /** Applied migrations this server does not know. */
+  unknown: string[];
+  /** Learner rows per stored state schema version (`learner_state.state_schema_version`). */
+  learnerRows: { version: number; learners: number }[];
+}
+
+/** Read the database's state schema version, its migrations and its learner rows' versions. */
+export async function readStateSchemaStatus(knex: Knex): Promise<StateSchemaStatus> {
+  const known = new Set(migrations.map((m) => m.name));
+  const applied = (await knex.schema.hasTable("knex_migrations"))
+    ? (await knex("knex_migrations").select("name").orderBy("id")).map((r) => String(r.name))
+    : [];
+  const unknown = applied.filter((name) => !known.has(name));
+  const pending = migrations.map((m) => m.name).filter((name) => !applied.includes(name));
+  const learnerRows = (await knex.schema.hasTable("learner_state"))
+    ? (
+        await knex("learner_state")
+          .select("state_schema_version")
+          .count<{ state_schema_version: number; n: number | string }[]>("* as n")
+          .groupBy("state_schema_version")
+          .orderBy("state_schema_version")
+      ).map((r) => ({ version: Number(r.state_schema_version), learners: Number(r.n) }))
+    : [];
+  return {
+    server: latestStateSchemaVersion,
+    ...(unknown.length === 0 ? { database: versionAfter(applied) } : {}),
+    applied,
+    pending,
+    unknown,
+    learnerRows,
+  };
+}
+
+/**
+ * Why this server must not touch the database, or undefined: it holds migrations or learner rows of
+ * a state schema version this server does not know (a newer server wrote it), or a version older
+ * than the oldest it migrates.
+ */
+export function refusal(status: StateSchemaStatus): string | undefined {
+  const newer = status.learnerRows.filter((r) => r.version > status.server);
+  if (status.unknown.length > 0 || newer.length > 0)
+    return (
+      `the database was written by a newer SkillPilot server (` +
+      (status.unknown.length > 0
+        ? `migrations ${status.unknown.join(", ")}`
+        : `learner rows at state schema version ${newer.map((r) => r.version).join(", ")}`) +
+      `); this server knows state schema versions up to ${status.server}. Run the newer server, ` +
+      `or roll the database back with its \`skillpilot db rollback --to ${status.server}\``
+    );
+  if (
+    status.database !== undefined &&
+    status.database > 0 &&
+    status.database < oldestMigratableVersion
+  )
+    return (
+      `the database is at state schema version ${status.database}, older than ` +
+      `${oldestMigratableVersion}, the oldest this server migrates`
+    );
+  return undefined;
+}
+
+/** Thrown when the database is at a state schema version this server must not touch. */
+export class StateSchemaRefused extends Error {
+  override name = "StateSchemaRefused";
+}
+
+/** Failed migration attempts tolerated while another instance migrates the same database. */
+const MAX_MIGRATION_RETRIES = 60;
+
+/**
+ * Migrate forward to `target` (default: this server's version), one known migration at a time;
+ * returns the names applied. Refuses (StateSchemaRefused) a database this server does not know.
+ * Instances starting at once on one database (PostgreSQL scale-out) race to create knex's tables
+ * and take its migration lock: a failed step is retried after a short pause against the status
+ * as it is then, so each migration runs once and every instance ends at the same version.
+ */
+export async function migrateForward(
+  knex: Knex,
+  target = latestStateSchemaVersion,
+): Promise<string[]> {
+  if (target > latestStateSchemaVersion)
+    throw new StateSchemaRefused(
+      `state schema version ${target} is unknown to this server (it knows up to ${latestStateSchemaVersion})`,
+    );
+  const applied: string[] = [];
+  for (let failures = 0; ; ) {
+    const status = await readStateSchemaStatus(knex);
+    const refused = refusal(status);
+    if (refused) throw new StateSchemaRefused(refused);
+    const next = status.pending[0];
+    // Stop before the first migration that would move past the target version.
+    const declared = migrations.find((m) => m.name === next)?.stateSchemaVersion;
+    if (next === undefined || (declared !== undefined && declared > target)) return applied;
+    try {
+      await knex.migrate.up({ migrationSource, name: next });
+      applied.push(next);
+    } catch (error) {
+      if (++failures > MAX_MIGRATION_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 100));
+    }
+  }
+}
+
+/**
+ * Roll back, newest migration first, until the database is at `target` (L12.5); returns the names
+ * undone. Refuses a database this server does not know and a target it cannot reach.
+ */
+export async function rollbackTo(knex: Knex, target: number): Promise<string[]> {
+  const status = await readStateSchemaStatus(knex);
+  const refused = refusal(status);
+  if (refused) throw new StateSchemaRefused(refused);
+  const reachable = new Set(
+    status.applied.map((_, i) => versionAfter(status.applied.slice(0, i + 1))),
+  );
+  if (!reachable.has(target))
+    throw new StateSchemaRefused(
+      `state schema version ${target} cannot be reached by rolling back; this database went ` +
+        `through ${[...reachable].join(", ") || "no version"}`,
+    );
+  const undone: string[] = [];
+  const applied = [...status.applied];
+  // Migrations that declare no version belong to the version before them and stay.
+  while (applied.length > 0 && versionAfter(applied) > target) {
+    await knex.migrate.down({ migrationSource, name: applied[applied.length - 1] });
+    undone.push(applied.pop()!);
+  }
+  return undone;
+}

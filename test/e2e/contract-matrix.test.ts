@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { listContractLines, servedLines } from "../../contract/contract-lines.js";
+import { validateContractLine } from "../../generated/validators.gen.js";
+import { eras } from "../runtime/support/mcp-clients.js";
+import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
+import { lineChecks } from "./contract-matrix/line-checks.js";
+
+/**
+ * The contract-test matrix (L12.4): every non-RETIRED contract line of the repository
+ * (`release/line.json` and each `release/lines/<name>.json`) is a column, run against a real server
+ * serving that line, in both protocol eras; every check of `lineChecks` is a row. A line added under
+ * release/ adds its column here with no test edits.
+ */
+const columns = servedLines(repoRoot);
+
+describe("contract-test matrix: the repository's lines (L12.4)", () => {
+  it("has at least the line in force, and every served line is valid contract-line/v1", () => {
+    assert.ok(columns.some((c) => c.file === "release/line.json"));
+    for (const c of columns)
+      assert.equal(
+        validateContractLine(c.line),
+        true,
+        `${c.file}: ${JSON.stringify(validateContractLine.errors)}`,
+      );
+  });
+
+  it("discovers a line added under release/lines/ and leaves RETIRED lines out", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "skillpilot-lines-"));
+    try {
+      await mkdir(path.join(root, "release/lines"), { recursive: true });
+      const line = { contractMajor: 1, policyRevision: 1, supportLifecycle: "CURRENT" };
+      await writeFile(path.join(root, "release/line.json"), JSON.stringify(line));
+      await writeFile(
+        path.join(root, "release/lines/v0.json"),
+        JSON.stringify({ ...line, supportLifecycle: "RETIRED" }),
+      );
+      await writeFile(
+        path.join(root, "release/lines/v2.json"),
+        JSON.stringify({ ...line, contractMajor: 2, supportLifecycle: "SUPPORTED" }),
+      );
+      assert.deepEqual(
+        listContractLines(root).map((l) => l.file),
+        ["release/line.json", "release/lines/v0.json", "release/lines/v2.json"],
+      );
+      assert.deepEqual(
+        servedLines(root).map((l) => l.file),
+        ["release/line.json", "release/lines/v2.json"],
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+for (const column of columns)
+  for (const era of eras)
+    describe(
+      `contract-test matrix: ${column.file} (contract major ${String(column.line?.contractMajor)}, ` +
+        `policyRevision ${String(column.line?.policyRevision)}, ` +
+        `${String(column.line?.newSessionPolicy)}) × ${era} (L12.4)`,
+      () => {
+        const served = useServedClient(era, () =>
+          startFixture({ lineFile: path.join(repoRoot, column.file) }),
+        );
+        for (const check of lineChecks)
+          it(check.name, () =>
+            check.run({
+              file: column.file,
+              line: column.line ?? {},
+              era,
+              fx: served.fx,
+              client: served.client,
+            }),
+          );
+      },
+    );

@@ -1,0 +1,181 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { freeze } from "../../../release/freeze/freeze.js";
+import { allowedTargets, transitionAllowed } from "../../../release/line/line-history.js";
+import { projectLayout, publishedDir } from "../../../contract/project-layout.js";
+import { prepare } from "../../../release/prepare/prepare.js";
+import { recordPublished } from "../../../release/publish/record-published.js";
+import { readReleaseIndex } from "../../../release/publish/release-index.js";
+import { verifyRelease } from "../../../release/verify/verify.js";
+import { generateFromSources } from "../../../generator/generate.js";
+import { defaultPaths, readContractSources } from "../../../generator/load.js";
+import { checkGenerated } from "../../../generator/write.js";
+import { editJson, regenerate, ruleIds, useProjectCopies } from "../support/temp-project.js";
+
+const V = "1.1.3";
+const at = new Date("2026-11-30T09:00:00Z");
+
+const readLine = async (root: string) =>
+  JSON.parse(await readFile(path.join(root, projectLayout.lineFile), "utf8")) as Record<
+    string,
+    unknown
+  >;
+
+/** Edit release/line.json and regenerate (the snapshot carries the line). */
+async function setLine(root: string, edit: (line: Record<string, unknown>) => void) {
+  await editJson(root, projectLayout.lineFile, edit);
+  await regenerate(root);
+}
+
+async function publish(root: string): Promise<void> {
+  assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
+  assert.equal((await freeze(root, V, at)).outcome, "done");
+  const recorded = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+  assert.equal(recorded.outcome, "done", JSON.stringify(recorded.diagnostics));
+}
+
+describe("contract-line lifecycle: transitions and a monotonic policyRevision (L4, L11)", function () {
+  this.timeout(60000);
+  const project = useProjectCopies();
+  let root: string;
+  beforeEach(() => {
+    root = project();
+  });
+
+  it("contract-line-transition/v1 is the one table of allowed transitions (L4, L11)", () => {
+    assert.deepEqual(allowedTargets("publicationStatus", "DRAFT"), ["DRAFT", "PUBLISHED"]);
+    assert.deepEqual(allowedTargets("publicationStatus", "PUBLISHED"), [
+      "PUBLISHED",
+      "UNPUBLISHED",
+    ]);
+    assert.deepEqual(allowedTargets("supportLifecycle", "DEPRECATED"), ["DEPRECATED", "RETIRED"]);
+    assert.deepEqual(allowedTargets("supportLifecycle", "RETIRED"), ["RETIRED"]);
+    assert.equal(transitionAllowed("newSessionPolicy", "BLOCK", "ALLOW"), true);
+    assert.equal(transitionAllowed("publicationStatus", "UNPUBLISHED", "DRAFT"), false);
+  });
+
+  it(
+    "L4, L11: record-published moves the line to PUBLISHED, records that state in the index " +
+      "and regenerates the contract; verify stays green",
+    async () => {
+      assert.equal((await readLine(root)).publicationStatus, "DRAFT");
+      await publish(root);
+      assert.equal((await readLine(root)).publicationStatus, "PUBLISHED");
+      const [entry] = (await readReleaseIndex(root)).releases;
+      assert.deepEqual(entry.line, {
+        policyRevision: 3,
+        supportLifecycle: "CURRENT",
+        publicationStatus: "PUBLISHED",
+        newSessionPolicy: "ALLOW",
+      });
+      const snapshot = JSON.parse(
+        await readFile(path.join(root, projectLayout.snapshotFile), "utf8"),
+      ) as { line: { publicationStatus: string } };
+      assert.equal(snapshot.line.publicationStatus, "PUBLISHED");
+      const generated = await generateFromSources(await readContractSources(defaultPaths(root)));
+      assert.deepEqual(await checkGenerated(root, generated.files), [], "generated/ is current");
+      assert.deepEqual(ruleIds(await verifyRelease(root)), []);
+      // Recording again is a no-op.
+      assert.equal((await recordPublished(root, V)).outcome, "unchanged");
+    },
+  );
+
+  it("L11: verify refuses a policyRevision below the recorded one (3 → 2), accepts 4", async () => {
+    await publish(root);
+    await setLine(root, (l) => (l.policyRevision = 2));
+    const lowered = await verifyRelease(root);
+    assert.deepEqual(ruleIds(lowered), ["LINE_REVISION_LOWERED"]);
+    assert.match(
+      lowered[0].message,
+      /policyRevision 2 is below 3, recorded by contracts\/release-index\.json \(1\.1\.3\)/,
+    );
+    assert.equal(lowered[0].location.pointer, "/policyRevision");
+    await setLine(root, (l) => (l.policyRevision = 4));
+    assert.deepEqual(ruleIds(await verifyRelease(root)), []);
+  });
+
+  it(
+    "L11: a revision recorded only in a published snapshot counts too (an index entry " +
+      "that lost it does not lower the floor)",
+    async () => {
+      await publish(root);
+      await editJson(root, projectLayout.releaseIndex, (doc) => {
+        const [entry] = doc.releases as Record<string, unknown>[];
+        delete entry.line;
+        entry.linePolicyRevision = 1;
+      });
+      await setLine(root, (l) => (l.policyRevision = 2));
+      const ids = ruleIds(await verifyRelease(root));
+      assert.ok(ids.includes("LINE_REVISION_LOWERED"), ids.join());
+    },
+  );
+
+  it(
+    "L4, L11: forbidden transitions are refused with a diagnostic: a published line never " +
+      "becomes a DRAFT again; withdrawing it (UNPUBLISHED) and deprecating it are allowed",
+    async () => {
+      await publish(root);
+      await setLine(root, (l) => (l.publicationStatus = "DRAFT"));
+      const back = await verifyRelease(root);
+      assert.deepEqual(ruleIds(back), ["LINE_TRANSITION_FORBIDDEN"]);
+      assert.match(back[0].message, /publicationStatus PUBLISHED → DRAFT is not an allowed/);
+      await setLine(root, (l) => {
+        l.publicationStatus = "UNPUBLISHED";
+        l.supportLifecycle = "DEPRECATED";
+      });
+      assert.deepEqual(ruleIds(await verifyRelease(root)), []);
+    },
+  );
+
+  it(
+    "L11: with --since git:REF verify also judges the change from the committed line " +
+      "(DEPRECATED never becomes CURRENT again)",
+    async () => {
+      await publish(root);
+      await setLine(root, (l) => (l.supportLifecycle = "DEPRECATED"));
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-C", root, ...args], {
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: "ci",
+            GIT_AUTHOR_EMAIL: "ci@example.invalid",
+            GIT_COMMITTER_NAME: "ci",
+            GIT_COMMITTER_EMAIL: "ci@example.invalid",
+          },
+        });
+      git("init", "-q");
+      git("add", "-A");
+      git("commit", "-q", "-m", "deprecated");
+      await setLine(root, (l) => (l.supportLifecycle = "CURRENT"));
+      assert.deepEqual(ruleIds(await verifyRelease(root)), [], "the index recorded CURRENT");
+      const since = await verifyRelease(root, { since: "git:HEAD" });
+      assert.deepEqual(ruleIds(since), ["LINE_TRANSITION_FORBIDDEN"]);
+      assert.match(since[0].message, /supportLifecycle DEPRECATED → CURRENT .*git:HEAD/);
+      assert.deepEqual(
+        ruleIds(await verifyRelease(root, { since: "git:no-such-ref" }), "warning"),
+        ["LINE_BASELINE_MISSING"],
+      );
+    },
+  );
+
+  it("L11: record-published refuses under a RETIRED line and writes nothing", async () => {
+    await setLine(root, (l) => {
+      l.supportLifecycle = "RETIRED";
+      l.publicationStatus = "UNPUBLISHED";
+      l.newSessionPolicy = "BLOCK";
+    });
+    assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
+    await freeze(root, V, at);
+    const refused = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+    assert.deepEqual(ruleIds(refused.diagnostics), ["LINE_TRANSITION_FORBIDDEN"]);
+    assert.match(refused.diagnostics[0].message, /RETIRED line stays UNPUBLISHED/);
+    assert.equal(
+      await stat(path.join(root, publishedDir("skillpilot-coach", V))).catch(() => undefined),
+      undefined,
+    );
+    assert.deepEqual((await readReleaseIndex(root)).releases, []);
+    assert.equal((await readLine(root)).publicationStatus, "UNPUBLISHED");
+  });
+});
