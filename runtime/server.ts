@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { bodyParser } from "@koa/bodyparser";
 import { Router } from "@koa/router";
 import Koa from "koa";
@@ -7,6 +6,7 @@ import {
   activateClientPolicy,
   clientPolicyHeartbeat,
   deregisterInstance,
+  newInstanceId,
   HEARTBEAT_MS,
 } from "./auth/client-policy.js";
 import { closeServices, createServices } from "./boot.js";
@@ -116,7 +116,7 @@ export async function startServer(
   const { server } = listener;
   // L14: activate this instance's client profiles (refused when another running instance serves
   // other ones, or on a rollback to a retired profile without a new policyRevision).
-  const instanceId = randomUUID();
+  const instanceId = newInstanceId();
   const profiles = services.auth.settings.profiles;
   const activation = await activateClientPolicy(services.store, {
     instanceId,

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { canonicalSha256 } from "../../contract/canonical.js";
 import { StartupError } from "../config/startup-error.js";
 import type { CoachStore, SqlExecutor } from "../store/store.js";
@@ -21,7 +23,45 @@ interface InstanceRow {
 
 /** The sha256 naming a set of fingerprints, as instances record it. */
 export function policySetHash(profiles: readonly ActivatedProfile[]): string {
-  return canonicalSha256(profiles.map((p) => p.fingerprint).sort());
+  return canonicalSha256(
+    recorded(profiles)
+      .map((p) => p.fingerprint)
+      .sort(),
+  );
+}
+
+/**
+ * The profiles the database records. The local development profile is not among them: it is no
+ * host's registered client, runs only on loopback with the embedded database, and its fingerprint
+ * follows the port (the resource is the bound origin), so recording it would retire it on every
+ * port change and refuse the next start on an earlier port as a rollback.
+ */
+function recorded(profiles: readonly ActivatedProfile[]): ActivatedProfile[] {
+  return profiles.filter((p) => p.kind !== "development");
+}
+
+const INSTANCE_ID = /^([0-9a-f-]{36}):(\d+)@(.+)$/;
+
+/** A new instance id naming this process and host (`uuid:pid@host`), for the liveness check. */
+export function newInstanceId(): string {
+  return `${randomUUID()}:${process.pid}@${hostname()}`;
+}
+
+/**
+ * Whether a registered instance is certainly gone although its heartbeat is recent: it ran on this
+ * host and its process no longer exists (killed, crashed). Ids of other hosts, and ids in another
+ * form, are judged by their heartbeat alone.
+ */
+function goneFromThisHost(instanceId: string): boolean {
+  const m = INSTANCE_ID.exec(instanceId);
+  if (!m || m[3] !== hostname()) return false;
+  try {
+    process.kill(Number(m[2]), 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }
 
 /**
@@ -67,7 +107,15 @@ export async function activateClientPolicy(
     await sql.run("DELETE FROM server_instances WHERE heartbeat_at < ?", [
       nowMs - INSTANCE_LIVE_MS,
     ]);
-    const live = await sql.all<InstanceRow>("SELECT instance_id, policy_set FROM server_instances");
+    const registered = await sql.all<InstanceRow>(
+      "SELECT instance_id, policy_set FROM server_instances",
+    );
+    const live: InstanceRow[] = [];
+    for (const i of registered) {
+      if (i.instance_id !== request.instanceId && goneFromThisHost(i.instance_id))
+        await sql.run("DELETE FROM server_instances WHERE instance_id = ?", [i.instance_id]);
+      else live.push(i);
+    }
     const other = live.find(
       (i) => i.instance_id !== request.instanceId && i.policy_set !== setHash,
     );
@@ -83,7 +131,7 @@ export async function activateClientPolicy(
       "SELECT fingerprint, status, retired_at_revision FROM client_policy",
     );
     const byFingerprint = new Map(rows.map((r) => [r.fingerprint, r]));
-    for (const p of request.profiles) {
+    for (const p of recorded(request.profiles)) {
       const row = byFingerprint.get(p.fingerprint);
       const retiredAt = Number(row?.retired_at_revision ?? 0);
       if (row?.status === "RETIRED" && request.policyRevision <= retiredAt)
@@ -94,7 +142,7 @@ export async function activateClientPolicy(
             `policyRevision above ${retiredAt} in release/line.json and fresh authorization (L14)`,
         );
     }
-    const wanted = new Set(request.profiles.map((p) => p.fingerprint));
+    const wanted = new Set(recorded(request.profiles).map((p) => p.fingerprint));
     const retired = rows.filter((r) => r.status === "ACTIVE" && !wanted.has(r.fingerprint));
     for (const r of retired)
       await sql.run(
@@ -103,7 +151,7 @@ export async function activateClientPolicy(
         [at, request.policyRevision, r.fingerprint],
       );
     const activated: string[] = [];
-    for (const p of request.profiles) {
+    for (const p of recorded(request.profiles)) {
       const row = byFingerprint.get(p.fingerprint);
       if (row?.status === "ACTIVE") continue;
       activated.push(p.fingerprint);
@@ -149,7 +197,9 @@ export async function clientPolicyHeartbeat(
     )
       .map((r) => r.fingerprint)
       .sort();
-    const mine = profiles.map((p) => p.fingerprint).sort();
+    const mine = recorded(profiles)
+      .map((p) => p.fingerprint)
+      .sort();
     const same = active.length === mine.length && active.every((f, i) => f === mine[i]);
     if (same)
       await sql.run("UPDATE server_instances SET heartbeat_at = ? WHERE instance_id = ?", [

@@ -10,6 +10,7 @@ import type { ClientProfile } from "../../runtime/auth/client-profiles.js";
 import { generateKeyringConfig } from "../../runtime/capability/index.js";
 import type { ConfigOverrides } from "../../runtime/config/config.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import { spawnServerProcess } from "../support/server-process.js";
 import {
   createTestIssuer,
   type TestIssuer,
@@ -207,5 +208,47 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
           /another running instance serves this database with different OAuth client profiles/,
         );
       });
+    // After the tests above: this one leaves profile B active.
+    if (dialect === "SQLite") {
+      it("an instance killed with SIGKILL does not block the next start with other profiles", async () => {
+        const config = async (name: string, profiles: ClientProfile[], revision: number) => {
+          const file = path.join(work, `${name}.config.json`);
+          await writeFile(
+            file,
+            JSON.stringify({
+              publicUrl: "https://coach.test",
+              dataDir: shared.overrides.dataDir,
+              lineFile: await lineAt(work, revision),
+              logDestination: path.join(work, `${name}.log`),
+              auth: issuer.config(profiles),
+            }),
+          );
+          return file;
+        };
+        const killed = await spawnServerProcess(["--config", await config("a", [profileA], 5)])
+          .ready;
+        assert.equal(await killed.kill(), "SIGKILL");
+        // Its registration is seconds old, but its process is gone from this host.
+        const next = await spawnServerProcess(["--config", await config("b", [profileB], 6)]).ready;
+        assert.equal(await next.stop(), 0);
+        assert.deepEqual(await policy(), {
+          "test-connector": "RETIRED@6",
+          "test-connector-b": "ACTIVE",
+        });
+      });
+
+      it("the development issuer starts on any port, also on an earlier one again", async () => {
+        const dataDir = path.join(work, "dev-data");
+        const first = await spawnServerProcess(["--data-dir", dataDir]).ready;
+        const port = Number(new URL(first.mcpUrl).port);
+        assert.equal(await first.stop(), 0);
+        const other = await spawnServerProcess(["--data-dir", dataDir]).ready;
+        assert.notEqual(Number(new URL(other.mcpUrl).port), port);
+        assert.equal(await other.stop(), 0);
+        // The development profile follows the port; it is never recorded, so never "retired".
+        const again = await spawnServerProcess(["--data-dir", dataDir], {}, port).ready;
+        assert.equal(await again.stop(), 0);
+      });
+    }
   });
 }
