@@ -1,30 +1,15 @@
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { repoRoot } from "../support/temp-project.js";
+import { runCli as skillpilot } from "../support/run-cli.js";
 
 const cli = path.join(repoRoot, "bin/skillpilot.js");
 
 /** Run the compiled CLI; resolves with exit code and output instead of throwing. */
-async function skillpilot(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe("skillpilot start: start-up errors a person understands (issue #11)", function () {
   this.timeout(60_000);

@@ -1,28 +1,11 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { repoRoot, startFixture, type RuntimeFixture } from "../runtime/support/runtime-fixture.js";
-
-const cli = path.join(repoRoot, "bin/skillpilot.js");
-
-async function skillpilot(
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
-      cwd: repoRoot,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { runCli as skillpilot } from "../support/run-cli.js";
 
 /** A pass-through HTTP proxy in front of the fixture that records every request's headers. */
 async function recordingProxy(target: RuntimeFixture) {

@@ -1,29 +1,13 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { CoachDriver } from "../runtime/support/coach-driver.js";
 import { errorCode, type ToolResult } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
-
-const cli = path.join(repoRoot, "bin/skillpilot.js");
+import { runCli as skillpilot } from "../support/run-cli.js";
 
 /** Run the compiled CLI; resolves with exit code and output instead of throwing. */
-async function skillpilot(
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
-      cwd: repoRoot,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const baseLine = async () =>
   JSON.parse(await readFile(path.join(repoRoot, "release/line.json"), "utf8")) as Record<

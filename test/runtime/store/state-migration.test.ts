@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Knex } from "knex";
 import { generateKeyringConfig } from "../../../runtime/capability/index.js";
 import {
@@ -16,12 +14,12 @@ import {
 } from "../../../runtime/store/state-schema.js";
 import { pluginIdentity } from "../../../generated/identity.gen.js";
 import { migrations } from "../../../runtime/store/migrations/index.js";
-import { repoRoot, startFixture } from "../support/runtime-fixture.js";
+import { startFixture } from "../support/runtime-fixture.js";
 import { connectClient } from "../support/mcp-clients.js";
 import { createTestIssuer } from "../support/test-issuer.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres.js";
+import { runCli as skillpilot } from "../../support/run-cli.js";
 
-const cli = path.join(repoRoot, "bin/skillpilot.js");
 const PREVIOUS = 3;
 const at = "2026-11-30T09:00:00.000Z";
 
@@ -188,22 +186,6 @@ const dialects: Dialect[] = [
     },
   },
 ];
-
-async function skillpilot(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe("state schema versions (L2, L12.5)", () => {
   it("each state schema version is reached by a declared migration; the server's is the last", () => {
