@@ -121,14 +121,19 @@ async function startServer(
 /**
  * A loopback proxy in front of the server that adds `Authorization: Bearer <token>` to every
  * request without one — what a host does once the learner linked the account. The suite cannot
- * send headers itself; Host and Origin pass unchanged, so the DNS-rebinding checks still hit the
- * server's own guard. Unauthenticated behaviour is tested in test/e2e/oauth-*.test.ts.
+ * send headers itself. A Host or Origin naming the proxy itself is rewritten to the server's own (the
+ * server's guard compares the exact origin, port included); any other passes unchanged, so the
+ * DNS-rebinding checks still hit the server's own guard. Unauthenticated behaviour is tested in
+ * test/e2e/oauth-*.test.ts.
  */
 async function authenticatingProxy(target: string, token: string) {
   const upstream = new URL(target);
+  let self = "";
   const server = http.createServer((req, res) => {
     const headers = { ...req.headers };
     headers.authorization ??= `Bearer ${token}`;
+    if (headers.host === self) headers.host = upstream.host;
+    if (headers.origin === `http://${self}`) headers.origin = upstream.origin;
     const forward = http.request(
       { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
       (answer) => {
@@ -144,6 +149,7 @@ async function authenticatingProxy(target: string, token: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
+  self = `127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}${upstream.pathname}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
