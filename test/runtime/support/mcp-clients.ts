@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -84,6 +85,11 @@ function authorizingFetch(authorize: Authorizer): typeof fetch {
       const token = await authorize(body);
       if (token) headers.set("authorization", `Bearer ${token}`);
     }
+    // The SDK v1 transport passes one AbortSignal, living as long as the client, to every request;
+    // each fetch adds a listener that undici removes only once the request is garbage-collected, so
+    // a suite making thousands of calls on one client (tool-fuzz) crosses Node's warning threshold
+    // without leaking anything.
+    if (init?.signal) setMaxListeners(0, init.signal);
     return fetch(input, { ...init, headers });
   };
 }
