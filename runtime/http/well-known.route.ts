@@ -15,7 +15,8 @@ export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router 
     scopes_supported: settings.scopesSupported,
     bearer_methods_supported: ["header"],
     resource_name: displayName,
-    ...(auth.devIssuer && { jwks_uri: new URL("/.well-known/jwks.json", settings.resource).href }),
+    // No `jwks_uri`: in RFC 9728 it names keys the resource itself signs with, and this server
+    // signs nothing. The development issuer's keys are the issuer's (served below).
   };
   const serveMetadata: Parameters<Router["get"]>[1] = (ctx) => {
     ctx.set("Access-Control-Allow-Origin", "*");

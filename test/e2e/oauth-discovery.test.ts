@@ -37,6 +37,14 @@ describe("OAuth discovery and the development issuer (issue #12; L1)", function 
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("access-control-allow-origin"), "*");
       const doc = (await res.json()) as Record<string, unknown>;
+      // Nothing else: an issuer's key set is not the resource's own `jwks_uri` (RFC 9728 §2).
+      assert.deepEqual(Object.keys(doc).sort(), [
+        "authorization_servers",
+        "bearer_methods_supported",
+        "resource",
+        "resource_name",
+        "scopes_supported",
+      ]);
       assert.equal(doc.resource, fx.server.mcpUrl);
       assert.deepEqual(doc.authorization_servers, [settings.issuer]);
       assert.deepEqual(doc.scopes_supported, [...contractScopes]);
