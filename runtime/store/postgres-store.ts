@@ -3,6 +3,7 @@ import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
 import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
+import { toIdempotencyRecord } from "./idempotency-row.js";
 import {
   StateVersionMismatch,
   type CoachStore,
@@ -82,15 +83,7 @@ function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
         })
         .andWhere("expires_at", ">", now)
         .first();
-      return (
-        row && {
-          ...key,
-          fingerprint: row.fingerprint,
-          response: row.response,
-          createdAt: row.created_at,
-          expiresAt: Number(row.expires_at),
-        }
-      );
+      return toIdempotencyRecord(key, row);
     },
     async saveIdempotency(r) {
       await trx("idempotency_records")
