@@ -12,6 +12,8 @@ export const HEARTBEAT_MS = 5_000;
 
 interface PolicyRow {
   fingerprint: string;
+  client_id: string;
+  resource: string;
   status: "ACTIVE" | "RETIRED";
   retired_at_revision: number | null;
 }
@@ -75,6 +77,34 @@ function locked<T>(store: CoachStore, work: (sql: SqlExecutor) => Promise<T>): P
   });
 }
 
+/**
+ * Why activating `p` would roll back to a retired profile at `request.policyRevision`, if it would:
+ * its own fingerprint was retired at that revision or later, or — under a new fingerprint (renamed,
+ * a redirect added) — its client was, for this resource, and no active profile holds that client
+ * now. An edit of a client that is active is a cutover, not a rollback.
+ */
+function rollbackRefusal(
+  rows: readonly PolicyRow[],
+  own: PolicyRow | undefined,
+  p: ActivatedProfile,
+  request: { resource: string; policyRevision: number },
+): { what: string; at: number } | undefined {
+  if (own?.status === "ACTIVE") return undefined;
+  const retiredAt = (r: PolicyRow) => Number(r.retired_at_revision ?? 0);
+  if (own?.status === "RETIRED")
+    return request.policyRevision <= retiredAt(own)
+      ? { what: "this fingerprint", at: retiredAt(own) }
+      : undefined;
+  const sameClient = rows.filter(
+    (r) => r.client_id === p.clientId && r.resource === request.resource,
+  );
+  if (sameClient.some((r) => r.status === "ACTIVE")) return undefined;
+  const latest = Math.max(0, ...sameClient.map(retiredAt));
+  return latest > 0 && request.policyRevision <= latest
+    ? { what: `its client ${p.clientId}`, at: latest }
+    : undefined;
+}
+
 /** What start-up activation did (for the log line; fingerprints are not secrets). */
 export interface ActivationOutcome {
   activated: string[];
@@ -128,18 +158,18 @@ export async function activateClientPolicy(
           "once (L14): stop the other instance first, or start this one with the same profiles",
       );
     const rows = await sql.all<PolicyRow>(
-      "SELECT fingerprint, status, retired_at_revision FROM client_policy",
+      "SELECT fingerprint, client_id, resource, status, retired_at_revision FROM client_policy",
     );
     const byFingerprint = new Map(rows.map((r) => [r.fingerprint, r]));
     for (const p of recorded(request.profiles)) {
-      const row = byFingerprint.get(p.fingerprint);
-      const retiredAt = Number(row?.retired_at_revision ?? 0);
-      if (row?.status === "RETIRED" && request.policyRevision <= retiredAt)
+      const refusal = rollbackRefusal(rows, byFingerprint.get(p.fingerprint), p, request);
+      if (refusal)
         throw new StartupError(
           "CLIENT_POLICY_ROLLBACK_REFUSED",
-          `client profile "${p.name}" (fingerprint ${p.fingerprint.slice(0, 12)}…) was retired at ` +
-            `policyRevision ${retiredAt}; rolling back to a retired profile needs a new ` +
-            `policyRevision above ${retiredAt} in release/line.json and fresh authorization (L14)`,
+          `client profile "${p.name}" (fingerprint ${p.fingerprint.slice(0, 12)}…): ${refusal.what} ` +
+            `was retired at policyRevision ${refusal.at}; rolling back to a retired profile needs ` +
+            `a new policyRevision above ${refusal.at} in release/line.json and fresh ` +
+            "authorization (L14)",
         );
     }
     const wanted = new Set(recorded(request.profiles).map((p) => p.fingerprint));

@@ -153,6 +153,26 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
       });
     });
 
+    it("refuses a retired client under a new fingerprint (renamed, a redirect added), changing nothing", async () => {
+      const variants: ClientProfile[] = [
+        { ...profileA, name: "test-connector-renamed" },
+        { ...profileA, redirectUris: [...profileA.redirectUris, "https://other.test/cb"] },
+      ];
+      for (const variant of variants)
+        await assert.rejects(start([variant]), (error: Error & { code?: string }) => {
+          assert.equal(error.code, "CLIENT_POLICY_ROLLBACK_REFUSED");
+          assert.match(
+            error.message,
+            /its client test-connector-client was retired at policyRevision 3/,
+          );
+          return true;
+        });
+      assert.deepEqual(await policy(), {
+        "test-connector": "RETIRED@3",
+        "test-connector-b": "ACTIVE",
+      });
+    });
+
     it("allows the rollback once policyRevision is raised above the retiring revision", async () => {
       await start([profileA], await lineAt(work, 4));
       assert.deepEqual(await policy(), {
@@ -250,5 +270,21 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
         assert.equal(await again.stop(), 0);
       });
     }
+
+    it("editing the active client's profile is a cutover, also when an older edit was retired at this revision", async () => {
+      await shared.db("server_instances").delete();
+      await shared.db("client_policy").delete();
+      const edits = ["first", "second", "third"].map((n) => ({ ...profileA, name: `edit-${n}` }));
+      for (const edit of edits) {
+        const fx = await start([edit]);
+        await fx.close();
+        running.splice(running.indexOf(fx), 1);
+      }
+      assert.deepEqual(await policy(), {
+        "edit-first": "RETIRED@3",
+        "edit-second": "RETIRED@3",
+        "edit-third": "ACTIVE",
+      });
+    });
   });
 }
