@@ -45,7 +45,13 @@ export interface RuntimeServices {
 
 /** Facts gathered while a call runs, for its log line (L13). */
 export interface CallFacts {
+  /** The session the call named, once found (for the log line; its owner is not yet checked). */
   session?: SessionRecord;
+  /**
+   * The language of the answer: the session's, set only once the gate found the session is the
+   * caller's own, so a refusal never tells another learner anything about it (C3, L14).
+   */
+  locale?: "en" | "de";
   stateVersion?: number;
   clientRequestId?: string;
 }

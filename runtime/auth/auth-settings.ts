@@ -70,6 +70,15 @@ export function resolveAuthSettings(
     );
   if (!development && !auth.jwksUri === !auth.jwksFile)
     throw invalid("auth needs exactly one of jwksUri and jwksFile for the issuer's keys");
+  // Beyond loopback the issuer's keys come over the network: over plain http anyone on the path
+  // could hand the server a key of their own (OAuth 2.1 requires TLS).
+  if (!development && !loopback)
+    for (const [name, url] of [
+      ["issuer", auth.issuer],
+      ["jwksUri", auth.jwksUri],
+    ] as const)
+      if (url !== undefined && !url.startsWith("https://"))
+        throw invalid(`auth.${name} must be an https URL when the server binds beyond loopback`);
   const configured: readonly ClientProfile[] = auth.clientProfiles ?? [];
   if (!development && configured.length === 0)
     throw invalid(

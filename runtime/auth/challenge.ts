@@ -4,13 +4,21 @@ export interface ChallengeParams {
   resourceMetadata: string;
   /** The scopes the request needs. */
   scopes: readonly string[];
-  /** Only when credentials were sent: `invalid_token` or `insufficient_scope`. */
-  error?: "invalid_token" | "insufficient_scope";
+  /**
+   * Only when credentials were sent: `invalid_request` (RFC 6750 §3.1, e.g. two Authorization
+   * headers), `invalid_token` or `insufficient_scope`.
+   */
+  error?: "invalid_request" | "invalid_token" | "insufficient_scope";
   /** A short human-readable reason; never the token or anything it contains. */
   description?: string;
 }
 
-const quoted = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+/**
+ * An RFC 9110 quoted-string: backslash and quote escaped; control characters, which a header
+ * value cannot carry (CR/LF would split it), become spaces.
+ */
+const quoted = (value: string) =>
+  `"${value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\p{Cc}/gu, " ")}"`;
 
 /**
  * A `WWW-Authenticate: Bearer …` value. Without credentials it names only where to sign in and the

@@ -51,6 +51,28 @@ const scopesOf = (payload: JWTPayload): string[] => {
   return [];
 };
 
+/**
+ * `typ` values of an access token: RFC 9068's `at+jwt`, and the plain `JWT` many issuers stamp on
+ * theirs. Any other type (a logout token, a DPoP proof, a security event) is another kind of JWT the
+ * issuer signs, never an access token. An ID token is kept out by the audience, which for it is a
+ * client id, never this resource.
+ */
+const ACCESS_TOKEN_TYPES = new Set(["at+jwt", "application/at+jwt", "jwt"]);
+
+/**
+ * The client a token was issued to: `client_id` (RFC 9068) or `azp`. Either must be a non-empty
+ * string, and when both are present they must agree.
+ */
+function clientOf(payload: JWTPayload): string {
+  const named = [payload.client_id, payload.azp].filter((v) => v !== undefined);
+  if (named.length === 0) throw new TokenRejected("the access token names no client");
+  if (!named.every((v): v is string => typeof v === "string" && v.length > 0))
+    throw new TokenRejected("the access token's client claim is not acceptable");
+  if (named.length === 2 && named[0] !== named[1])
+    throw new TokenRejected("the access token names two different clients");
+  return named[0] as string;
+}
+
 function describe(error: unknown): string {
   if (error instanceof TokenRejected) return error.message;
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
@@ -91,8 +113,12 @@ export function createTokenVerifier(options: VerifierOptions): {
         return known;
       }
       let payload: JWTPayload;
+      let typ: string | undefined;
       try {
-        ({ payload } = await jwtVerify(token, options.keys, {
+        ({
+          payload,
+          protectedHeader: { typ },
+        } = await jwtVerify(token, options.keys, {
           issuer: options.issuer,
           audience: options.resource,
           algorithms: [...options.algorithms],
@@ -102,18 +128,16 @@ export function createTokenVerifier(options: VerifierOptions): {
       } catch (error) {
         throw new TokenRejected(describe(error));
       }
+      if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ.toLowerCase()))
+        throw new TokenRejected("the access token's typ header names another kind of token");
+      if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255)
+        throw new TokenRejected("the access token's sub claim is not acceptable");
       const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       if (audiences.length !== 1)
         throw new TokenRejected("the access token names more than one audience");
       if ((payload.iat as number) > now + options.clockSkewSeconds)
         throw new TokenRejected("the access token was issued in the future");
-      const clientId =
-        typeof payload.client_id === "string"
-          ? payload.client_id
-          : typeof payload.azp === "string"
-            ? payload.azp
-            : undefined;
-      if (!clientId) throw new TokenRejected("the access token names no client");
+      const clientId = clientOf(payload);
       if (!options.clientAllowed(clientId))
         throw new TokenRejected("the access token's client is not allowed for this resource");
       const verified: VerifiedToken = {

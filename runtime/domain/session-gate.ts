@@ -34,6 +34,7 @@ export async function openSession(
     session.subject.issuer !== caller.issuer
   )
     throw new CoachError("SESSION_SUBJECT_MISMATCH");
+  ctx.facts.locale = session.locale;
   if (session.expiresAt <= ctx.now.getTime()) throw new CoachError("SESSION_EXPIRED");
   if (
     session.contractMajor !== identity.contractMajor ||

@@ -47,6 +47,13 @@ export function classifyMcpRequest(body: unknown): Access {
   return toolCall ? "tool-call" : "public";
 }
 
+/** How many Authorization headers a request carries (raw headers are name, value, name, …). */
+function authorizationHeaders(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === "authorization") count++;
+  return count;
+}
+
 /** RFC 6750 b64token after `Bearer` (header only: never a query parameter or form body). */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -62,24 +69,42 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
   const { resourceMetadataUrl, scopesSupported } = auth.settings;
   const resource = new URL(auth.settings.resource);
   const parse = parseMcpBody();
-  const refuse = (ctx: Parameters<Middleware>[0], error?: { description: string }): void => {
-    ctx.status = 401;
+  const refuse = (
+    ctx: Parameters<Middleware>[0],
+    error?: { description: string; code?: "invalid_request" },
+  ): void => {
+    const code = error?.code ?? "invalid_token";
+    ctx.status = code === "invalid_request" ? 400 : 401;
     ctx.set(
       "WWW-Authenticate",
       bearerChallenge({
         resourceMetadata: resourceMetadataUrl,
         scopes: scopesSupported,
-        ...(error && { error: "invalid_token", description: error.description }),
+        ...(error && { error: code, description: error.description }),
       }),
     );
     ctx.body = {
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32001, message: error ? "invalid access token" : "authentication required" },
+      error: {
+        code: -32001,
+        message: !error
+          ? "authentication required"
+          : code === "invalid_request"
+            ? "invalid authorization request"
+            : "invalid access token",
+      },
     };
   };
   return async (ctx, next) => {
     const header = ctx.get("authorization");
+    // Node keeps the first of repeated Authorization headers; which one counts would depend on
+    // every proxy on the way, so a request with two is refused (RFC 6750 §3.1 invalid_request).
+    if (header && authorizationHeaders(ctx.req.rawHeaders) > 1)
+      return refuse(ctx, {
+        code: "invalid_request",
+        description: "the request carries more than one Authorization header",
+      });
     if (header) {
       const match = BEARER.exec(header);
       if (!match)

@@ -25,9 +25,9 @@ export function errorCodeOf(error: unknown): ErrorCode {
   return "INTERNAL_ERROR";
 }
 
-/** The session's locale when it is known; English otherwise (e.g. an unknown session). */
+/** The caller's own session's locale when the gate got that far; English otherwise. */
 function localeOf(facts: CallFacts): MessageLocale {
-  return facts.session?.locale ?? "en";
+  return facts.locale ?? "en";
 }
 
 /**
@@ -102,7 +102,7 @@ export async function callTool(
   const refusal = authRefusal(services, tool, caller);
   if (refusal) {
     record(services, tool, refusal.code, ctx.facts, started);
-    const locale = await refusedInputLocale(services, args);
+    const locale = await refusedInputLocale(services, args, caller);
     const error = localizeError(refusal.code, locale, { launchUrl: services.config.launchUrl });
     return errorResult(error, { "mcp/www_authenticate": [refusal.challenge] });
   }
@@ -125,8 +125,8 @@ export async function callTool(
       );
     record(services, tool, code, ctx.facts, started);
     const locale =
-      code === "INVALID_INPUT" && !ctx.facts.session
-        ? await refusedInputLocale(services, args)
+      code === "INVALID_INPUT" && !ctx.facts.locale
+        ? await refusedInputLocale(services, args, caller)
         : localeOf(ctx.facts);
     return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
   }
@@ -158,7 +158,16 @@ function authRefusal(
     code: "INSUFFICIENT_SCOPE",
     challenge: bearerChallenge({
       resourceMetadata: settings.resourceMetadataUrl,
-      scopes: [...new Set([...caller.scopes, ...needed])],
+      // What to ask for on step-up: the caller's contract scopes plus the missing ones, so the new
+      // grant loses nothing; scopes the contract does not know never go back out (C15).
+      scopes: [
+        ...new Set([
+          ...caller.scopes.filter(
+            (s) => needed.includes(s) || settings.scopesSupported.includes(s),
+          ),
+          ...needed,
+        ]),
+      ],
       error: "insufficient_scope",
       description: `${tool} needs the scope ${needed.join(" ")}`,
     }),

@@ -1,4 +1,5 @@
 import type { MessageLocale } from "../error-table.js";
+import type { Caller } from "../auth/auth-runtime.js";
 import type { RuntimeServices } from "../services.js";
 
 /**
@@ -8,22 +9,28 @@ import type { RuntimeServices } from "../services.js";
 const SESSION_ID = /^sps_[A-Za-z0-9_-]{22,64}$/;
 
 /**
- * The locale for an INVALID_INPUT answer. Validation runs before the session is opened, so the
- * session's locale is unknown there; when the refused arguments still carry a well-formed
- * `learningSessionId` of a known session, one lookup (on this error path only) recovers it (C3).
- * Anything else — no id, a malformed one, an unknown session, a failing store — answers in English.
+ * The locale of an answer refused before the session gate (INVALID_INPUT, INSUFFICIENT_SCOPE):
+ * validation and the scope check run before the session is opened, so its locale is unknown there.
+ * When a signed-in caller's refused arguments still carry a well-formed `learningSessionId` of a
+ * session that is the caller's own, one lookup (on this error path only) recovers it (C3). Anything
+ * else — no caller, no id, a malformed one, an unknown session, another learner's session (whose
+ * language is not the caller's business, L14), a failing store — answers in English.
  */
 export async function refusedInputLocale(
   services: RuntimeServices,
   args: unknown,
+  caller: Caller | undefined,
 ): Promise<MessageLocale> {
   const sid =
     typeof args === "object" && args !== null
       ? (args as { learningSessionId?: unknown }).learningSessionId
       : undefined;
-  if (typeof sid !== "string" || !SESSION_ID.test(sid)) return "en";
+  if (!caller || typeof sid !== "string" || !SESSION_ID.test(sid)) return "en";
   try {
-    return (await services.store.findSession(sid))?.locale ?? "en";
+    const session = await services.store.findSession(sid);
+    const owner = session?.subject;
+    const own = owner?.sub === caller.subject && owner.issuer === caller.issuer;
+    return own && session ? session.locale : "en";
   } catch {
     return "en";
   }

@@ -10,7 +10,7 @@ import { loadConfig } from "../../runtime/config/config.js";
 import { createServices } from "../../runtime/boot.js";
 import { connectClient } from "../runtime/support/mcp-clients.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
-import { createTestIssuer } from "../runtime/support/test-issuer.js";
+import { createTestIssuer, testConfidentialProfile } from "../runtime/support/test-issuer.js";
 
 const run = promisify(execFile);
 const cli = path.join(repoRoot, "bin/skillpilot.js");
@@ -149,5 +149,23 @@ describe("OAuth discovery and the development issuer (issue #12; L1)", function 
       {},
     );
     await assert.rejects(createServices(config), /must be the plugin's one public MCP URL/);
+  });
+
+  it("beyond loopback the issuer and its JWKS URL must be https (keys travel the network)", async () => {
+    const profiles = [testConfidentialProfile];
+    for (const [auth, refused] of [
+      [{ issuer: "http://issuer.example", jwksUri: "https://issuer.example/jwks" }, "issuer"],
+      [{ issuer: "https://issuer.example", jwksUri: "http://issuer.example/jwks" }, "jwksUri"],
+    ] as const) {
+      const config = await loadConfig(
+        repoRoot,
+        { host: "0.0.0.0", auth: { ...auth, clientProfiles: profiles } },
+        {},
+      );
+      await assert.rejects(
+        createServices(config),
+        new RegExp(`auth\\.${refused} must be an https URL when the server binds beyond loopback`),
+      );
+    }
   });
 });

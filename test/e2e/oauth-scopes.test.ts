@@ -107,18 +107,26 @@ for (const era of eras) {
       assert.deepEqual(await snapshot(fx), before);
     });
 
-    it("the refusal is in the session's language (de)", async () => {
+    it("a refusal is in the session's language (de) for its owner only (C3, L14)", async () => {
       const sid = await fx.newSession("ann", "de");
       const bob = await fx.token("bob");
       const client = await connectClient(fx, era, { authorize: async () => bob });
+      const anonymous = await connectClient(fx, era, { authorize: false });
       try {
+        // Another learner, or nobody, learns nothing of the session: not even its language.
         const r = await client.callTool("get_skillpilot_learning_context", {
           learningSessionId: sid,
         });
-        assert.match(
-          r.content[0].text ?? "",
-          /^SESSION_SUBJECT_MISMATCH: Diese Lernsitzung gehört/,
-        );
+        assert.match(r.content[0].text ?? "", /^SESSION_SUBJECT_MISMATCH: This learning session/);
+        const invalid = await client.callTool("get_skillpilot_learning_context", {
+          learningSessionId: sid,
+          extra: 1,
+        });
+        assert.match(invalid.content[0].text ?? "", /^INVALID_INPUT: The tool arguments/);
+        const unsigned = await anonymous.callTool("get_skillpilot_learning_context", {
+          learningSessionId: sid,
+        });
+        assert.match(unsigned.content[0].text ?? "", /^AUTHENTICATION_REQUIRED: The learner/);
         const scoped = await fx.token("ann", { scopes: ["coach.read"] });
         const limited = await connectClient(fx, era, { authorize: async () => scoped });
         try {
@@ -134,6 +142,7 @@ for (const era of eras) {
         }
       } finally {
         await client.close();
+        await anonymous.close();
       }
     });
   });

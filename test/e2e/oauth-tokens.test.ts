@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createPublicKey } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import http from "node:http";
 import { importJWK, SignJWT } from "jose";
 import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
 import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
@@ -51,6 +52,44 @@ async function rpc(
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** POST a ping with the given Authorization headers kept apart (fetch would join them). */
+function rawPost(
+  url: string,
+  authorizations: string[],
+): Promise<{ code: number; challenge: string }> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: "POST",
+        headers: [
+          "host",
+          new URL(url).host,
+          "content-type",
+          "application/json",
+          "accept",
+          "application/json, text/event-stream",
+          "content-length",
+          String(Buffer.byteLength(body)),
+          ...authorizations.flatMap((value) => ["authorization", value]),
+        ],
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({
+            code: res.statusCode ?? 0,
+            challenge: String(res.headers["www-authenticate"] ?? ""),
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 const LEGACY_AUDIENCE = "https://mcp-coach-v1.skillpilot.com/mcp";
 
 describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, C15)", function () {
@@ -234,6 +273,65 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
       bearer(await token({ clientId: "some-other-client" })),
       /client is not allowed/,
     );
+  });
+
+  it("refuses odd claims a careless issuer might sign: subject, client and token type", async () => {
+    for (const sub of ["", 123, { id: "ann" }, "x".repeat(256)])
+      await refusedAs(bearer(await token({ claims: { sub } })), /sub claim is not acceptable/);
+    await refusedAs(
+      bearer(await token({ claims: { client_id: 5, azp: testConfidentialProfile.clientId } })),
+      /client claim is not acceptable/,
+    );
+    await refusedAs(
+      bearer(await token({ claims: { azp: "some-other-client" } })),
+      /two different clients/,
+    );
+    await refusedAs(bearer(await token({ typ: "logout+jwt" })), /another kind of token/);
+    // The types access tokens come with, or none: served.
+    for (const typ of ["at+jwt", "application/at+jwt", "JWT", null])
+      assert.equal((await contextCall(bearer(await token({ typ })))).status, 200, String(typ));
+    const viaAzp = await token({
+      claims: { client_id: undefined, azp: testConfidentialProfile.clientId },
+    });
+    assert.equal((await contextCall(bearer(viaAzp))).status, 200, "azp alone names the client");
+  });
+
+  it("refuses a request with two Authorization headers (400 invalid_request), either order", async () => {
+    const valid = await token();
+    for (const pair of [
+      [`Bearer ${valid}`, "Bearer garbage"],
+      ["Bearer garbage", `Bearer ${valid}`],
+    ]) {
+      const status = await rawPost(fx.server.mcpUrl, pair);
+      assert.equal(status.code, 400);
+      assert.match(status.challenge, /error="invalid_request"/);
+    }
+  });
+
+  it("asks a step-up only for contract scopes, never echoing unknown ones (C15)", async () => {
+    const limited = await token({ scopes: ["coach.read", "coach.readx", 'evil"\r\nX: 1'] });
+    const r = await rpc(
+      fx,
+      "tools/call",
+      {
+        name: "complete_skillpilot_goal",
+        arguments: {
+          learningSessionId: sid,
+          expectedStateVersion: 1,
+          clientRequestId: "5f0c6c52-93c5-4f7e-9d54-5a8a51f1d1b0",
+          decision: "achieved",
+        },
+      },
+      bearer(limited),
+    );
+    const result = r.body.result as {
+      _meta: Record<string, string[]>;
+      content: { text: string }[];
+    };
+    assert.match(result.content[0].text, /^INSUFFICIENT_SCOPE: /);
+    const [challenge] = result._meta["mcp/www_authenticate"];
+    assert.match(challenge, /scope="coach.read coach.write", error="insufficient_scope"/);
+    assert.doesNotMatch(challenge, /readx|evil/);
   });
 
   it("L14: clientInfo and User-Agent select and authorize nothing", async () => {

@@ -18,6 +18,10 @@ export interface TestTokenRequest {
   ttlSeconds?: number;
   issuedAt?: number;
   notBefore?: number;
+  /** Claims set after the defaults (`undefined` removes one), for tokens with odd claims. */
+  claims?: Record<string, unknown>;
+  /** The header's `typ` (default `at+jwt`; null: none). */
+  typ?: string | null;
 }
 
 /** A confidential client profile tests configure (the ChatGPT connector's shape). */
@@ -83,17 +87,22 @@ export async function createTestIssuer(issuer = "https://issuer.test"): Promise<
     async mint(r) {
       const now = r.issuedAt ?? Math.floor(Date.now() / 1000);
       const key = keys[keys.length - 1];
-      return new SignJWT({
+      const claims: Record<string, unknown> = {
         scope: r.scopes.join(" "),
         client_id: r.clientId ?? testConfidentialProfile.clientId,
-      })
-        .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "at+jwt" })
-        .setIssuer(r.issuer ?? issuer)
-        .setAudience(r.audience)
-        .setSubject(r.subject)
-        .setIssuedAt(now)
-        .setNotBefore(r.notBefore ?? now)
-        .setExpirationTime(now + (r.ttlSeconds ?? 3600))
+        iss: r.issuer ?? issuer,
+        aud: r.audience,
+        sub: r.subject,
+        iat: now,
+        nbf: r.notBefore ?? now,
+        exp: now + (r.ttlSeconds ?? 3600),
+        ...r.claims,
+      };
+      for (const [name, value] of Object.entries(claims))
+        if (value === undefined) delete claims[name];
+      const typ = r.typ === undefined ? "at+jwt" : r.typ;
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: "ES256", kid: key.kid, ...(typ !== null && { typ }) })
         .sign(key.privateKey);
     },
     async serveJwks() {
