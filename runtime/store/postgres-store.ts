@@ -15,10 +15,14 @@ import {
 
 /** SQLSTATEs after which a SERIALIZABLE transaction is simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
-/** Bounded: past this the conflict surfaces as an internal error rather than spinning. */
-const MAX_ATTEMPTS = 25;
-/** Upper bound of the random back-off between attempts. */
-const MAX_BACKOFF_MS = 50;
+/**
+ * Bounded in time, not in attempts: how many attempts a conflict needs depends on how long each
+ * transaction takes, which a loaded machine stretches. Past this the conflict surfaces as an
+ * internal error rather than spinning.
+ */
+const RETRY_FOR_MS = 10_000;
+/** Upper bound of the random back-off between attempts (full jitter, doubling from 2 ms). */
+const MAX_BACKOFF_MS = 250;
 /**
  * Key of the PostgreSQL advisory lock that serializes migrations between nodes (an arbitrary
  * constant of this application).
@@ -224,13 +228,14 @@ export class PostgresStore implements CoachStore {
   }
 
   async write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const giveUpAt = Date.now() + RETRY_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.knex.transaction((trx) => work(writeTx(trx, this.stateSchemaVersion)), {
           isolationLevel: "serializable",
         });
       } catch (error) {
-        if (!retryable(error) || attempt >= MAX_ATTEMPTS) throw error;
+        if (!retryable(error) || Date.now() >= giveUpAt) throw error;
         await new Promise((resolve) =>
           setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)),
         );
