@@ -1,5 +1,6 @@
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { pointerJoin } from "../diagnostics/diagnostic.js";
+import { pointerSegments } from "../diagnostics/locate.js";
 import { defineRule, diagnose } from "../diagnostics/rule.js";
 import {
   annotationKeywords,
@@ -109,12 +110,12 @@ export function walkResolved(
   baseId: string,
   location: Location,
   registry: SchemaRegistry,
-  visit: (node: JsonObject, location: Location) => void,
+  visit: (node: JsonObject, location: Location, baseId: string) => void,
 ): void {
   const seen = new Set<string>();
   const go = (node: unknown, base: string, loc: Location): void => {
     if (!isObject(node)) return;
-    visit(node, loc);
+    visit(node, loc, base);
     if (typeof node.$ref === "string") {
       const r = registry.resolve(node.$ref, base);
       if (r.ok) {
@@ -141,4 +142,61 @@ export function walkResolved(
     }
   };
   go(schema, baseId, location);
+}
+
+/**
+ * Where the subschema at `pointer` of `dereference(schema, …)` is written in the sources: the
+ * pointer is followed through the source, into a `$ref`'s target wherever `dereference` inlined it
+ * (merged beside annotations, or appended to `allOf`). A subschema that is a bare `$ref` is located
+ * at its target, where its constraints are written. Undefined when a `$ref` on the way does not
+ * resolve or refers back to itself.
+ */
+export function locateInSource(
+  schema: unknown,
+  baseId: string,
+  location: Location,
+  registry: SchemaRegistry,
+  pointer: string,
+): Location | undefined {
+  let node = schema;
+  let base = baseId;
+  let loc = location;
+  const seen = new Set<string>();
+  // Moves to the target of the current node's $ref; false when it does not resolve or cycles.
+  const follow = (ref: string): boolean => {
+    const r = registry.resolve(ref, base);
+    if (!r.ok) return false;
+    const key = `${r.target.docId}#${r.target.pointer}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    node = r.target.node;
+    base = r.target.docId;
+    loc = { file: r.target.file, pointer: r.target.pointer };
+    return true;
+  };
+  const refOf = (n: unknown) => (isObject(n) && typeof n.$ref === "string" ? n : undefined);
+  const merges = (n: JsonObject) =>
+    Object.keys(n).every((k) => k === "$ref" || dropped.has(k) || annotationKeywords.has(k));
+  const segments = pointerSegments(pointer);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const withRef = refOf(node);
+    if (withRef && merges(withRef) && !(segment in withRef)) {
+      if (!follow(withRef.$ref as string)) return undefined;
+      i--; // the same segment, now in the target
+      continue;
+    }
+    const own = withRef && Array.isArray(withRef.allOf) ? withRef.allOf.length : 0;
+    if (withRef && !merges(withRef) && segment === "allOf" && segments[i + 1] === String(own)) {
+      if (!follow(withRef.$ref as string)) return undefined;
+      i++; // `allOf/<n>` is the target itself
+      continue;
+    }
+    if (!isObject(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+    loc = { ...loc, pointer: pointerJoin(loc.pointer ?? "", segment) };
+  }
+  for (let n = refOf(node); n && merges(n); n = refOf(node))
+    if (!follow(n.$ref as string)) return undefined;
+  return loc;
 }

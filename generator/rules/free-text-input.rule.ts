@@ -1,12 +1,15 @@
-import { freeTextKind } from "../../contract/schema-predicates.js";
+import { FreeTextJudge } from "../../contract/free-text.js";
+import type { Diagnostic, Location } from "../../diagnostics/diagnostic.js";
 import { defineRule } from "../../diagnostics/rule.js";
-import { walkResolved } from "../../json-schema/deref.js";
+import { dereference, locateInSource, walkResolved } from "../../json-schema/deref.js";
+import type { SchemaRegistry } from "../../json-schema/registry.js";
 import { isObject } from "../../json-schema/walk.js";
 import { generatorRule } from "./rule.js";
 
 /**
- * A mutation must not accept chat free text (C5, G11): every string input of a write is
- * constrained, and a pattern counts only when it rejects ordinary prose.
+ * A mutation must not accept chat free text (C5, G11), decided by behaviour: the write's input, as
+ * MCP clients receive it (every `$ref` inlined), is validated field by field with the project's
+ * Ajv against ordinary prose samples; a field that accepts one is free text, whatever its keywords.
  */
 export const freeTextInput = generatorRule(
   defineRule({
@@ -14,31 +17,44 @@ export const freeTextInput = generatorRule(
     family: "generator",
     severity: "error",
     summary:
-      "Write tools accept no free-text strings: each string input needs enum, " +
-      "const, format or a pattern that rejects ordinary prose (C5, G11).",
-    message: {
-      unconstrained:
-        "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
-      prose:
-        "{tool}: string input pattern {pattern:json} accepts ordinary prose, so chat free text reaches the backend",
-    },
+      "Write tools accept no free text: no input field (typed or not, nested ones included) may " +
+      "accept an ordinary prose sample; use enum, const, a format or a pattern that admits " +
+      "identifiers only (C5, G11).",
+    message:
+      "{tool}: input {field} accepts ordinary prose such as {accepted:json}, " +
+      "so chat free text reaches the backend",
   }),
   (ctx, report) => {
+    const judge = new FreeTextJudge();
     for (const tool of ctx.tools) {
-      if (tool.doc.kind === "read" || !isObject(tool.doc.input)) continue;
-      walkResolved(
-        tool.doc.input,
-        tool.id,
-        { file: tool.file, pointer: "/input" },
-        ctx.registry,
-        (node, loc) => {
-          const kind = freeTextKind(node);
-          const name = String(tool.doc.name);
-          if (kind === "unconstrained") report({ variant: kind, tool: name }, loc);
-          else if (kind === "prose")
-            report({ variant: kind, tool: name, pattern: String(node.pattern) }, loc);
-        },
-      );
+      const input = tool.doc.input;
+      if (tool.doc.kind === "read" || !isObject(input)) continue;
+      const at = { file: tool.file, pointer: "/input" };
+      const cycles: Diagnostic[] = [];
+      const inlined = dereference(input, tool.id, at, ctx.registry, cycles);
+      // A broken $ref inlines as {} and would read as free text; its own rule reports it.
+      if (cycles.length > 0 || hasUnresolvedRef(input, tool.id, at, ctx.registry)) continue;
+      for (const found of judge.fields(inlined)) {
+        const loc = locateInSource(input, tool.id, at, ctx.registry, found.pointer);
+        if (loc)
+          report(
+            { tool: String(tool.doc.name), field: found.field, accepted: found.accepted },
+            loc,
+          );
+      }
     }
   },
 );
+
+function hasUnresolvedRef(
+  schema: unknown,
+  baseId: string,
+  at: Location,
+  registry: SchemaRegistry,
+): boolean {
+  let unresolved = false;
+  walkResolved(schema, baseId, at, registry, (node, _loc, base) => {
+    if (typeof node.$ref === "string" && !registry.resolve(node.$ref, base).ok) unresolved = true;
+  });
+  return unresolved;
+}

@@ -1,4 +1,5 @@
-import { freeTextKind, isOpenObject } from "../../../contract/schema-predicates.js";
+import { FreeTextJudge } from "../../../contract/free-text.js";
+import { isOpenObject } from "../../../contract/schema-predicates.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
 import { isObject } from "../../../json-schema/schema-facts.js";
@@ -6,9 +7,10 @@ import { defineRule } from "../../../diagnostics/rule.js";
 import { lintRule } from "../lint-rule.js";
 
 /**
- * No chat free text reaches the backend (C5, G11, C16): every string input is an enum, const,
- * format, or has a pattern that rejects ordinary prose (decided by trying prose samples, the same
- * check as the generator's FREE_TEXT_INPUT).
+ * No chat free text reaches the backend (C5, G11, C16), decided by behaviour: every field of every
+ * tool input, nested ones included, is validated with the project's Ajv against ordinary prose
+ * samples; a field that accepts one is free text, whatever its keywords (the same check as the
+ * generator's FREE_TEXT_INPUT).
  */
 export const freeTextInput = lintRule(
   defineRule({
@@ -16,25 +18,21 @@ export const freeTextInput = lintRule(
     family: "lint",
     severity: "error",
     summary:
-      "Tool inputs accept no free-text strings: each string needs enum, const, " +
-      "format or a pattern that rejects ordinary prose (C5, G11, C16).",
-    message: {
-      unconstrained:
-        "{tool}: string input without enum/const/pattern/format lets chat free text reach the backend",
-      prose:
-        "{tool}: string input pattern {pattern:json} accepts ordinary prose, so chat free text reaches the backend",
-    },
+      "Tool inputs accept no free text: no input field (typed or not, nested ones included) may " +
+      "accept an ordinary prose sample; use enum, const, a format or a pattern that admits " +
+      "identifiers only (C5, G11, C16).",
+    message:
+      "{tool}: input {field} accepts ordinary prose such as {accepted:json}, " +
+      "so chat free text reaches the backend",
   }),
   (tools, doc, report) => {
+    const judge = new FreeTextJudge();
     for (const t of tools)
-      walkSchema(t.rawInput, `${t.pointer}/inputSchema`, (node, pointer) => {
-        if (!("type" in node) && !("enum" in node) && !("const" in node)) return;
-        const kind = freeTextKind(node);
-        const at = { file: doc.file, pointer };
-        if (kind === "unconstrained") report({ variant: kind, tool: t.name }, at);
-        else if (kind === "prose")
-          report({ variant: kind, tool: t.name, pattern: String(node.pattern) }, at);
-      });
+      for (const found of judge.fields(t.rawInput))
+        report(
+          { tool: t.name, field: found.field, accepted: found.accepted },
+          { file: doc.file, pointer: `${t.pointer}/inputSchema${found.pointer}` },
+        );
   },
 );
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { readDoc } from "../../../checks/diff/baselines.js";
@@ -203,6 +204,123 @@ describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", functi
         const doc = clean();
         tool(doc, "record_results").inputSchema.properties.code = { type: "string", pattern };
         assert.deepEqual(ids(doc), [], pattern);
+      }
+    },
+  );
+
+  // Fields that accept chat prose whatever their keywords look like (issue #13 item 8): the five of
+  // the review first, then their kin.
+  const freeTextFields: [string, unknown][] = [
+    ["a lowercase-prose pattern", { type: "string", pattern: "^[a-z ,.]{1,2000}$" }],
+    ["format regex", { type: "string", format: "regex" }],
+    ["not a number", { not: { type: "number" } }],
+    ["the empty schema", {}],
+    ["an untyped pattern", { pattern: "[\\s\\S]*" }],
+    ["the true schema", true],
+    ["not a string (arrays of prose)", { not: { type: "string" } }],
+    ["a string or null", { type: ["string", "null"] }],
+    ["a short string", { type: "string", maxLength: 8 }],
+    ["a long string", { type: "string", minLength: 1000 }],
+    ["an all-caps pattern", { type: "string", pattern: "^[A-Z ]+$" }],
+    ["a CJK-only pattern", { type: "string", pattern: "^\\p{Script=Han}+$" }],
+    ["a Cyrillic pattern", { type: "string", pattern: "^[а-яА-Я ,]+$" }],
+    ["a multi-line pattern", { type: "string", pattern: "^[a-z\\n ]+$" }],
+    ["format uri", { type: "string", format: "uri" }],
+    [
+      "format uri with an https prefix only",
+      { type: "string", format: "uri", pattern: "^https://" },
+    ],
+    ["format password", { type: "string", format: "password" }],
+    ["an unknown format", { type: "string", format: "note-id" }],
+    ["a numeric format on a string", { type: "string", format: "int32" }],
+    [
+      "an anyOf with a free branch",
+      { anyOf: [{ type: "string", format: "uuid" }, { type: "string" }] },
+    ],
+    ["an array without items", { type: "array", maxItems: 3 }],
+    ["an array of anything", { type: "array", items: {} }],
+  ];
+
+  it(
+    "GATE_FREE_TEXT_INPUT judges every input field by behaviour: each field that accepts a " +
+      "prose sample is free text, typed or not (C5, G11, issue #13 item 8)",
+    () => {
+      for (const [what, field] of freeTextFields) {
+        const doc = clean();
+        tool(doc, "record_results").inputSchema.properties.note = field;
+        assert.deepEqual(ids(doc), ["GATE_FREE_TEXT_INPUT"], what);
+        const [d] = lint(doc);
+        assert.match(d!.message, /^record_results: input note(\[\])? accepts ordinary prose/, what);
+        assert.match(d!.location.pointer ?? "", /^\/tools\/1\/inputSchema\/properties\/note/, what);
+      }
+    },
+  );
+
+  it(
+    "GATE_FREE_TEXT_INPUT flags the review's five fields on complete_skillpilot_goal of the " +
+      "project's snapshot, and nested, referenced and array fields where they are (C5, G11)",
+    async () => {
+      const text = await readFile(path.join(repoRoot, "generated/contract.snapshot.json"), "utf8");
+      for (const [what, field] of freeTextFields.slice(0, 5)) {
+        const json = JSON.parse(text) as Wire;
+        const i = json.tools.findIndex((t: Wire) => t.name === "complete_skillpilot_goal");
+        json.tools[i].inputSchema.properties.note = field;
+        const found = lintContract(parseContractDoc(json, "contract.snapshot.json", [])!);
+        assert.deepEqual(
+          found.map((d) => [d.ruleId, d.location.pointer]),
+          [["GATE_FREE_TEXT_INPUT", `/tools/${i}/inputSchema/properties/note`]],
+          what,
+        );
+      }
+      const doc = clean();
+      const input = tool(doc, "record_results").inputSchema;
+      input.$defs = { Note: { type: "string" } };
+      input.properties.assessments.items.properties.note = { $ref: "#/$defs/Note" };
+      input.properties.tags = { type: "array", items: { type: "string", maxLength: 40 } };
+      assert.deepEqual(
+        lint(doc).map((d) => [d.location.pointer, d.message.replace(/ accepts.*/, "")]),
+        [
+          [
+            "/tools/1/inputSchema/properties/assessments/items/properties/note",
+            "record_results: input assessments[].note",
+          ],
+          ["/tools/1/inputSchema/properties/tags/items", "record_results: input tags[]"],
+        ],
+      );
+    },
+  );
+
+  it(
+    "GATE_FREE_TEXT_INPUT leaves bounded fields alone: prefixed ids, slugs, enums, numbers, " +
+      "booleans, date-times, uuids, emails and origin-bounded URIs (C5, G11)",
+    () => {
+      const bounded: unknown[] = [
+        sid,
+        { type: "string", pattern: "^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*$", maxLength: 80 },
+        { type: "string", pattern: "^cap1\\.[A-Za-z0-9_-]{1,32}\\.[A-Za-z0-9_-]{32,4096}$" },
+        { type: "string", pattern: "^[0-9]{4}$" },
+        { enum: ["achieved", "needsMorePractice"] },
+        { enum: ["I think I understood the rebase step", "not sure yet"] },
+        { const: "got it" },
+        { type: "integer", minimum: 0 },
+        { type: "number" },
+        { type: ["integer", "null"] },
+        { type: "boolean" },
+        { type: "string", format: "date-time" },
+        { type: "string", format: "date" },
+        { type: "string", format: "time" },
+        { type: "string", format: "uuid" },
+        { type: "string", format: "email" },
+        { type: "string", format: "uri", pattern: "^https://[^/]+$" },
+        { allOf: [{ type: "string" }, { pattern: "^[0-9]{4}$" }] },
+        { anyOf: [{ type: "string", format: "uuid" }, { type: "integer" }] },
+        { type: "array", items: { enum: ["again", "good"] }, maxItems: 10 },
+        { not: { type: ["string", "array", "object"] } },
+      ];
+      for (const field of bounded) {
+        const doc = clean();
+        tool(doc, "record_results").inputSchema.properties.code = field;
+        assert.deepEqual(ids(doc), [], JSON.stringify(field));
       }
     },
   );

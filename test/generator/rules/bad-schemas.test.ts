@@ -49,6 +49,46 @@ describe(
       assert.deepEqual(result.diagnostics, []);
     });
 
+    it(
+      "FREE_TEXT_INPUT leaves bounded write inputs alone: ids, slugs, enums, numbers, booleans, " +
+        "date-times, uuids, emails, origin-bounded URIs, constraining allOf/anyOf (C5, G11)",
+      async () => {
+        const sources = await readContractSources(defaultPaths(miniContract));
+        const bounded = {
+          slug: { type: "string", pattern: "^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*$", maxLength: 80 },
+          code: { type: "string", pattern: "^[0-9]{4}$" },
+          canned: { enum: ["I think I understood the rebase step", "not sure yet"] },
+          count: { type: "integer", minimum: 0 },
+          done: { type: "boolean" },
+          at: { type: "string", format: "date-time" },
+          day: { type: "string", format: "date" },
+          email: { type: "string", format: "email" },
+          origin: { type: "string", format: "uri", pattern: "^https://[^/]+$" },
+          year: { allOf: [{ type: "string" }, { type: "string", pattern: "^[0-9]{4}$" }] },
+          either: { anyOf: [{ type: "string", format: "uuid" }, { type: "integer" }] },
+          grades: { type: "array", items: { enum: ["again", "good"] }, maxItems: 10 },
+          requestIds: {
+            type: "array",
+            maxItems: 5,
+            items: {
+              $ref: "https://skillpilot.com/schemas/openai/coach/v1/common#/$defs/ClientRequestId",
+            },
+          },
+        };
+        const files = sources.files.map((f) => {
+          if (f.file !== "schemas/tools/set_mood.json") return f;
+          const json = JSON.parse(f.text);
+          Object.assign(json.input.properties, bounded);
+          return { file: f.file, text: `${JSON.stringify(json, null, 2)}\n` };
+        });
+        const result = await generateFromSources({ ...sources, files });
+        assert.deepEqual(
+          result.diagnostics.filter((d) => d.ruleId === "FREE_TEXT_INPUT"),
+          [],
+        );
+      },
+    );
+
     it("every fixture yields exactly its rule at its location, and no output files", async () => {
       for (const name of names) {
         const fixture = JSON.parse(
