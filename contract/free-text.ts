@@ -128,6 +128,11 @@ export class FreeTextJudge {
     code: { optimize: false },
   });
   private next = 0;
+  /**
+   * Verdicts of self-contained fields (no `$ref`) by their JSON: tools share most of their fields
+   * (session ids, request ids, envelopes), and compiling each copy again made a run superlinear.
+   */
+  private readonly verdicts = new Map<string, { accepted: unknown }>();
 
   /**
    * Every value position of `schema` (a self-contained input schema: local `$ref`s only) that
@@ -149,15 +154,36 @@ export class FreeTextJudge {
     }
     const found: FreeTextField[] = [];
     walkPositions(schema, "", "", (node, pointer, field) => {
-      const accepted = registered ? this.accepted(node, key, pointer) : acceptedByShape(node);
+      const accepted = this.verdict(node, () =>
+        registered ? this.accepted(node, key, pointer) : acceptedByShape(node),
+      );
       if (accepted !== undefined) found.push({ pointer, field: field || "(root)", accepted });
     });
+    // Each schema is judged once: keeping it registered would only grow the instance.
+    if (registered) this.ajv.removeSchema(key);
     return found;
+  }
+
+  /** `judge(node)`, remembered for a node without references (its verdict is its own). */
+  private verdict(node: unknown, judge: () => unknown): unknown {
+    const text = JSON.stringify(node);
+    if (text === undefined || text.includes('"$ref"')) return judge();
+    let known = this.verdicts.get(text);
+    if (!known) {
+      known = { accepted: judge() };
+      this.verdicts.set(text, known);
+    }
+    return known.accepted;
   }
 
   private accepted(node: unknown, key: string, pointer: string): unknown {
     if (node === true) return proseSamples[0];
     if (!isObject(node) || "enum" in node || "const" in node) return undefined;
+    // `type` alone rules out every sample (prose, or an array holding it): nothing to compile. Its
+    // own fields are positions of their own.
+    const types = [node.type].flat();
+    if (node.type !== undefined && !types.includes("string") && !types.includes("array"))
+      return undefined;
     const validate = this.compile(node, key, pointer);
     if (!validate) return acceptedByShape(node);
     const string = proseSamples.find((s) => validate(s) === true);
