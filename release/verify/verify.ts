@@ -9,6 +9,7 @@ import {
   type ReleaseIndex,
 } from "../publish/release-index.js";
 import { checkFreeze } from "./freeze.check.js";
+import { checkLinePublication } from "./line-publication.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
 import { checkUiActivations } from "./ui-activations.check.js";
@@ -26,10 +27,11 @@ const RELEASE_INDEX_INVALID = defineRule({
 });
 
 /**
- * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
- * UI URI ever active or published still resolves to identical bytes (L10), the manifest gate (L12.1), the line
- * policy (L11; with `since`, also its transitions from the line committed at that git revision)
- * and the review freeze (L3). Reads only; returns diagnostics.
+ * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), a line
+ * claims publication only when the index records it (L4), every UI URI ever active or published
+ * still resolves to identical bytes (L10), the manifest gate (L12.1), the line policy (L11; with
+ * `since`, also its transitions from the line committed at that git revision) and the review
+ * freeze (L3). Reads only; returns diagnostics.
  */
 export async function verifyRelease(
   root: string,
@@ -63,6 +65,7 @@ export async function verifyRelease(
     );
   const line = await checkLine(root, options);
   out.push(...line.diagnostics);
+  out.push(...checkLinePublication(root, index));
   out.push(...(await checkManifestGate(root, index, line.line)));
   const plugin = await readPluginName(root);
   out.push(...(await checkPublished(root, plugin, index)));
