@@ -44,8 +44,9 @@ const VERIFY_HISTORY_SHALLOW = defineRule({
  * records only grow (L4: against the git history of the index and, with `since`, the baseline's
  * index and published folders), a line claims publication only when the index records it (L4),
  * every UI URI ever active or published still resolves to identical bytes (L10), the manifest gate
- * (L12.1), the line policy (L11; with `since`, also its transitions from the line committed at
- * that git revision) and the review freeze (L3). Reads only; returns diagnostics.
+ * (L12.1), the line policy (L11: against the release records, every committed version of the line
+ * and, with `since`, the line committed at that git revision) and the review freeze (L3). Reads
+ * only; returns diagnostics.
  */
 export async function verifyRelease(
   root: string,
@@ -86,7 +87,7 @@ export async function verifyRelease(
         { file: projectLayout.lineFile },
       ),
     );
-  const line = await checkLine(root, options);
+  const line = await checkLine(root, { since: options.since, history });
   out.push(...line.diagnostics);
   out.push(...checkLinePublication(root, index));
   out.push(
