@@ -10,15 +10,17 @@ export function registerVerifyCommand(program: Command): void {
     .command("verify")
     .description(
       "Release CI gate: published folders match contracts/release-index.json and " +
-        "rebuild to the same archives, every published UI URI still serves " +
-        "identical bytes, the manifest gate (L12.1), the contract line (L11) and " +
-        "the review freeze (L3).",
+        "rebuild to the same archives, release records only grow, a line is published only " +
+        "by record-published, every published UI URI still serves identical bytes, the " +
+        "manifest gate (L12.1), the contract line across its git history (L11) and the " +
+        "review freeze (L3).",
     )
     .addOption(formatOption())
     .option(
       "--since <git:REF>",
       "also check the contract line's transitions and policyRevision against release/line.json " +
-        "as committed at REF (CI passes its git baseline)",
+        "as committed at REF, and that the release index and published folders at REF are still " +
+        "there byte for byte (CI passes its git baseline)",
     )
     .addHelpText(
       "after",

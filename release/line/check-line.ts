@@ -6,10 +6,12 @@ import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { LINE_INVALID } from "../../generator/build-model.js";
 import { projectLayout } from "../../contract/project-layout.js";
+import { type GitHistory, readGitHistory } from "../history/git-history.js";
 import { readPluginName } from "../plugin-identity.js";
 import { readReleaseIndex } from "../publish/release-index.js";
 import {
   checkLineHistory,
+  committedLines,
   LINE_BASELINE_MISSING,
   type LineState,
   lineAtGitRef,
@@ -48,7 +50,7 @@ export interface FirstPartyAllowlist {
  */
 export async function checkLine(
   root: string,
-  options: { since?: string } = {},
+  options: { since?: string; history?: GitHistory } = {},
 ): Promise<{ line?: Record<string, unknown>; diagnostics: Diagnostic[] }> {
   const text = await readFile(path.join(root, lineFile), "utf8").catch(() => undefined);
   if (text === undefined)
@@ -109,18 +111,19 @@ export async function checkLine(
         ),
       );
   }
-  diagnostics.push(...(await historyDiagnostics(root, doc as unknown as LineState, options.since)));
+  diagnostics.push(...(await historyDiagnostics(root, doc as unknown as LineState, options)));
   return { line: doc, diagnostics: withLines(diagnostics, () => text) };
 }
 
 /**
- * The line against the release records and, with `since` (`git:REF`), the line committed there; an
- * unreadable index is verify's to report.
+ * The line against the release records, every version of it committed in git (`history`, read here
+ * when not given) and, with `since` (`git:REF`), the line committed there; an unreadable index is
+ * verify's to report.
  */
 async function historyDiagnostics(
   root: string,
   line: LineState,
-  since: string | undefined,
+  { since, history }: { since?: string; history?: GitHistory },
 ): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   let recorded: Awaited<ReturnType<typeof recordedLines>> = [];
@@ -131,6 +134,8 @@ async function historyDiagnostics(
   } catch {
     // verify reports an unreadable index or plugin identity on its own
   }
+  const committed = (history ?? (await readGitHistory(root, [lineFile]))).versions;
+  recorded = [...recorded, ...committedLines(committed.filter((v) => v.path === lineFile))];
   if (since !== undefined) {
     const ref = since.replace(/^git:/, "");
     const atRef = await lineAtGitRef(root, ref);

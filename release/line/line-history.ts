@@ -7,6 +7,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateLineTransition } from "../../generated/validators.gen.js";
 import { projectLayout, publishedRoot, releaseFiles } from "../../contract/project-layout.js";
+import type { FileVersion } from "../history/git-history.js";
 import type { ReleaseEntry, ReleaseIndex } from "../publish/release-index.js";
 
 /** The three orthogonal axes of a contract line (L11), in the order they are checked. */
@@ -82,6 +83,17 @@ export function allowedTargets(axis: LineAxis, from: string): string[] {
   return values[axis].filter((to) => transitionAllowed(axis, from, to));
 }
 
+/**
+ * Every value `axis` can reach from `from` through one or more allowed transitions: a line that
+ * held `from` at any time may hold one of these now (DRAFT → PUBLISHED → UNPUBLISHED is a path,
+ * PUBLISHED → DRAFT is none).
+ */
+export function reachableTargets(axis: LineAxis, from: string): Set<string> {
+  const seen = new Set<string>([from]);
+  for (const value of seen) for (const to of allowedTargets(axis, value)) seen.add(to);
+  return seen;
+}
+
 /** A recorded line state and where it was recorded (for messages). */
 export interface RecordedLine {
   state: LineState;
@@ -132,21 +144,8 @@ export async function lineAtGitRef(root: string, ref: string): Promise<RecordedL
       "show",
       `${ref}:${projectLayout.lineFile}`,
     ]);
-    const line = JSON.parse(stdout) as LineState;
-    if (typeof line.policyRevision !== "number" || typeof line.contractMajor !== "number")
-      return undefined;
-    const { contractMajor, policyRevision, supportLifecycle, publicationStatus, newSessionPolicy } =
-      line;
-    return {
-      state: {
-        contractMajor,
-        policyRevision,
-        supportLifecycle,
-        publicationStatus,
-        newSessionPolicy,
-      },
-      where: `git:${ref}:${projectLayout.lineFile}`,
-    };
+    const state = lineState(stdout);
+    return state && { state, where: `git:${ref}:${projectLayout.lineFile}` };
   } catch {
     return undefined;
   }
@@ -166,9 +165,35 @@ function fromIndexEntry(entry: ReleaseEntry): RecordedLine {
 }
 
 /**
- * The line now against what the release records say (L4, L11): its policyRevision is not below any
- * recorded revision of the same contract major; each axis moved from the last recorded state only
- * as contract-line-transition/v1 allows; a WARN successor is a published line of the index.
+ * The line states of `release/line.json` as committed in git, oldest first (`where` names the
+ * commit); versions that are not a contract line (unreadable JSON, no revision) are skipped.
+ */
+export function committedLines(versions: readonly FileVersion[]): RecordedLine[] {
+  return versions.flatMap((v) => {
+    const state = lineState(v.text);
+    return state ? [{ state, where: `git:${v.commit.slice(0, 12)}:${v.path}` }] : [];
+  });
+}
+
+function lineState(text: string): LineState | undefined {
+  try {
+    const line = JSON.parse(text) as LineState;
+    if (typeof line.policyRevision !== "number" || typeof line.contractMajor !== "number")
+      return undefined;
+    const { contractMajor, policyRevision, supportLifecycle, publicationStatus, newSessionPolicy } =
+      line;
+    return { contractMajor, policyRevision, supportLifecycle, publicationStatus, newSessionPolicy };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The line now against what the release records and the git history say (L4, L11): its
+ * policyRevision is not below any recorded revision of the same contract major; each axis moved
+ * from the last recorded state as contract-line-transition/v1 allows, and is reachable through
+ * allowed transitions from every earlier recorded state (so a forbidden change followed by other
+ * commits is still found); a WARN successor is a published line of the index.
  */
 export function checkLineHistory(
   line: LineState & { successor?: { contractMajor: number } | null },
@@ -195,11 +220,15 @@ export function checkLineHistory(
       ),
     );
   for (const axis of lineAxes) {
-    const last = same.filter((r) => r.state[axis] !== undefined).at(-1);
-    const from = last?.state[axis];
+    const held = same.filter((r) => r.state[axis] !== undefined);
     const to = line[axis];
-    if (!last || from === undefined || to === undefined || transitionAllowed(axis, from, to))
-      continue;
+    if (to === undefined) continue;
+    const last = held.at(-1);
+    const direct = last && !transitionAllowed(axis, last.state[axis]!, to) ? last : undefined;
+    const stranded =
+      direct ?? [...held].reverse().find((r) => !reachableTargets(axis, r.state[axis]!).has(to));
+    if (!stranded) continue;
+    const from = stranded.state[axis]!;
     out.push(
       diagnose(
         LINE_TRANSITION_FORBIDDEN,
@@ -208,7 +237,7 @@ export function checkLineHistory(
           axis,
           from,
           to,
-          recorded: last.where,
+          recorded: stranded.where,
           allowed: allowedTargets(axis, from).join(", "),
         },
         at(`/${axis}`),

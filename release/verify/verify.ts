@@ -8,9 +8,12 @@ import {
   releaseIndexFormat,
   type ReleaseIndex,
 } from "../publish/release-index.js";
+import { readGitHistory } from "../history/git-history.js";
 import { checkFreeze } from "./freeze.check.js";
+import { checkLinePublication } from "./line-publication.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
+import { checkReleaseRecords } from "./release-records.check.js";
 import { checkUiActivations } from "./ui-activations.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
@@ -25,11 +28,25 @@ const RELEASE_INDEX_INVALID = defineRule({
   },
 });
 
+const VERIFY_HISTORY_SHALLOW = defineRule({
+  id: "VERIFY_HISTORY_SHALLOW",
+  family: "release",
+  severity: "note",
+  summary:
+    "verify ran in a shallow clone: the committed history of the contract line and the release " +
+    "index before the shallow boundary was not checked (L4, L11).",
+  message:
+    "shallow clone: only the commits present were checked for a lowered policyRevision, a forbidden transition of {lineFile} and a rewritten {index}; run `git fetch --unshallow` for the whole history",
+});
+
 /**
- * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), every
- * UI URI ever active or published still resolves to identical bytes (L10), the manifest gate (L12.1), the line
- * policy (L11; with `since`, also its transitions from the line committed at that git revision)
- * and the review freeze (L3). Reads only; returns diagnostics.
+ * `skillpilot verify`, the release CI gate: published folders match the index (L4, L5), release
+ * records only grow (L4: against the git history of the index and, with `since`, the baseline's
+ * index and published folders), a line claims publication only when the index records it (L4),
+ * every UI URI ever active or published still resolves to identical bytes (L10), the manifest gate
+ * (L12.1), the line policy (L11: against the release records, every committed version of the line
+ * and, with `since`, the line committed at that git revision) and the review freeze (L3). Reads
+ * only; returns diagnostics.
  */
 export async function verifyRelease(
   root: string,
@@ -61,8 +78,24 @@ export async function verifyRelease(
         { file: projectLayout.releaseIndex },
       ),
     );
-  const line = await checkLine(root, options);
+  const history = await readGitHistory(root, [projectLayout.lineFile, projectLayout.releaseIndex]);
+  if (history.shallow)
+    out.push(
+      diagnose(
+        VERIFY_HISTORY_SHALLOW,
+        { lineFile: projectLayout.lineFile, index: projectLayout.releaseIndex },
+        { file: projectLayout.lineFile },
+      ),
+    );
+  const line = await checkLine(root, { since: options.since, history });
   out.push(...line.diagnostics);
+  out.push(...checkLinePublication(root, index));
+  out.push(
+    ...(await checkReleaseRecords(root, index, {
+      since: options.since,
+      history: history.versions,
+    })),
+  );
   out.push(...(await checkManifestGate(root, index, line.line)));
   const plugin = await readPluginName(root);
   out.push(...(await checkPublished(root, plugin, index)));

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,3 +19,18 @@ export async function tempProject(
   for (const e of entries) await cp(path.join(from, e), path.join(root, e), { recursive: true });
   return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
+
+/**
+ * Run git in a throwaway repository with a fixed identity; returns its trimmed standard output.
+ */
+export const git = (root: string, ...args: string[]): string =>
+  execFileSync("git", ["-C", root, ...args], {
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "ci",
+      GIT_AUTHOR_EMAIL: "ci@example.invalid",
+      GIT_COMMITTER_NAME: "ci",
+      GIT_COMMITTER_EMAIL: "ci@example.invalid",
+    },
+  }).trim();

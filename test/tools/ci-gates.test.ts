@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { repoRoot, tempProject } from "../support/temp-project.js";
+import { git as gitIn, repoRoot, tempProject } from "../support/temp-project.js";
 
 const snapshotFile = "generated/contract.snapshot.json";
 const gate = path.join(repoRoot, "tools/ci-gates.sh");
@@ -17,17 +17,7 @@ async function gitProject() {
     "ui",
     "skills",
   ]);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-C", project.root, ...args], {
-      encoding: "utf8",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "ci",
-        GIT_AUTHOR_EMAIL: "ci@example.invalid",
-        GIT_COMMITTER_NAME: "ci",
-        GIT_COMMITTER_EMAIL: "ci@example.invalid",
-      },
-    }).trim();
+  const git = (...args: string[]) => gitIn(project.root, ...args);
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "contract");

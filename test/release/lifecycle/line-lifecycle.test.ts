@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { freeze } from "../../../release/freeze/freeze.js";
-import { allowedTargets, transitionAllowed } from "../../../release/line/line-history.js";
+import {
+  allowedTargets,
+  reachableTargets,
+  transitionAllowed,
+} from "../../../release/line/line-history.js";
 import { projectLayout, publishedDir } from "../../../contract/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
@@ -12,7 +15,15 @@ import { verifyRelease } from "../../../release/verify/verify.js";
 import { generateFromSources } from "../../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../../generator/load.js";
 import { checkGenerated } from "../../../generator/write.js";
-import { editJson, regenerate, ruleIds, useProjectCopies } from "../support/temp-project.js";
+import {
+  commitAll,
+  editJson,
+  regenerate,
+  removeProject,
+  ruleIds,
+  useProjectCopies,
+} from "../support/temp-project.js";
+import { git } from "../../support/temp-project.js";
 
 const V = "1.1.3";
 const at = new Date("2026-11-30T09:00:00Z");
@@ -135,21 +146,10 @@ describe("contract-line lifecycle: transitions and a monotonic policyRevision (L
     async () => {
       await publish(root);
       await setLine(root, (l) => (l.supportLifecycle = "DEPRECATED"));
-      const git = (...args: string[]) =>
-        execFileSync("git", ["-C", root, ...args], {
-          env: {
-            ...process.env,
-            GIT_AUTHOR_NAME: "ci",
-            GIT_AUTHOR_EMAIL: "ci@example.invalid",
-            GIT_COMMITTER_NAME: "ci",
-            GIT_COMMITTER_EMAIL: "ci@example.invalid",
-          },
-        });
-      git("init", "-q");
-      git("add", "-A");
-      git("commit", "-q", "-m", "deprecated");
+      commitAll(root, "deprecated");
       await setLine(root, (l) => (l.supportLifecycle = "CURRENT"));
-      assert.deepEqual(ruleIds(await verifyRelease(root)), [], "the index recorded CURRENT");
+      // The index recorded CURRENT; the committed history of the line says DEPRECATED.
+      assert.deepEqual(ruleIds(await verifyRelease(root)), ["LINE_TRANSITION_FORBIDDEN"]);
       const since = await verifyRelease(root, { since: "git:HEAD" });
       assert.deepEqual(ruleIds(since), ["LINE_TRANSITION_FORBIDDEN"]);
       assert.match(since[0].message, /supportLifecycle DEPRECATED → CURRENT .*git:HEAD/);
@@ -178,4 +178,139 @@ describe("contract-line lifecycle: transitions and a monotonic policyRevision (L
     assert.deepEqual((await readReleaseIndex(root)).releases, []);
     assert.equal((await readLine(root)).publicationStatus, "UNPUBLISHED");
   });
+});
+
+describe("contract-line lifecycle across the whole git history of release/line.json (L4, L11)", function () {
+  this.timeout(60000);
+  const project = useProjectCopies();
+  let root: string;
+  beforeEach(async () => {
+    root = project();
+    commitAll(root, "line at revision 3");
+  });
+
+  /** Set the line, regenerate and commit it. */
+  async function commitLine(message: string, edit: (line: Record<string, unknown>) => void) {
+    await setLine(root, edit);
+    commitAll(root, message);
+  }
+  const unrelated = async () => {
+    await writeFile(path.join(root, "NOTES.md"), `unrelated ${Math.random()}\n`);
+    commitAll(root, "unrelated");
+  };
+
+  it("L11: the transitions reachable from a state are the schema's, applied repeatedly", () => {
+    assert.deepEqual([...reachableTargets("publicationStatus", "DRAFT")].sort(), [
+      "DRAFT",
+      "PUBLISHED",
+      "UNPUBLISHED",
+    ]);
+    assert.deepEqual([...reachableTargets("publicationStatus", "UNPUBLISHED")].sort(), [
+      "PUBLISHED",
+      "UNPUBLISHED",
+    ]);
+    assert.deepEqual([...reachableTargets("supportLifecycle", "SUPPORTED")].sort(), [
+      "DEPRECATED",
+      "RETIRED",
+      "SUPPORTED",
+    ]);
+  });
+
+  it(
+    "L11: a history that only moves forward passes (revision 3 → 4 → 5, CURRENT → SUPPORTED → " +
+      "DEPRECATED, ALLOW → BLOCK → ALLOW)",
+    async () => {
+      await commitLine("4", (l) => {
+        l.policyRevision = 4;
+        l.supportLifecycle = "SUPPORTED";
+        l.newSessionPolicy = "BLOCK";
+      });
+      await commitLine("5", (l) => {
+        l.policyRevision = 5;
+        l.supportLifecycle = "DEPRECATED";
+        l.newSessionPolicy = "ALLOW";
+      });
+      await unrelated();
+      assert.deepEqual(ruleIds(await verifyRelease(root, { since: "git:HEAD" })), []);
+      assert.deepEqual(ruleIds(await verifyRelease(root, { since: "git:HEAD" }), "note"), []);
+    },
+  );
+
+  it(
+    "L11: revision 4, then 3, then an unrelated commit: `verify --since git:HEAD` (CI's baseline " +
+      "on main is HEAD~1) still finds the lowered policyRevision",
+    async () => {
+      await commitLine("raise to 4", (l) => (l.policyRevision = 4));
+      const raised = git(root, "rev-parse", "HEAD").trim().slice(0, 12);
+      await commitLine("lower to 3", (l) => (l.policyRevision = 3));
+      await unrelated();
+      for (const options of [{ since: "git:HEAD" }, { since: "git:HEAD~1" }, {}]) {
+        const found = await verifyRelease(root, options);
+        assert.deepEqual(ruleIds(found), ["LINE_REVISION_LOWERED"], JSON.stringify(options));
+        assert.match(
+          found[0].message,
+          new RegExp(`policyRevision 3 is below 4, recorded by git:${raised}:release/line\\.json`),
+        );
+      }
+      await commitLine("raise to 5", (l) => (l.policyRevision = 5));
+      assert.deepEqual(ruleIds(await verifyRelease(root, { since: "git:HEAD" })), []);
+    },
+  );
+
+  it(
+    "L11: DEPRECATED → CURRENT committed, then an unrelated commit, is still a forbidden " +
+      "transition",
+    async () => {
+      await commitLine("deprecate", (l) => (l.supportLifecycle = "DEPRECATED"));
+      await commitLine("undo", (l) => (l.supportLifecycle = "CURRENT"));
+      await unrelated();
+      const found = await verifyRelease(root, { since: "git:HEAD" });
+      assert.deepEqual(ruleIds(found), ["LINE_TRANSITION_FORBIDDEN"]);
+      assert.match(found[0].message, /supportLifecycle DEPRECATED → CURRENT .*git:[0-9a-f]{12}:/);
+      assert.equal(found[0].location.pointer, "/supportLifecycle");
+    },
+  );
+
+  it(
+    "L4, L11 (adversarial): a published line made a DRAFT again two commits ago is found, " +
+      "a broken or foreign-major version of the file in the history is skipped",
+    async () => {
+      await publish(root);
+      commitAll(root, "record 1.1.3");
+      const file = path.join(root, projectLayout.lineFile);
+      const published = await readLine(root);
+      await writeFile(file, "{ not json");
+      commitAll(root, "broken line");
+      await writeFile(file, JSON.stringify({ ...published, contractMajor: 2, policyRevision: 9 }));
+      commitAll(root, "a line of contract major 2 at revision 9");
+      await setLine(root, (l) => Object.assign(l, published, { publicationStatus: "DRAFT" }));
+      commitAll(root, "back to a draft");
+      await unrelated();
+      const found = await verifyRelease(root, { since: "git:HEAD" });
+      assert.deepEqual(ruleIds(found), ["LINE_TRANSITION_FORBIDDEN"], JSON.stringify(found));
+      assert.match(found[0].message, /publicationStatus PUBLISHED → DRAFT/);
+    },
+  );
+
+  it(
+    "L11: in a shallow clone verify checks the commits it has and says so with a note " +
+      "(VERIFY_HISTORY_SHALLOW)",
+    async () => {
+      await commitLine("raise to 4", (l) => (l.policyRevision = 4));
+      await commitLine("lower to 3", (l) => (l.policyRevision = 3));
+      await unrelated();
+      const clone = `${root}-shallow`;
+      git(root, "clone", "-q", "--depth", "2", `file://${root}`, clone);
+      try {
+        const found = await verifyRelease(clone, { since: "git:HEAD~1" });
+        assert.deepEqual(ruleIds(found, "note"), ["VERIFY_HISTORY_SHALLOW"]);
+        assert.deepEqual(ruleIds(found), [], "revision 4 is beyond the shallow boundary");
+        const full = await verifyRelease(root, { since: "git:HEAD~1" });
+        assert.deepEqual(ruleIds(full, "note"), []);
+        assert.deepEqual(ruleIds(full), ["LINE_REVISION_LOWERED"]);
+      } finally {
+        await removeProject(clone);
+      }
+    },
+  );
 });

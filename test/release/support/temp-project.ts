@@ -1,13 +1,18 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateFromSources } from "../../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../../generator/load.js";
 import { writeGenerated } from "../../../generator/write.js";
+import { freeze } from "../../../release/freeze/freeze.js";
+import { prepare } from "../../../release/prepare/prepare.js";
+import { recordPublished } from "../../../release/publish/record-published.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 
-import { repoRoot as repo } from "../../support/temp-project.js";
+import { git, repoRoot as repo } from "../../support/temp-project.js";
 
 /**
  * A throwaway copy of this project's release inputs (schemas/, generated/, ui/, release/line.json,
@@ -90,4 +95,21 @@ export function useProjectCopies(): () => string {
   });
   afterEach(() => removeProject(root));
   return () => root;
+}
+
+/** Make a temp project a git repository with everything committed as its first commit. */
+export function commitAll(root: string, message: string): void {
+  if (!existsSync(path.join(root, ".git"))) git(root, "init", "-q");
+  git(root, "add", "-A");
+  git(root, "commit", "-q", "--allow-empty", "-m", message);
+}
+
+/** prepare → freeze → record-published of `version` on a project copy, asserting each step. */
+export async function publishRelease(root: string, version: string): Promise<void> {
+  const at = new Date("2026-11-30T09:00:00Z");
+  const prepared = await prepare(root);
+  assert.deepEqual(ruleIds(prepared.diagnostics), [], JSON.stringify(prepared.diagnostics));
+  assert.equal((await freeze(root, version, at)).outcome, "done");
+  const recorded = await recordPublished(root, version, { publishedAt: "2026-11-30", now: at });
+  assert.equal(recorded.outcome, "done", JSON.stringify(recorded.diagnostics));
 }

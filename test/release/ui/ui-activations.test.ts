@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runDiff } from "../../../checks/diff/run-diff.js";
@@ -9,6 +8,7 @@ import { retainedUiPath } from "../../../contract/ui-uri.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
+import { git as gitIn } from "../../support/temp-project.js";
 import { ruleIds, useProjectCopies } from "../support/temp-project.js";
 
 /** Activate a changed goal-visualization page; returns the URI it replaced and the new one. */
@@ -121,16 +121,7 @@ describe("UI retention from first delivery: every URI ever active stays readable
       "(UI_ACTIVATION_UNRECORDED)",
     async () => {
       const { previous } = await activateNewGoalPage(root);
-      const git = (...args: string[]) =>
-        execFileSync("git", ["-C", root, ...args], {
-          env: {
-            ...process.env,
-            GIT_AUTHOR_NAME: "ci",
-            GIT_AUTHOR_EMAIL: "ci@example.invalid",
-            GIT_COMMITTER_NAME: "ci",
-            GIT_COMMITTER_EMAIL: "ci@example.invalid",
-          },
-        });
+      const git = (...args: string[]) => gitIn(root, ...args);
       git("init", "-q");
       const line = path.join(root, projectLayout.lineFile);
       const current = await readFile(line, "utf8");
