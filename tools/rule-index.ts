@@ -49,6 +49,7 @@ import "../release/publish/record-published.js";
 import "../release/verify/freeze.check.js";
 import "../release/verify/manifest-gate.rules.js";
 import "../release/verify/published.check.js";
+import "../release/verify/since-ref.js";
 import "../release/verify/ui-activations.check.js";
 import "../release/verify/ui-retention.check.js";
 import "../release/verify/verify.js";

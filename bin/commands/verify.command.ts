@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { exitCodesHelp } from "../exit-codes.js";
+import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
@@ -31,8 +31,17 @@ export function registerVerifyCommand(program: Command): void {
       }),
     )
     .action(async (opts: { format: DiagnosticFormat; since?: string }, command: Command) => {
+      const root = projectPaths(command).root;
+      if (opts.since !== undefined) {
+        const { checkSinceRef } = await import("../../release/verify/since-ref.js");
+        const unusable = await checkSinceRef(root, opts.since);
+        if (unusable) {
+          process.exitCode = emitReport([unusable], opts.format, { failWith: ExitCode.usage });
+          return;
+        }
+      }
       const { verifyRelease } = await import("../../release/verify/verify.js");
-      const diagnostics = await verifyRelease(projectPaths(command).root, { since: opts.since });
+      const diagnostics = await verifyRelease(root, { since: opts.since });
       process.exitCode = emitReport(diagnostics, opts.format, {
         summary: "release verify: all checks passed",
       });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -112,4 +113,19 @@ export async function publishRelease(root: string, version: string): Promise<voi
   assert.equal((await freeze(root, version, at)).outcome, "done");
   const recorded = await recordPublished(root, version, { publishedAt: "2026-11-30", now: at });
   assert.equal(recorded.outcome, "done", JSON.stringify(recorded.diagnostics));
+}
+
+/** `skillpilot verify` of the compiled CLI (as CI runs it): exit code and output. */
+export function cliVerify(root: string, ...args: string[]): { status: number; output: string } {
+  try {
+    const out = execFileSync(
+      process.execPath,
+      [path.join(repo, "bin/skillpilot.js"), "-C", root, "verify", ...args],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    return { status: 0, output: out };
+  } catch (e) {
+    const err = e as { status: number; stdout: string; stderr: string };
+    return { status: err.status, output: `${err.stdout}${err.stderr}` };
+  }
 }

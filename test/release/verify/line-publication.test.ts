@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { projectLayout } from "../../../contract/project-layout.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
-import { repoRoot } from "../../support/temp-project.js";
 import {
+  cliVerify,
   commitAll,
   editJson,
   publishRelease,
@@ -18,21 +17,6 @@ import {
 async function setLine(root: string, edit: (line: Record<string, unknown>) => void) {
   await editJson(root, projectLayout.lineFile, edit);
   await regenerate(root);
-}
-
-/** `skillpilot verify` of the compiled CLI (as CI runs it): exit code and output. */
-function cliVerify(root: string, ...args: string[]): { status: number; output: string } {
-  try {
-    const out = execFileSync(
-      process.execPath,
-      [path.join(repoRoot, "bin/skillpilot.js"), "-C", root, "verify", ...args],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return { status: 0, output: out };
-  } catch (e) {
-    const err = e as { status: number; stdout: string; stderr: string };
-    return { status: err.status, output: `${err.stdout}${err.stderr}` };
-  }
 }
 
 describe("verify: only record-published publishes a contract line (L4, L11)", function () {
