@@ -57,5 +57,33 @@ export function buildProgram(): Command {
     registerSkillLintCommand,
   ])
     register(program);
+  registerHelpCommand(program);
   return program;
+}
+
+/**
+ * `skillpilot help [command…]`: the help of a command (nested: `help db migrate`). Commander's own
+ * help command answers an unknown name with the main help and exit 0; this one says the name is
+ * unknown (exit 2), like `skillpilot bogus`.
+ */
+function registerHelpCommand(program: Command): void {
+  program.helpCommand(false);
+  program
+    .command("help")
+    .argument("[command...]", "the command (and subcommand) to explain")
+    .description("display help for command")
+    .addHelpText("after", exitCodesHelp({ ok: "help shown", usage: "unknown command" }))
+    .action((names: string[]) => {
+      let target = program;
+      for (const name of names) {
+        const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (!next)
+          program.error(`error: unknown command '${names.join(" ")}'`, {
+            exitCode: 2,
+            code: "commander.unknownCommand",
+          });
+        target = next;
+      }
+      target.help();
+    });
 }

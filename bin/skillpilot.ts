@@ -1,7 +1,10 @@
 import path from "node:path";
-import { CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
+import { diagnosticFormats, type DiagnosticFormat } from "../diagnostics/render/index.js";
 import { ExitCode } from "./exit-codes.js";
+import { ioFailure } from "./io-failure.js";
 import { buildProgram } from "./program.js";
+import { emitReport } from "./report.js";
 import { versionText } from "./version.js";
 
 /**
@@ -29,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   const program = buildProgram();
+  let running: Command | undefined;
+  program.hook("preAction", (_program, action) => {
+    running = action;
+  });
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
@@ -40,9 +47,24 @@ async function main(argv: string[]): Promise<number> {
         ? ExitCode.ok
         : ExitCode.usage;
     }
-    process.stderr.write(`skillpilot: ${error instanceof Error ? error.message : String(error)}\n`);
-    return ExitCode.usage;
+    return reportFailure(error, running ?? program);
   }
+}
+
+/**
+ * An error that escaped a command: a path it could not read or write is a diagnostic in the
+ * command's `--format` (a machine format still gets its complete document); anything else is its
+ * message on one line. Exit 2 either way.
+ */
+function reportFailure(error: unknown, command: Command): number {
+  const root = path.resolve((command.optsWithGlobals() as { root?: string }).root ?? ".");
+  const diagnostic = ioFailure(error, root);
+  const format = (command.opts() as { format?: string }).format;
+  if (diagnostic && diagnosticFormats.includes(format as DiagnosticFormat))
+    return emitReport([diagnostic], format as DiagnosticFormat, { failWith: ExitCode.usage });
+  const message = diagnostic?.message ?? (error instanceof Error ? error.message : String(error));
+  process.stderr.write(`skillpilot: ${message}\n`);
+  return ExitCode.usage;
 }
 
 process.exitCode = await main(process.argv);

@@ -7,6 +7,7 @@ import {
   type ConfigOverrides,
   type RuntimeConfig,
 } from "./config/config.js";
+import { checkDataDir, checkLogDestination } from "./config/writable-paths.js";
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
 import { runtimeIdentity } from "./identity.js";
@@ -30,7 +31,9 @@ export async function createServices(
 ): Promise<RuntimeServices> {
   const identity = runtimeIdentity(config.serverBuild);
   // Checks that read only come first: a failing one leaves nothing created (no data directory,
-  // secrets, database or key).
+  // secrets, database, key or log file).
+  await checkLogDestination(config.logDestination);
+  await checkDataDir(config.dataDir, !config.databaseUrl);
   const authSettings = checkAuthConfig(config, identity);
   const [curriculum, uiPages] = await Promise.all([
     loadCurriculum(config.curriculumFile),

@@ -22,6 +22,36 @@ export interface StateGuard {
   close(): Promise<void>;
 }
 
+/** How long `start` waits for PostgreSQL to accept a connection before it gives up. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Connect to the PostgreSQL database once, before any pool opens: a database that is down, a wrong
+ * password or a missing database is one `StartupError` line naming the database (password
+ * hidden), not a pool's logged stack and a raw `ECONNREFUSED`.
+ */
+export async function assertDatabaseReachable(databaseUrl: string): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartupError(
+      "DATABASE_UNREACHABLE",
+      `cannot connect to the PostgreSQL database ${describeDatabase({ dataDir: "", databaseUrl })}: ` +
+        `${reason || (error as NodeJS.ErrnoException).code}; check that it is running and that ` +
+        `DATABASE_URL (or databaseUrl) names it`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /**
  * The database side of `start`, before the store opens: refuse a database at a state schema version
  * this server does not know (written by a newer server), migrate a known older one forward to this
@@ -35,6 +65,7 @@ export async function openStateGuard(
   // At start this connection may wait for locks (another process); once the store runs beside it on
   // the same thread it must never wait (a wait would block the store's own writer): 0.
   let lockWaitMs = 5000;
+  if (config.databaseUrl) await assertDatabaseReachable(config.databaseUrl);
   const knex = await openAdminKnex(config, { lockWaitMs: () => lockWaitMs });
   try {
     let migrated: string[];

@@ -3,6 +3,7 @@
  * file makes the table complete, so `docs/rules.md` (tools/rules-doc.ts) lists every rule. A test
  * checks that each module calling `defineRule(` is listed here.
  */
+import "../bin/io-failure.js";
 import "../checks/diff/contract-diff.js";
 import "../contract/contract-doc.js";
 import "../contract/normalize.js";

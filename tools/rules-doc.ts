@@ -12,6 +12,12 @@ import {
 import "./rule-index.js";
 
 const sections: Record<RuleFamily, { title: string; intro: string }> = {
+  cli: {
+    title: "Every command",
+    intro:
+      "Paths a command cannot read or write, reported in the requested `--format` with exit 2 " +
+      "(see [cli.md](cli.md#exit-codes)).",
+  },
   generator: {
     title: "Generator",
     intro:

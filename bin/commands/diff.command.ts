@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
+import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
@@ -13,12 +14,15 @@ interface DiffOptions {
   snapshot: string;
   today?: string;
   versionCheck: boolean;
-  header: Record<string, string>;
+  header?: Record<string, string>;
   protocolEra: "auto" | "modern" | "legacy";
 }
 
 /** `--header "Name: value"` (repeatable) into a header map. */
-function collectHeader(value: string, previous: Record<string, string>): Record<string, string> {
+function collectHeader(
+  value: string,
+  previous: Record<string, string> | undefined,
+): Record<string, string> {
   const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/.exec(value);
   if (!m) throw new InvalidArgumentError(`expected "Name: value", got "${value}".`);
   return { ...previous, [m[1]]: m[2] };
@@ -53,7 +57,6 @@ export function registerDiffCommand(program: Command): void {
       'request header for a live server, "Name: value" (repeatable), e.g. ' +
         '"Authorization: Bearer …"',
       collectHeader,
-      {},
     )
     .addOption(
       new Option(
@@ -66,8 +69,16 @@ export function registerDiffCommand(program: Command): void {
     )
     .addOption(formatOption())
     .option("--waivers <file>", "waiver file (default: contracts/waivers.json when it exists)")
-    .option("--old-version <semver>", "package version of OLD (for plain tools/list documents)")
-    .option("--new-version <semver>", "package version of NEW (for plain tools/list documents)")
+    .option(
+      "--old-version <semver>",
+      "package version of OLD (for plain tools/list documents)",
+      semverArgument,
+    )
+    .option(
+      "--new-version <semver>",
+      "package version of NEW (for plain tools/list documents)",
+      semverArgument,
+    )
     .option(
       "--snapshot <file>",
       "the project's current snapshot",
@@ -118,7 +129,7 @@ export function registerDiffCommand(program: Command): void {
           waiverFile: opts.waivers,
           now,
           versionCheck: opts.versionCheck,
-          live: { headers: opts.header, era: opts.protocolEra },
+          live: { headers: opts.header ?? {}, era: opts.protocolEra },
         });
         if (outcome.status === "input-error") {
           emitReport(outcome.diagnostics, opts.format);

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { exitCodesHelp } from "../exit-codes.js";
+import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
@@ -13,7 +14,7 @@ export function registerFreezeCommand(program: Command): void {
         "identity in contracts/review-freeze.json; prepare may then only reproduce " +
         "it, and the server refuses a different contract.",
     )
-    .argument("<version>", "the draft version (SemVer, without -SNAPSHOT)")
+    .argument("<version>", "the draft version (SemVer, without -SNAPSHOT)", semverArgument)
     .addOption(formatOption())
     .addHelpText(
       "after",

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { exitCodesHelp } from "../exit-codes.js";
+import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
@@ -17,6 +18,7 @@ export function registerPrepareCommand(program: Command): void {
     .option(
       "--version <semver>",
       "release version; must equal packageVersion in schemas/plugin.json (default: that version)",
+      semverArgument,
     )
     .addOption(formatOption())
     .addHelpText(

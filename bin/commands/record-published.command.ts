@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { exitCodesHelp } from "../exit-codes.js";
+import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
@@ -20,7 +21,11 @@ export function registerRecordPublishedCommand(program: Command): void {
         "contracts/ui/, append contracts/release-index.json and end the freeze. " +
         "Never overwrites.",
     )
-    .argument("<version>", "the published version (must be frozen, with unchanged bytes)")
+    .argument(
+      "<version>",
+      "the published version (must be frozen, with unchanged bytes)",
+      semverArgument,
+    )
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
     .addOption(formatOption())
     .addHelpText(

@@ -44,7 +44,7 @@ export function registerSkillLintCommand(program: Command): void {
       exitCodesHelp({
         ok: "all references resolve (and the hash matches)",
         findings: "findings",
-        usage: "usage or unreadable contract",
+        usage: "usage, or an unreadable contract or skills tree",
       }),
     )
     .action(async (opts: SkillLintOptions, command: Command) => {
@@ -61,7 +61,7 @@ export function registerSkillLintCommand(program: Command): void {
       }
       const label =
         path.relative(root, path.resolve(root, opts.skills)).split(path.sep).join("/") || ".";
-      const { diagnostics, tree } = await skillLint(
+      const { diagnostics, tree, unreadable } = await skillLint(
         path.resolve(root, opts.skills),
         label,
         contract,
@@ -93,6 +93,7 @@ export function registerSkillLintCommand(program: Command): void {
         if (tree)
           emitStatus(opts.format, `${label}: sha256:${tree.sha256} (${tree.files.length} files)`);
       }
-      process.exitCode = hasErrors(diagnostics) ? ExitCode.findings : ExitCode.ok;
+      if (unreadable) process.exitCode = ExitCode.usage;
+      else process.exitCode = hasErrors(diagnostics) ? ExitCode.findings : ExitCode.ok;
     });
 }

@@ -23,14 +23,24 @@ function portArgument(value: string): number {
   return Number(value);
 }
 
-function runtimeOptions(command: Command): Command {
+/** What `--host` and `--port` mean: the server binds them; `session start` binds nothing. */
+const ADDRESS_HELP = {
+  serve: {
+    host: "interface to bind (env HOST; default 127.0.0.1)",
+    port: "port to listen on, 0 for any free port (env PORT; default 3000)",
+  },
+  session: {
+    host:
+      "host of the server the session is for: its start page and OAuth resource; binds " +
+      "nothing (env HOST; default 127.0.0.1)",
+    port: "port of that server, as given to `start --port` (env PORT; default 3000)",
+  },
+} as const;
+
+function runtimeOptions(command: Command, role: keyof typeof ADDRESS_HELP = "serve"): Command {
   return command
-    .option("--host <host>", "interface to bind (env HOST; default 127.0.0.1)")
-    .option(
-      "--port <port>",
-      "port to listen on, 0 for any free port (env PORT; default 3000)",
-      portArgument,
-    )
+    .option("--host <host>", ADDRESS_HELP[role].host)
+    .option("--port <port>", ADDRESS_HELP[role].port, portArgument)
     .option(
       "--data-dir <dir>",
       "SQLite database and secrets (env SKILLPILOT_DATA_DIR; default ./data)",
@@ -139,6 +149,7 @@ export function registerStartCommand(program: Command): void {
           usage: "usage, configuration or I/O error",
         }),
       ),
+    "session",
   ).action(
     async (
       opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean },

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { exitCodesHelp } from "../exit-codes.js";
+import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
@@ -18,7 +19,7 @@ export function registerUnfreezeCommand(program: Command): void {
       "End the review freeze of <version> (e.g. the review was rejected); the " +
         "reason is kept in the freeze history.",
     )
-    .argument("<version>", "the frozen version")
+    .argument("<version>", "the frozen version (SemVer)", semverArgument)
     .requiredOption(
       "--reason <text>",
       "why the freeze ends (kept in contracts/review-freeze.json); must not be empty",

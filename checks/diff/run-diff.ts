@@ -62,7 +62,14 @@ export type DiffOutcome =
 
 /** Load both sides and the waivers, run the diff, and attach file:line locations. */
 export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
-  const input: Diagnostic[] = [];
+  // The waiver file is read and checked whenever it is given, also when nothing is compared: a
+  // typo in --waivers must not pass in silence until the first baseline exists.
+  const waivers = await readWaivers(
+    path.resolve(req.root, req.waiverFile ?? defaultWaiverFile),
+    req.waiverFile ?? defaultWaiverFile,
+    req.waiverFile !== undefined,
+  );
+  const input: Diagnostic[] = [...waivers.diagnostics];
   let newDoc: ContractDoc | undefined;
   let baselines: ContractDoc[];
   if (req.newFile) {
@@ -103,12 +110,6 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       }
     }
   }
-  const waivers = await readWaivers(
-    path.resolve(req.root, req.waiverFile ?? defaultWaiverFile),
-    req.waiverFile ?? defaultWaiverFile,
-    req.waiverFile !== undefined,
-  );
-  input.push(...waivers.diagnostics);
   if (hasErrors(input) || !newDoc || baselines.length === 0)
     return {
       status: "input-error",

@@ -2,6 +2,7 @@ import path from "node:path";
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import type { ContractDoc } from "../../contract/contract-doc.js";
+import { BundleInputError } from "../../contract/file-tree/collect-tree.js";
 import { skillToolRefs } from "./skill-refs.js";
 import { readSkillTree, type SkillTree } from "./skill-tree.js";
 
@@ -40,6 +41,11 @@ const SKILL_TREE_HASH_MISMATCH = defineRule({
 export interface SkillLintResult {
   diagnostics: Diagnostic[];
   tree?: SkillTree;
+  /**
+   * The tree itself could not be read (missing, not a directory, no permission): unusable input,
+   * exit 2, where a symlink or special file inside it is a finding.
+   */
+  unreadable?: boolean;
 }
 
 /**
@@ -58,6 +64,7 @@ export async function skillLint(
     tree = await readSkillTree(skillsDir);
   } catch (e) {
     return {
+      unreadable: !(e instanceof BundleInputError) || e.file === skillsDir,
       diagnostics: [
         diagnose(
           SKILL_TREE_INVALID,

@@ -38,6 +38,25 @@ function locate(text: string, error: ErrorObject): string {
   return at ? lineColumn(text, at.offset) : "1:1";
 }
 
+/** What the schema's URL patterns ask for, in words (Ajv would quote the regular expression). */
+const patternWords: Readonly<Record<string, string>> = {
+  "^postgres(ql)?://": "must be a postgres:// or postgresql:// URL",
+  "^https?://": "must be an http(s) URL",
+  "^https?://[^/]": "must be an http(s) URL",
+  "^https?://[^/]+$": "must be an exact origin like https://coach.example.com",
+};
+
+/** What a schema violation asks for, with the value given: `must be … (got …)`. */
+export function violation(error: ErrorObject, value: unknown): string {
+  const got = value === undefined ? "" : ` (got ${JSON.stringify(value)})`;
+  const allowed = error.keyword === "enum" ? (error.params.allowedValues as unknown[]) : undefined;
+  const pattern = error.keyword === "pattern" ? String(error.params.pattern) : undefined;
+  const message = allowed
+    ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`
+    : ((pattern && patternWords[pattern]) ?? error.message ?? error.keyword);
+  return `${message}${got}`;
+}
+
 /** One line a person can act on, for one schema violation. */
 function describe(text: string, error: ErrorObject, value: unknown): string {
   if (error.keyword === "additionalProperties") {
@@ -46,16 +65,20 @@ function describe(text: string, error: ErrorObject, value: unknown): string {
     const hint = known ? ` (did you mean "${closest(key, [...known])}"?)` : "";
     return `${locate(text, error)} unknown key "${key}"${hint}`;
   }
-  const where = error.instancePath || "/";
-  const got = value === undefined ? "" : ` (got ${JSON.stringify(value)})`;
-  const allowed = error.keyword === "enum" ? (error.params.allowedValues as unknown[]) : undefined;
-  const message = allowed
-    ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`
-    : (error.message ?? error.keyword);
-  return `${locate(text, error)} ${where} ${message}${got}`;
+  return `${locate(text, error)} ${error.instancePath || "/"} ${violation(error, value)}`;
 }
 
-const valueAt = (doc: unknown, pointer: string): unknown =>
+/**
+ * The configuration schema's violations in `doc` (empty when valid): the one check for settings
+ * from a config file and from the environment.
+ */
+export function schemaErrors(doc: unknown): readonly ErrorObject[] {
+  validate ??= createAjv({ allErrors: true, strict: false }).compile(configSchema);
+  return validate(doc) ? [] : [...(validate.errors ?? [])];
+}
+
+/** The value at a JSON pointer of `doc`, or undefined. */
+export const valueAt = (doc: unknown, pointer: string): unknown =>
   pointer
     .split("/")
     .slice(1)
@@ -100,11 +123,9 @@ export async function readConfigFile(
   const doc = JSON.parse(text) as unknown;
   if (typeof doc !== "object" || doc === null || Array.isArray(doc))
     throw new StartupError("CONFIG_INVALID", `${abs}: expected a JSON object of settings`);
-  validate ??= createAjv({ allErrors: true, strict: false }).compile(configSchema);
-  if (!validate(doc)) {
-    const problems = (validate.errors ?? []).map((e) =>
-      describe(text, e, valueAt(doc, e.instancePath)),
-    );
+  const violations = schemaErrors(doc);
+  if (violations.length > 0) {
+    const problems = violations.map((e) => describe(text, e, valueAt(doc, e.instancePath)));
     throw new StartupError(
       "CONFIG_INVALID",
       `${abs} is not a valid configuration:\n` +

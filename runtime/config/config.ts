@@ -1,5 +1,5 @@
 import path from "node:path";
-import { readConfigFile } from "./config-file.js";
+import { readConfigFile, schemaErrors, valueAt, violation } from "./config-file.js";
 import type { ClientProfile } from "../auth/client-profiles.js";
 import { StartupError } from "./startup-error.js";
 import type { KeyringConfig } from "../capability/index.js";
@@ -111,37 +111,75 @@ export interface ConfigOverrides extends ConfigFile {
 
 const DEFAULT_CONFIG_FILE = projectLayout.configFile;
 
-function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
-  const out: ConfigFile = {};
-  if (env.HOST) out.host = env.HOST;
-  if (env.PORT) out.port = parsePort(env.PORT, "PORT");
-  if (env.SKILLPILOT_DATA_DIR) out.dataDir = env.SKILLPILOT_DATA_DIR;
-  if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
-  if (env.SKILLPILOT_LAUNCH_URL) out.launchUrl = env.SKILLPILOT_LAUNCH_URL;
-  if (env.SKILLPILOT_SERVER_BUILD) out.serverBuild = env.SKILLPILOT_SERVER_BUILD;
-  if (env.SKILLPILOT_LOG) out.logDestination = env.SKILLPILOT_LOG;
-  if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL;
-  if (env.SKILLPILOT_PUBLIC_URL) out.publicUrl = env.SKILLPILOT_PUBLIC_URL;
-  if (env.SKILLPILOT_LAUNCH_SECRET) out.launchSecret = env.SKILLPILOT_LAUNCH_SECRET;
-  if (env.SKILLPILOT_LOG_HMAC_KEY) out.logHmacKey = env.SKILLPILOT_LOG_HMAC_KEY;
-  const auth: Record<string, string> = {};
-  if (env.SKILLPILOT_OAUTH_ISSUER) auth.issuer = env.SKILLPILOT_OAUTH_ISSUER;
-  if (env.SKILLPILOT_OAUTH_JWKS_URI) auth.jwksUri = env.SKILLPILOT_OAUTH_JWKS_URI;
-  if (env.SKILLPILOT_OPENAI_APPS_CHALLENGE)
-    auth.domainVerificationToken = env.SKILLPILOT_OPENAI_APPS_CHALLENGE;
-  if (Object.keys(auth).length > 0) out.auth = auth;
-  if (env.SKILLPILOT_CAPABILITY_KEYS) {
-    try {
-      out.capabilityKeys = JSON.parse(env.SKILLPILOT_CAPABILITY_KEYS) as KeyringConfig;
-    } catch {
-      throw new StartupError(
-        "CONFIG_INVALID",
-        "SKILLPILOT_CAPABILITY_KEYS must be JSON: " +
-          '{"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}',
-      );
-    }
+/**
+ * Every environment variable the configuration reads, and the setting (a JSON pointer into the
+ * config file's shape) it sets. TEST_COMMIT_DELAY_ENV is apart: it has no config file key.
+ */
+const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
+  ["HOST", "/host"],
+  ["PORT", "/port"],
+  ["SKILLPILOT_DATA_DIR", "/dataDir"],
+  ["DATABASE_URL", "/databaseUrl"],
+  ["SKILLPILOT_LAUNCH_URL", "/launchUrl"],
+  ["SKILLPILOT_SERVER_BUILD", "/serverBuild"],
+  ["SKILLPILOT_LOG", "/logDestination"],
+  ["LOG_LEVEL", "/logLevel"],
+  ["SKILLPILOT_PUBLIC_URL", "/publicUrl"],
+  ["SKILLPILOT_LAUNCH_SECRET", "/launchSecret"],
+  ["SKILLPILOT_LOG_HMAC_KEY", "/logHmacKey"],
+  ["SKILLPILOT_CAPABILITY_KEYS", "/capabilityKeys"],
+  ["SKILLPILOT_OAUTH_ISSUER", "/auth/issuer"],
+  ["SKILLPILOT_OAUTH_JWKS_URI", "/auth/jwksUri"],
+  ["SKILLPILOT_OPENAI_APPS_CHALLENGE", "/auth/domainVerificationToken"],
+];
+
+/** Variables whose values are keys: a message about them never quotes the value. */
+const SECRET_ENV = new Set([
+  "SKILLPILOT_LAUNCH_SECRET",
+  "SKILLPILOT_LOG_HMAC_KEY",
+  "SKILLPILOT_CAPABILITY_KEYS",
+]);
+
+/** One environment variable's value as its setting: PORT a number, the keyring JSON, else text. */
+function envValue(name: string, value: string): unknown {
+  if (name === "PORT") return parsePort(value, "PORT");
+  if (name !== "SKILLPILOT_CAPABILITY_KEYS") return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new StartupError(
+      "CONFIG_INVALID",
+      "SKILLPILOT_CAPABILITY_KEYS must be JSON: " +
+        '{"activeKid":"k1","keys":{"k1":"<32 bytes base64url>"}}',
+    );
   }
-  return out;
+}
+
+/**
+ * The settings the environment gives, checked against the config file's schema (the same rules
+ * for both sources): a bad value is a `StartupError` naming the variable, never a setting that
+ * fails later (a pino level it does not know, a `DATABASE_URL` that is not PostgreSQL's).
+ */
+function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
+  const out: Record<string, unknown> = {};
+  for (const [name, pointer] of ENV_SETTINGS) {
+    const value = env[name];
+    if (!value) continue;
+    const [key, sub] = pointer.slice(1).split("/");
+    if (sub === undefined) out[key] = envValue(name, value);
+    else out[key] = { ...(out[key] as object | undefined), [sub]: value };
+  }
+  const problems = schemaErrors(out).map((error) => {
+    const [name, pointer] = ENV_SETTINGS.find(
+      ([, p]) => error.instancePath === p || error.instancePath.startsWith(`${p}/`),
+    ) ?? ["the environment", ""];
+    const inner = error.instancePath.slice(pointer.length);
+    const value = SECRET_ENV.has(name) ? undefined : valueAt(out, error.instancePath);
+    return `${name}${inner && ` ${inner}`} ${violation(error, value)}`;
+  });
+  if (problems.length > 0)
+    throw new StartupError("CONFIG_INVALID", [...new Set(problems)].join("; "));
+  return out as ConfigFile;
 }
 
 /**

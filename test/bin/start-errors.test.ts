@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../support/temp-project.js";
 import { runCli as skillpilot } from "../support/run-cli.js";
+import { testConfidentialProfile } from "../runtime/support/test-issuer.js";
 
 const cli = path.join(repoRoot, "bin/skillpilot.js");
 
@@ -71,6 +72,76 @@ describe("skillpilot start: start-up errors a person understands (issue #11)", f
     assert.match(r.stderr, /:3:24 \/sessionTtlSeconds must be integer \(got "12h"\)/);
     assert.match(r.stderr, /:4:15 \/logLevel must be one of "fatal", .* \(got "loud"\)/);
     assert.deepEqual(await readdir(dir), ["skillpilot.config.json"]);
+  });
+
+  it("a bad environment value is one line naming the variable, exit 2, creates nothing", async () => {
+    const r = await skillpilot(["start", "--port", "0", "--data-dir", path.join(dir, "d")], {
+      LOG_LEVEL: "loud",
+    });
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      'skillpilot: LOG_LEVEL must be one of "fatal", "error", "warn", "info", "debug", "trace", ' +
+        '"silent" (got "loud")\n',
+    );
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it("a log destination that cannot be created is refused before anything is created", async () => {
+    const file = path.join(dir, "afile");
+    await writeFile(file, "");
+    for (const [log, reason] of [
+      [path.join(file, "x.log"), `${file} is a file, not a directory`],
+      [dir, "it is a directory"],
+    ]) {
+      const r = await skillpilot(["start", "--port", "0", "--data-dir", path.join(dir, "d")], {
+        SKILLPILOT_LOG: log,
+      });
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr.split("\n").length, 2, r.stderr);
+      assert.ok(r.stderr.startsWith(`skillpilot: cannot write the log to ${log}: ${reason};`));
+      assert.match(r.stderr, /SKILLPILOT_LOG/);
+    }
+    assert.deepEqual(await readdir(dir), ["afile"]);
+  });
+
+  it("--data-dir naming a regular file is one clear line, exit 2, no raw EEXIST", async () => {
+    const file = path.join(dir, "afile");
+    await writeFile(file, "");
+    for (const dataDir of [file, path.join(file, "sub")]) {
+      const r = await skillpilot(["start", "--port", "0", "--data-dir", dataDir]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^skillpilot: cannot use the data directory .* is a file, not a /);
+      assert.match(r.stderr, /--data-dir/);
+      assert.doesNotMatch(r.stderr, /EEXIST|ENOTDIR|\n\s+at /);
+    }
+    assert.deepEqual(await readdir(dir), ["afile"]);
+  });
+
+  it("an unreachable PostgreSQL database is one line without the password, exit 2", async () => {
+    const config = path.join(dir, "pg.config.json");
+    const issuer = "https://issuer.test";
+    const auth = { issuer, jwksUri: `${issuer}/jwks`, clientProfiles: [testConfidentialProfile] };
+    await writeFile(config, JSON.stringify({ auth }));
+    const r = await skillpilot(
+      ["start", "--port", "0", "--config", config, "--data-dir", path.join(dir, "d")],
+      {
+        DATABASE_URL: "postgres://nobody:hunter2@127.0.0.1:1/coach",
+        SKILLPILOT_LOG_HMAC_KEY: "k".repeat(43),
+        SKILLPILOT_CAPABILITY_KEYS: JSON.stringify({
+          activeKid: "k1",
+          keys: { k1: Buffer.alloc(32, 7).toString("base64url") },
+        }),
+      },
+    );
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /^skillpilot: cannot connect to the PostgreSQL database postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/coach: .*ECONNREFUSED.*DATABASE_URL/,
+    );
+    assert.equal(r.stderr.split("\n").length, 2, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /hunter2|Acquire connection error|\n\s+at /);
+    assert.deepEqual(await readdir(dir), ["pg.config.json"]);
   });
 
   it("a normal start prints no SDK warning, only where to connect", async () => {

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runCli as skillpilot } from "../support/run-cli.js";
+
+describe("bin: exit codes and help as docs/cli.md says (issue #11: friendly errors)", function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "skillpilot-usage-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("diff reads and checks a given waiver file also when nothing is compared (L12.2)", async () => {
+    const broken = path.join(dir, "broken.json");
+    await writeFile(broken, "{bad");
+    for (const [file, message] of [
+      [path.join(dir, "nonexist.json"), /nonexist\.json not found/],
+      [broken, /broken\.json is not valid JSON/],
+    ] as const) {
+      const r = await skillpilot(["diff", "--waivers", file, "--format", "json"]);
+      assert.equal(r.code, 2, r.stderr);
+      const [diagnostic] = JSON.parse(r.stdout).diagnostics;
+      assert.equal(diagnostic.ruleId, "WAIVER_FILE_INVALID");
+      assert.match(diagnostic.message, message);
+    }
+  });
+
+  it("an unreadable skills tree is unusable input: skill-lint exits 2 (L7)", async () => {
+    const r = await skillpilot(["skill-lint", "--skills", "nope"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stdout, /nope {2}error {2}SKILL_TREE_INVALID {2}nope: no such directory/);
+  });
+
+  it("a version that is not SemVer is a usage error (exit 2) before anything is read", async () => {
+    for (const args of [
+      ["freeze", "notsemver"],
+      ["unfreeze", "notsemver", "--reason", "x"],
+      ["record-published", "notsemver"],
+      ["prepare", "--version", "1.0"],
+      ["diff", "--old-version", "x"],
+      ["diff", "--new-version", "v1.2.0"],
+    ]) {
+      const r = await skillpilot(args);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, /expected a SemVer version such as 1\.2\.0, got "/, args.join(" "));
+      assert.doesNotMatch(r.stdout + r.stderr, /DRAFT_MISSING|NOT_FROZEN/);
+    }
+  });
+
+  it("help of an unknown command is an error (exit 2); help of a known one is exit 0", async () => {
+    const bogus = await skillpilot(["help", "bogus"]);
+    assert.equal(bogus.code, 2);
+    assert.match(bogus.stderr, /^error: unknown command 'bogus'/);
+    assert.equal(bogus.stdout, "");
+    const known = await skillpilot(["help", "db", "migrate"]);
+    assert.equal(known.code, 0);
+    assert.match(known.stdout, /^Usage: skillpilot db migrate/);
+  });
+
+  it("help texts say what the options do: session start binds nothing, --header has no {}", async () => {
+    const session = await skillpilot(["session", "start", "--help"]);
+    assert.doesNotMatch(session.stdout, /interface to bind|port to listen on/);
+    assert.match(session.stdout, /--host <host> +host of the server the session is for/);
+    const diff = await skillpilot(["diff", "--help"]);
+    assert.doesNotMatch(diff.stdout, /default: \{\}/);
+  });
+});

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../../runtime/config/config.js";
+import { StartupError } from "../../../runtime/config/startup-error.js";
+import { repoRoot } from "../../support/temp-project.js";
+
+/** The StartupError message `loadConfig` refuses `env` with. */
+async function refusal(env: NodeJS.ProcessEnv): Promise<string> {
+  try {
+    await loadConfig(repoRoot, {}, env);
+  } catch (error) {
+    assert.ok(error instanceof StartupError, String(error));
+    assert.equal(error.code, "CONFIG_INVALID");
+    return error.message;
+  }
+  assert.fail(`accepted ${JSON.stringify(env)}`);
+}
+
+describe("configuration from the environment (issue #11: friendly errors)", () => {
+  it("checks every variable against the config file's schema and names the variable", async () => {
+    const cases: [NodeJS.ProcessEnv, RegExp][] = [
+      [{ LOG_LEVEL: "loud" }, /^LOG_LEVEL must be one of "fatal", .*"silent" \(got "loud"\)$/],
+      [{ DATABASE_URL: "notaurl" }, /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+      [{ DATABASE_URL: "mysql://db/x" }, /^DATABASE_URL must be a postgres:\/\//],
+      [{ SKILLPILOT_LAUNCH_URL: "ftp://x" }, /^SKILLPILOT_LAUNCH_URL must be an http\(s\) URL/],
+      [{ SKILLPILOT_PUBLIC_URL: "coach.example" }, /^SKILLPILOT_PUBLIC_URL must be an http/],
+      [{ SKILLPILOT_SERVER_BUILD: "x".repeat(101) }, /^SKILLPILOT_SERVER_BUILD must NOT have/],
+      [{ SKILLPILOT_OAUTH_ISSUER: "issuer" }, /^SKILLPILOT_OAUTH_ISSUER must be an http\(s\) URL/],
+      [{ SKILLPILOT_OAUTH_JWKS_URI: "jwks" }, /^SKILLPILOT_OAUTH_JWKS_URI must be an http\(s\)/],
+      [{ SKILLPILOT_OPENAI_APPS_CHALLENGE: "x".repeat(501) }, /^SKILLPILOT_OPENAI_APPS_CHALLENGE/],
+      [{ SKILLPILOT_CAPABILITY_KEYS: '{"activeKid":"k1"}' }, /^SKILLPILOT_CAPABILITY_KEYS must/],
+    ];
+    for (const [env, expected] of cases) assert.match(await refusal(env), expected);
+  });
+
+  it("names every bad variable in one line and never quotes a key", async () => {
+    const message = await refusal({
+      LOG_LEVEL: "loud",
+      DATABASE_URL: "notaurl",
+      SKILLPILOT_CAPABILITY_KEYS: '{"activeKid":"k1","keys":{"k1":12345678}}',
+    });
+    assert.doesNotMatch(message, /\n/);
+    assert.match(message, /LOG_LEVEL/);
+    assert.match(message, /DATABASE_URL/);
+    assert.match(message, /SKILLPILOT_CAPABILITY_KEYS \/keys\/k1 must be string$/);
+    assert.doesNotMatch(message, /12345678/);
+  });
+
+  it("only a postgres:// or postgresql:// DATABASE_URL selects PostgreSQL", async () => {
+    for (const url of ["postgres://db.example/coach", "postgresql://u@db.example:5432/coach"])
+      assert.equal((await loadConfig(repoRoot, {}, { DATABASE_URL: url })).databaseUrl, url);
+    assert.equal((await loadConfig(repoRoot, {}, {})).databaseUrl, undefined);
+  });
+});
