@@ -23,6 +23,14 @@ function versionRequest(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+// A reader that stopped reading (`skillpilot --help | head`) closes the pipe: that is the end of the
+// output, not an error to print a stack for.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? ExitCode.ok);
+    throw error;
+  });
+
 // Entry point: parse argv and map the outcome to the stable exit codes. The command tree is in
 // program.ts.
 async function main(argv: string[]): Promise<number> {

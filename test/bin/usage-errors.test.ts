@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "../support/temp-project.js";
 import { runCli as skillpilot } from "../support/run-cli.js";
 
 describe("bin: exit codes and help as docs/cli.md says (issue #11: friendly errors)", function () {
@@ -11,6 +14,20 @@ describe("bin: exit codes and help as docs/cli.md says (issue #11: friendly erro
     dir = await mkdtemp(path.join(tmpdir(), "skillpilot-usage-"));
   });
   after(() => rm(dir, { recursive: true, force: true }));
+
+  it("output piped into a reader that stops early (`--help | head`) ends quietly, exit 0", async () => {
+    const stderr = path.join(dir, "pipe-stderr.txt");
+    // `true` reads nothing and exits: every write of the CLI meets a closed pipe (EPIPE).
+    const { stdout } = await promisify(execFile)("bash", [
+      "-c",
+      '"$0" "$1" --help 2>"$2" | true; echo "$' + '{PIPESTATUS[0]}"',
+      process.execPath,
+      path.join(repoRoot, "bin/skillpilot.js"),
+      stderr,
+    ]);
+    assert.equal(stdout.trim(), "0");
+    assert.equal(await readFile(stderr, "utf8"), "", "no stack trace");
+  });
 
   it("diff reads and checks a given waiver file also when nothing is compared (L12.2)", async () => {
     const broken = path.join(dir, "broken.json");
