@@ -294,7 +294,10 @@ export async function loadConfig(
     sessionTtlSeconds: merged.sessionTtlSeconds ?? 12 * 3600,
     idempotencyTtlSeconds: merged.idempotencyTtlSeconds ?? 3600,
     serverBuild: merged.serverBuild ?? "dev",
-    logDestination: merged.logDestination ?? "stdout",
+    logDestination:
+      merged.logDestination === undefined || merged.logDestination === "stdout"
+        ? "stdout"
+        : at(merged.logDestination),
     logLevel: merged.logLevel ?? "info",
     ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import path from "node:path";
 import { loadConfig } from "../../../runtime/config/config.js";
 import { StartupError } from "../../../runtime/config/startup-error.js";
 import { repoRoot } from "../../support/temp-project.js";
@@ -49,5 +50,13 @@ describe("configuration from the environment (issue #11: friendly errors)", () =
     for (const url of ["postgres://db.example/coach", "postgresql://u@db.example:5432/coach"])
       assert.equal((await loadConfig(repoRoot, {}, { DATABASE_URL: url })).databaseUrl, url);
     assert.equal((await loadConfig(repoRoot, {}, {})).databaseUrl, undefined);
+  });
+
+  it("a relative log file resolves against the project root, like every other path", async () => {
+    const config = await loadConfig(repoRoot, {}, { SKILLPILOT_LOG: "logs/calls.log" });
+    assert.equal(config.logDestination, path.join(repoRoot, "logs/calls.log"));
+    assert.equal((await loadConfig(repoRoot, {}, {})).logDestination, "stdout");
+    const elsewhere = await loadConfig("/srv/coach", {}, { SKILLPILOT_LOG: "/var/log/c.log" });
+    assert.equal(elsewhere.logDestination, "/var/log/c.log");
   });
 });
