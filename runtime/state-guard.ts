@@ -5,6 +5,7 @@ import { PolicyRevisionFloor } from "./store/policy-floor.js";
 import {
   type DatabaseLocation,
   describeDatabase,
+  MigrationFailed,
   migrateForward,
   openAdminKnex,
   StateSchemaRefused,
@@ -44,6 +45,11 @@ export async function openStateGuard(
       if (error instanceof StateSchemaRefused)
         throw new StartupError(
           "STATE_SCHEMA_UNKNOWN",
+          `${describeDatabase(config)}: ${error.message}`,
+        );
+      if (error instanceof MigrationFailed)
+        throw new StartupError(
+          "STATE_MIGRATION_FAILED",
           `${describeDatabase(config)}: ${error.message}`,
         );
       throw error;
