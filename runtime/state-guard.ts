@@ -19,7 +19,7 @@ export interface StateGuard {
   migrated: string[];
   /** Log the migrations applied and, from now on, floor write failures. */
   attachLogger(logger: Logger): void;
-  /** Write out pending floor raises and let the admin connection go. */
+  /** Stop refreshing the floor, write out pending raises and let the admin connection go. */
   close(): Promise<void>;
 }
 
@@ -66,8 +66,9 @@ export async function openStateGuard(
           `back (L11): lowering it would bring sessions a bump retired back into use. Set ` +
           `policyRevision to ${floor.current} or higher.`,
       );
-    // The floor rises when a line is served (LineSource, the launch path), not here: a start that
-    // is refused later (e.g. by the client policy) has served nothing.
+    // The floor rises when a line is served (a call, a launch: LineSource and the launch
+    // transaction), not here: a start that is refused later (e.g. by the client policy) has served
+    // nothing.
     if (!config.databaseUrl) {
       lockWaitMs = 0;
       await knex.raw("PRAGMA busy_timeout = 0");
@@ -81,7 +82,7 @@ export async function openStateGuard(
           to.info({ migrations: migrated }, "database migrated to this server's state schema");
       },
       async close() {
-        await floor.flush();
+        await floor.close();
         await knex.destroy();
       },
     };
