@@ -106,8 +106,9 @@ export async function bootServices(
 
 /** Release what services hold: close the database, then make the log durable and close it. */
 export async function closeServices(services: RuntimeServices): Promise<void> {
-  // Pending policy-floor raises go through the store: out before it closes.
-  await services.stateGuard?.floor.flush();
+  // The policy floor stops refreshing; its pending raises go through the store: out before it
+  // closes.
+  await services.stateGuard?.floor.close();
   await services.store.close();
   await services.stateGuard?.close();
   await closeLogger(services.logger);

@@ -130,6 +130,9 @@ export async function startServer(
       { activated: activation.activated, retired: activation.retired },
       "client profiles activated",
     );
+  // While serving, follow the policy revision floor other processes raise on the same database
+  // (L11); this server raises it when it serves a call or a launch under a higher revision.
+  services.stateGuard?.floor.refreshEvery();
   const { app, mcp } = createApp(services, handlers);
   const handle = app.callback();
   let inFlight = 0;

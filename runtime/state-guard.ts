@@ -5,6 +5,7 @@ import { PolicyRevisionFloor } from "./store/policy-floor.js";
 import {
   type DatabaseLocation,
   describeDatabase,
+  MigrationFailed,
   migrateForward,
   openAdminKnex,
   StateSchemaRefused,
@@ -18,7 +19,7 @@ export interface StateGuard {
   migrated: string[];
   /** Log the migrations applied and, from now on, floor write failures. */
   attachLogger(logger: Logger): void;
-  /** Write out pending floor raises and let the admin connection go. */
+  /** Stop refreshing the floor, write out pending raises and let the admin connection go. */
   close(): Promise<void>;
 }
 
@@ -77,6 +78,11 @@ export async function openStateGuard(
           "STATE_SCHEMA_UNKNOWN",
           `${describeDatabase(config)}: ${error.message}`,
         );
+      if (error instanceof MigrationFailed)
+        throw new StartupError(
+          "STATE_MIGRATION_FAILED",
+          `${describeDatabase(config)}: ${error.message}`,
+        );
       throw error;
     }
     const floor = await PolicyRevisionFloor.open(knex, (error) =>
@@ -91,8 +97,9 @@ export async function openStateGuard(
           `back (L11): lowering it would bring sessions a bump retired back into use. Set ` +
           `policyRevision to ${floor.current} or higher.`,
       );
-    // The floor rises when a line is served (LineSource, the launch path), not here: a start that
-    // is refused later (e.g. by the client policy) has served nothing.
+    // The floor rises when a line is served (a call, a launch: LineSource and the launch
+    // transaction), not here: a start that is refused later (e.g. by the client policy) has served
+    // nothing.
     if (!config.databaseUrl) {
       lockWaitMs = 0;
       await knex.raw("PRAGMA busy_timeout = 0");
@@ -106,7 +113,7 @@ export async function openStateGuard(
           to.info({ migrations: migrated }, "database migrated to this server's state schema");
       },
       async close() {
-        await floor.flush();
+        await floor.close();
         await knex.destroy();
       },
     };

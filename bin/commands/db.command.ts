@@ -58,10 +58,12 @@ async function withDatabase(
   try {
     process.exitCode = await work(knex, where);
   } catch (error) {
-    const { StateSchemaRefused } = await import("../../runtime/store/state-schema.js");
-    if (!(error instanceof StateSchemaRefused)) throw error;
+    const { MigrationFailed, StateSchemaRefused } = await import(
+      "../../runtime/store/state-schema.js"
+    );
+    if (!(error instanceof StateSchemaRefused || error instanceof MigrationFailed)) throw error;
     process.stderr.write(`skillpilot db: ${where}: ${error.message}\n`);
-    process.exitCode = ExitCode.findings;
+    process.exitCode = error instanceof MigrationFailed ? ExitCode.usage : ExitCode.findings;
   } finally {
     await knex.destroy();
   }
@@ -71,11 +73,17 @@ function statusLines(where: string, status: StateSchemaStatus, verdict: string):
   const rows = status.learnerRows.map((r) => `${r.learners} at state schema ${r.version}`);
   return [
     `database: ${where}`,
-    `state schema version: ${status.database ?? "unknown (newer than this server)"} (this server: ${status.server})`,
+    `state schema version: ${status.database ?? (status.unknown.length ? "unknown (newer than this server)" : "unknown (inconsistent migration history)")} (this server: ${status.server})`,
     `migrations applied: ${status.applied.join(", ") || "none"}`,
     `migrations pending: ${status.pending.join(", ") || "none"}`,
     ...(status.unknown.length
       ? [`migrations unknown to this server: ${status.unknown.join(", ")}`]
+      : []),
+    ...(status.missing.length
+      ? [`migrations missing from the history: ${status.missing.join(", ")}`]
+      : []),
+    ...(status.misordered.length
+      ? [`migrations recorded out of order: ${status.misordered.join(", ")}`]
       : []),
     `learner rows: ${rows.join(", ") || "none"}`,
     verdict,
@@ -110,7 +118,7 @@ export function registerDbCommand(program: Command): void {
       exitCodesHelp({
         ok: "the database is at this server's state schema version",
         findings:
-          "it needs `db migrate` (start would migrate it), does not exist yet, or is of a version this server does not know",
+          "it needs `db migrate` (start would migrate it), does not exist yet, is of a version this server does not know, or its migration history has a gap or is out of order",
         usage: "usage error, or the database cannot be opened",
       }),
     )
@@ -128,6 +136,8 @@ export function registerDbCommand(program: Command): void {
               applied: [],
               pending: migrations.map((m) => m.name),
               unknown: [],
+              missing: [],
+              misordered: [],
               learnerRows: [],
             };
         const refused = refusal(status);
@@ -166,8 +176,8 @@ export function registerDbCommand(program: Command): void {
       exitCodesHelp({
         ok: "migrated, or already there",
         findings:
-          "refused: the database is of a version this server does not know, or the target is unknown",
-        usage: "usage error, or the database cannot be opened",
+          "refused: the database is of a version this server does not know, its migration history is inconsistent, or the target is unknown",
+        usage: "usage error, the database cannot be opened, or a migration failed",
       }),
     )
     .action(async (opts: DbOptions, command: Command) => {
@@ -197,7 +207,8 @@ export function registerDbCommand(program: Command): void {
       .description(
         "Roll the database back to an earlier state schema version (default: the one before its " +
           "current version), newest migration first, keeping learner data. Data only the newer " +
-          "version holds (e.g. the policy revision floor of version 4) is dropped.",
+          "version holds (e.g. the policy revision floor of version 4) is dropped; migrating " +
+          "forward again seeds the floor from the sessions' highest policyRevision.",
       )
       .option(
         "--to <version>",
@@ -210,12 +221,12 @@ export function registerDbCommand(program: Command): void {
       exitCodesHelp({
         ok: "rolled back, or already there",
         findings:
-          "refused: an unknown database version, or a version this database cannot be rolled back to",
+          "refused: an unknown database version, an inconsistent migration history, or a version this database cannot be rolled back to",
         usage: "usage error, or the database cannot be opened",
       }),
     )
     .action(async (opts: DbOptions, command: Command) => {
-      const { readStateSchemaStatus, rollbackTo, versionAfter, StateSchemaRefused } = await import(
+      const { readStateSchemaStatus, rollbackTo } = await import(
         "../../runtime/store/state-schema.js"
       );
       await withDatabase(command, opts, false, async (knex, where) => {
@@ -224,15 +235,7 @@ export function registerDbCommand(program: Command): void {
           return ExitCode.findings;
         }
         const status = await readStateSchemaStatus(knex);
-        const versions = [
-          ...new Set(status.applied.map((_, i) => versionAfter(status.applied.slice(0, i + 1)))),
-        ];
-        const target = opts.to ?? versions.filter((v) => v < (status.database ?? 0)).at(-1);
-        if (target === undefined)
-          throw new StateSchemaRefused(
-            `state schema ${status.database ?? "?"} has no earlier version to roll back to`,
-          );
-        const undone = await rollbackTo(knex, target);
+        const undone = await rollbackTo(knex, opts.to);
         const after = (await readStateSchemaStatus(knex)).database;
         const message = undone.length
           ? `rolled ${where} back from state schema ${status.database} to ${after}: undid ${undone.join(", ")}`

@@ -46,7 +46,8 @@ function newSessionId(): string {
 /**
  * Mint a learning session under the contract line read right now (so a policy flip applies to
  * the next launch), pinned to the served contract major, workflow version, curriculum revision
- * and the line's policyRevision. A refused launch writes nothing.
+ * and the line's policyRevision. A refused launch writes nothing; a line below the policy revision
+ * floor stored in the database (which another process may have raised) refuses it.
  */
 export async function launchSession(
   services: RuntimeServices,
@@ -74,7 +75,13 @@ export async function launchSession(
   const at = now.toISOString();
   const sessionId = newSessionId();
   const expiresAt = now.getTime() + config.sessionTtlSeconds * 1000;
-  await store.write(async (tx) => {
+  const policyRevision = decision.policyRevision;
+  // The floor that refuses the launch, or undefined once the session is in.
+  const refusedBy = await store.write(async (tx): Promise<number | undefined> => {
+    // The floor as stored, checked and raised in the transaction that inserts the session: another
+    // process may have served a higher revision since this one last read it (L11).
+    const floor = await tx.claimPolicyRevision(policyRevision);
+    if (floor > policyRevision) return floor;
     const learnerId = await tx.ensureLearner(request.learner.trim(), initialLearnerState, at);
     await tx.insertSession({
       sessionId,
@@ -83,13 +90,22 @@ export async function launchSession(
       contractMajor: identity.contractMajor,
       workflowVersion: identity.workflowVersion,
       curriculumRevision: curriculum.revision,
-      policyRevision: decision.policyRevision,
+      policyRevision,
       createdAt: at,
       expiresAt,
       // The learner is a subject of the configured issuer: only their token can use the session.
       subject: { issuer: services.auth.settings.issuer, sub: request.learner.trim() },
     });
+    return undefined;
   });
+  if (refusedBy !== undefined) {
+    // Nothing was written: a line below the floor is no line.
+    services.line.refusedBelow(policyRevision, refusedBy);
+    const error = localizeError("TEMPORARILY_UNAVAILABLE", request.locale, {
+      launchUrl: config.launchUrl,
+    });
+    return { kind: "refused", error };
+  }
   return {
     kind: "minted",
     learningSessionId: sessionId,

@@ -51,6 +51,10 @@ export function parseLine(text: string): ContractLine | undefined {
 export interface RevisionFloor {
   readonly current: number;
   raise(revision: number): void;
+  /** The database was found to hold `stored`: rise to it in memory. */
+  observe(stored: number): void;
+  /** Re-read the stored floor in the background (another process may have raised it). */
+  refresh(): void;
 }
 
 /**
@@ -58,7 +62,8 @@ export interface RevisionFloor {
  * Each `current()` costs one `stat`; the file is read again only when it changed (or was written so
  * recently that a change could hide in the same timestamp tick). With a revision floor, a line whose
  * policyRevision is below the highest one served counts as invalid (fail closed: a lowered
- * revision never brings sessions a bump retired back); applying a higher one raises it.
+ * revision never brings sessions a bump retired back); applying a higher one raises it. A changed
+ * file also has the floor re-read from the database, where another process may have raised it.
  */
 export class LineSource {
   private cached: CachedLine | undefined;
@@ -87,6 +92,16 @@ export class LineSource {
     this.floor?.raise(revision);
   }
 
+  /**
+   * A launch under `revision` was refused by `stored`, the floor the database holds (raised by
+   * another process): the in-memory floor rises to it, so calls fail closed too, and the lowered
+   * line is reported.
+   */
+  refusedBelow(revision: number, stored: number): void {
+    this.floor?.observe(stored);
+    this.onLowered?.(revision, stored);
+  }
+
   /** The line as the file says now; undefined when it is missing or invalid. */
   current(): ContractLine | undefined {
     let st: BigIntStats;
@@ -98,6 +113,8 @@ export class LineSource {
     }
     if (this.cached && !this.cached.racy && sameSignature(this.cached.signature, st))
       return this.cached.line && this.admit(this.cached.line);
+    // Not on the first read: the floor was read from the database a moment ago, at start.
+    if (this.cached && !sameSignature(this.cached.signature, st)) this.floor?.refresh();
     const mtimeMs = Number(st.mtimeMs);
     const signature = { mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, size: st.size, ino: st.ino };
     const readAt = Date.now();

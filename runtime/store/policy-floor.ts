@@ -1,19 +1,45 @@
 import type { Knex } from "knex";
 import type { CoachStore } from "./store.js";
 
-const FLOOR_KEY = "policy_revision_floor";
 /** About a minute of short pauses before a busy SQLite database counts as a failure. */
 const MAX_BUSY_RETRIES = 400;
+/**
+ * How often a running server re-reads the floor another process may have raised (the period of
+ * the client-policy heartbeat): the bound on how long its calls may still be served under a line
+ * another instance's floor refuses. Launches never wait for it: they check the stored floor inside
+ * their own transaction.
+ */
+export const FLOOR_REFRESH_MS = 5_000;
+
+/**
+ * The SQL of the floor, the same text for both dialects (`?` placeholders): read it, and raise it
+ * (never lower it) in one statement.
+ */
+export const floorSql = {
+  read: "SELECT value FROM server_state WHERE key = 'policy_revision_floor'",
+  raise:
+    "INSERT INTO server_state (key, value) VALUES ('policy_revision_floor', ?) " +
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value " +
+    "WHERE server_state.value < excluded.value",
+} as const;
 
 /**
  * The highest contract-line `policyRevision` this database has been served under (L11): a revision
  * only ever rises, so a line below it is refused at start and at run time, and sessions a bump
- * retired never come back. Kept in `server_state`; raised in memory at once and in the database in
- * the background (`flush` waits for it): through the running store's administrative transactions,
- * or, before the store runs, the start-up admin connection (which never waits for a SQLite lock).
+ * retired never come back. Kept in `server_state`, shared by every process on the database.
+ *
+ * This object is the server's in-memory copy, which the per-call path reads without touching the
+ * database. It rises at once when this server serves a higher revision (raised in the database in
+ * the background; `flush` waits for it: through the running store's administrative transactions,
+ * or, before the store runs, the start-up admin connection, which never waits for a SQLite lock),
+ * and it follows raises by other processes: re-read when the line file changes and every
+ * `FLOOR_REFRESH_MS`. A launch does not rely on the copy: it checks and raises the stored floor in
+ * the transaction that inserts the session (`WriteTx.claimPolicyRevision`).
  */
 export class PolicyRevisionFloor {
   private pending: Promise<void> = Promise.resolve();
+  private reading: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
   /** Once the store runs: raises go through its administrative transactions (its one writer). */
   private store: Pick<CoachStore, "adminTransaction"> | undefined;
 
@@ -28,11 +54,10 @@ export class PolicyRevisionFloor {
     knex: Knex,
     onError: (error: unknown) => void = () => undefined,
   ): Promise<PolicyRevisionFloor> {
-    const row = await knex("server_state").where({ key: FLOOR_KEY }).first<{ value: unknown }>();
-    return new PolicyRevisionFloor(knex, Number(row?.value ?? 0), onError);
+    return new PolicyRevisionFloor(knex, await readFloor(knex), onError);
   }
 
-  /** The highest revision served so far. */
+  /** The highest revision served so far, as far as this process knows. */
   get current(): number {
     return this.value;
   }
@@ -42,6 +67,33 @@ export class PolicyRevisionFloor {
     if (revision <= this.value) return;
     this.value = revision;
     this.pending = this.pending.then(() => this.persist(revision)).catch(this.onError);
+  }
+
+  /** The database holds `stored` (read elsewhere, e.g. in a launch): the copy rises to it. */
+  observe(stored: number): void {
+    if (stored > this.value) this.value = stored;
+  }
+
+  /**
+   * Re-read the floor from the database in the background (another process may have raised it);
+   * a read already under way is not repeated. A failed read changes nothing and is retried by the
+   * next one.
+   */
+  refresh(): Promise<void> {
+    this.reading ??= readFloor(this.knex)
+      .then((stored) => this.observe(stored))
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = undefined;
+      });
+    return this.reading;
+  }
+
+  /** Refresh every `everyMs` until `close` (the timer keeps no process alive). */
+  refreshEvery(everyMs = FLOOR_REFRESH_MS): void {
+    clearInterval(this.timer);
+    this.timer = setInterval(() => void this.refresh(), everyMs);
+    this.timer.unref();
   }
 
   /**
@@ -57,6 +109,14 @@ export class PolicyRevisionFloor {
     await this.pending;
   }
 
+  /** Stop refreshing, wait for a read under way and for every raise. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.reading;
+    await this.flush();
+  }
+
   /**
    * Only ever upwards, also when several processes share the database. On SQLite the admin
    * connection does not wait for locks (a wait would block this process's own writer, which runs on
@@ -65,7 +125,10 @@ export class PolicyRevisionFloor {
   private async persist(revision: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.write(revision);
+        if (this.store)
+          return await this.store.adminTransaction((sql) => sql.run(floorSql.raise, [revision]));
+        await this.knex.raw(floorSql.raise, [revision]);
+        return;
       } catch (error) {
         if ((error as { code?: string }).code !== "SQLITE_BUSY" || attempt >= MAX_BUSY_RETRIES)
           throw error;
@@ -73,30 +136,11 @@ export class PolicyRevisionFloor {
       }
     }
   }
+}
 
-  private async write(revision: number): Promise<void> {
-    if (this.store)
-      return this.store.adminTransaction(async (sql) => {
-        const [row] = await sql.all<{ value: unknown }>(
-          "SELECT value FROM server_state WHERE key = ?",
-          [FLOOR_KEY],
-        );
-        if (row === undefined)
-          await sql.run("INSERT INTO server_state (key, value) VALUES (?, ?)", [
-            FLOOR_KEY,
-            revision,
-          ]);
-        else if (Number(row.value) < revision)
-          await sql.run("UPDATE server_state SET value = ? WHERE key = ?", [revision, FLOOR_KEY]);
-      });
-    const raised = await this.knex("server_state")
-      .where({ key: FLOOR_KEY })
-      .andWhere("value", "<", revision)
-      .update({ value: revision });
-    if (raised === 0)
-      await this.knex("server_state")
-        .insert({ key: FLOOR_KEY, value: revision })
-        .onConflict("key")
-        .ignore();
-  }
+async function readFloor(knex: Knex): Promise<number> {
+  const row = await knex("server_state")
+    .where({ key: "policy_revision_floor" })
+    .first<{ value: unknown } | undefined>();
+  return Number(row?.value ?? 0);
 }

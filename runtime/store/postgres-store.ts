@@ -4,6 +4,7 @@ import { migrationSource } from "./migrations/index.js";
 import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
 import { toIdempotencyRecord } from "./idempotency-row.js";
+import { floorSql } from "./policy-floor.js";
 import {
   StateVersionMismatch,
   type CoachStore,
@@ -173,6 +174,14 @@ function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
         subject_issuer: r.subject?.issuer ?? null,
         subject: r.subject?.sub ?? null,
       });
+    },
+    async claimPolicyRevision(revision) {
+      const { rows } = (await trx.raw(floorSql.read)) as { rows: { value: string }[] };
+      const stored = Number(rows[0]?.value ?? 0);
+      if (stored > revision) return stored;
+      // Under SERIALIZABLE: a concurrent launch that raises it too conflicts and is retried.
+      if (stored < revision) await trx.raw(floorSql.raise, [revision]);
+      return revision;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
 import { type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
+import { floorSql } from "./policy-floor.js";
 import { toSession, type SessionRow } from "./session-row.js";
 import { StateVersionMismatch, type ReceiptRecord, type WriteTx } from "./store.js";
 
@@ -86,6 +87,8 @@ export function statements(db: Database.Database) {
         "?) ON CONFLICT (jti) DO NOTHING",
     ),
     purgeSpent: db.prepare("DELETE FROM spent_capabilities WHERE expires_at <= ?"),
+    floor: db.prepare<[], { value: number }>(floorSql.read),
+    raiseFloor: db.prepare<[number]>(floorSql.raise),
   };
 }
 export type Statements = ReturnType<typeof statements>;
@@ -188,6 +191,12 @@ export function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
         r.subject?.issuer ?? null,
         r.subject?.sub ?? null,
       );
+    },
+    async claimPolicyRevision(revision) {
+      const stored = s.floor.get()?.value ?? 0;
+      if (stored > revision) return stored;
+      if (stored < revision) s.raiseFloor.run(revision);
+      return revision;
     },
   };
 }

@@ -30,6 +30,12 @@ export function describeDatabase(location: DatabaseLocation): string {
 }
 
 /**
+ * knex's own warnings (a migration that failed, a lock another instance holds) are dropped: every
+ * failure reaches the caller as an error, which says it once.
+ */
+const quietLog = { warn: () => undefined };
+
+/**
  * A knex handle on the database for infrequent admin work (migrations, the policy revision floor),
  * beside the store's own connections. `create: false` never creates a missing SQLite file.
  */
@@ -42,6 +48,7 @@ export async function openAdminKnex(
       client: "pg",
       connection: location.databaseUrl,
       pool: { min: 0, max: 2 },
+      log: quietLog,
     });
   const filename = path.join(location.dataDir, databaseFileName);
   if (options.create !== false) await mkdir(location.dataDir, { recursive: true, mode: 0o700 });
@@ -53,6 +60,7 @@ export async function openAdminKnex(
       ...(options.create === false ? { options: { fileMustExist: true } } : {}),
     },
     useNullAsDefault: true,
+    log: quietLog,
     pool: {
       min: 1,
       max: 1,
@@ -86,15 +94,23 @@ export interface StateSchemaStatus {
   server: number;
   /**
    * The database's version, from the migrations applied to it (0: empty); undefined when it holds
-   * migrations this server does not know (written by a newer server).
+   * migrations this server does not know (written by a newer server) or its history is inconsistent
+   * (`missing`, `misordered`).
    */
   database?: number;
   /** Migration names applied, in order. */
   applied: string[];
-  /** Known migrations not applied yet, in order. */
+  /** Known migrations not applied yet that come after every applied one, in order. */
   pending: string[];
   /** Applied migrations this server does not know. */
   unknown: string[];
+  /**
+   * Known migrations missing from the history although a later one is applied (a row deleted by
+   * hand, a partial restore): the database's state schema cannot be told from its history.
+   */
+  missing: string[];
+  /** Applied migrations recorded after one they precede, or recorded twice. */
+  misordered: string[];
   /** Learner rows per stored state schema version (`learner_state.state_schema_version`). */
   learnerRows: { version: number; learners: number }[];
 }
@@ -106,7 +122,13 @@ export async function readStateSchemaStatus(knex: Knex): Promise<StateSchemaStat
     ? (await knex("knex_migrations").select("name").orderBy("id")).map((r) => String(r.name))
     : [];
   const unknown = applied.filter((name) => !known.has(name));
-  const pending = migrations.map((m) => m.name).filter((name) => !applied.includes(name));
+  const order = migrations.map((m) => m.name);
+  const positions = applied.filter((name) => known.has(name)).map((name) => order.indexOf(name));
+  const last = Math.max(-1, ...positions);
+  const missing = order.slice(0, last + 1).filter((name) => !applied.includes(name));
+  const misordered = positions
+    .filter((position, i) => i > 0 && position <= Math.max(...positions.slice(0, i)))
+    .map((position) => order[position]);
   const learnerRows = (await knex.schema.hasTable("learner_state"))
     ? (
         await knex("learner_state")
@@ -118,18 +140,23 @@ export async function readStateSchemaStatus(knex: Knex): Promise<StateSchemaStat
     : [];
   return {
     server: latestStateSchemaVersion,
-    ...(unknown.length === 0 ? { database: versionAfter(applied) } : {}),
+    ...(unknown.length + missing.length + misordered.length === 0
+      ? { database: versionAfter(applied) }
+      : {}),
     applied,
-    pending,
+    pending: order.slice(last + 1),
     unknown,
+    missing,
+    misordered,
     learnerRows,
   };
 }
 
 /**
  * Why this server must not touch the database, or undefined: it holds migrations or learner rows of
- * a state schema version this server does not know (a newer server wrote it), or a version older
- * than the oldest it migrates.
+ * a state schema version this server does not know (a newer server wrote it), its migration history
+ * has a gap or is out of order (its version cannot be told), or it is older than the oldest version
+ * this server migrates.
  */
 export function refusal(status: StateSchemaStatus): string | undefined {
   const newer = status.learnerRows.filter((r) => r.version > status.server);
@@ -141,6 +168,20 @@ export function refusal(status: StateSchemaStatus): string | undefined {
         : `learner rows at state schema version ${newer.map((r) => r.version).join(", ")}`) +
       `); this server knows state schema versions up to ${status.server}. Run the newer server, ` +
       `or roll the database back with its \`skillpilot db rollback --to ${status.server}\``
+    );
+  if (status.missing.length > 0 || status.misordered.length > 0)
+    return (
+      `the database's migration history is inconsistent (` +
+      [
+        ...(status.missing.length > 0
+          ? [`${status.missing.join(", ")} missing although later migrations are applied`]
+          : []),
+        ...(status.misordered.length > 0
+          ? [`${status.misordered.join(", ")} recorded out of order or twice`]
+          : []),
+      ].join("; ") +
+      `), so its state schema version cannot be told and nothing is changed. Restore the ` +
+      `knex_migrations rows (or the database from a backup), then check with \`skillpilot db status\``
     );
   if (
     status.database !== undefined &&
@@ -159,15 +200,39 @@ export class StateSchemaRefused extends Error {
   override name = "StateSchemaRefused";
 }
 
+/** Thrown when a migration failed for another reason than a concurrent migration. */
+export class MigrationFailed extends Error {
+  override name = "MigrationFailed";
+  constructor(
+    readonly migration: string,
+    cause: unknown,
+  ) {
+    super(`migration ${migration} failed: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
 /** Failed migration attempts tolerated while another instance migrates the same database. */
 const MAX_MIGRATION_RETRIES = 60;
 
 /**
+ * Errors a migration step meets when another process migrates the same database at the same time:
+ * knex's migration lock is taken (MigrationLocked), a lock or snapshot conflict (SQLite busy,
+ * PostgreSQL serialization failure, deadlock, lock not available).
+ */
+const RACE_CODES = new Set(["SQLITE_BUSY", "SQLITE_LOCKED", "40001", "40P01", "55P03"]);
+
+function concurrentMigration(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return name === "MigrationLocked" || RACE_CODES.has(String(code));
+}
+
+/**
  * Migrate forward to `target` (default: this server's version), one known migration at a time;
- * returns the names applied. Refuses (StateSchemaRefused) a database this server does not know.
- * Instances starting at once on one database (PostgreSQL scale-out) race to create knex's tables
- * and take its migration lock: a failed step is retried after a short pause against the status
- * as it is then, so each migration runs once and every instance ends at the same version.
+ * returns the names applied. Refuses (StateSchemaRefused) a database this server does not know or
+ * whose migration history is inconsistent. Instances starting at once on one database (PostgreSQL
+ * scale-out) race to create knex's tables and take its migration lock: such a step is retried
+ * after a short pause against the status as it is then, so each migration runs once and every
+ * instance ends at the same version. Any other failure is thrown at once (MigrationFailed).
  */
 export async function migrateForward(
   knex: Knex,
@@ -186,36 +251,49 @@ export async function migrateForward(
     // Stop before the first migration that would move past the target version.
     const declared = migrations.find((m) => m.name === next)?.stateSchemaVersion;
     if (next === undefined || (declared !== undefined && declared > target)) return applied;
+    // Until knex's own tables exist, instances starting together race to create them.
+    const bookkeeping = await knex.schema.hasTable("knex_migrations_lock");
     try {
-      await knex.migrate.up({ migrationSource, name: next });
-      applied.push(next);
+      const [, ran] = (await knex.migrate.up({ migrationSource, name: next })) as [
+        number,
+        string[],
+      ];
+      // Nothing ran when another instance applied it between the status and the lock.
+      if (ran.length > 0) applied.push(next);
     } catch (error) {
-      if (++failures > MAX_MIGRATION_RETRIES) throw error;
+      if ((bookkeeping && !concurrentMigration(error)) || ++failures > MAX_MIGRATION_RETRIES)
+        throw new MigrationFailed(next, error);
       await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 100));
     }
   }
 }
 
 /**
- * Roll back, newest migration first, until the database is at `target` (L12.5); returns the names
- * undone. Refuses a database this server does not know and a target it cannot reach.
+ * Roll back, newest migration first, until the database is at `target` (L12.5; default: the
+ * version before its current one); returns the names undone. Refuses a database this server does
+ * not know or whose migration history is inconsistent, and a target it cannot reach.
  */
-export async function rollbackTo(knex: Knex, target: number): Promise<string[]> {
+export async function rollbackTo(knex: Knex, target?: number): Promise<string[]> {
   const status = await readStateSchemaStatus(knex);
   const refused = refusal(status);
   if (refused) throw new StateSchemaRefused(refused);
   const reachable = new Set(
     status.applied.map((_, i) => versionAfter(status.applied.slice(0, i + 1))),
   );
-  if (!reachable.has(target))
+  const to = target ?? [...reachable].filter((v) => v < (status.database ?? 0)).at(-1);
+  if (to === undefined)
     throw new StateSchemaRefused(
-      `state schema version ${target} cannot be reached by rolling back; this database went ` +
+      `state schema ${status.database} has no earlier version to roll back to`,
+    );
+  if (!reachable.has(to))
+    throw new StateSchemaRefused(
+      `state schema version ${to} cannot be reached by rolling back; this database went ` +
         `through ${[...reachable].join(", ") || "no version"}`,
     );
   const undone: string[] = [];
   const applied = [...status.applied];
   // Migrations that declare no version belong to the version before them and stay.
-  while (applied.length > 0 && versionAfter(applied) > target) {
+  while (applied.length > 0 && versionAfter(applied) > to) {
     await knex.migrate.down({ migrationSource, name: applied[applied.length - 1] });
     undone.push(applied.pop()!);
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Knex } from "knex";
@@ -14,7 +14,7 @@ import {
 } from "../../../runtime/store/state-schema.js";
 import { pluginIdentity } from "../../../generated/identity.gen.js";
 import { migrations } from "../../../runtime/store/migrations/index.js";
-import { startFixture } from "../support/runtime-fixture.js";
+import { repoRoot, startFixture } from "../support/runtime-fixture.js";
 import { connectClient } from "../support/mcp-clients.js";
 import { createTestIssuer } from "../support/test-issuer.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres.js";
@@ -217,20 +217,30 @@ for (const dialect of dialects)
         await knex.destroy();
       }
     });
-    afterEach(() => db?.cleanup());
+    const lineDirs: string[] = [];
+    afterEach(async () => {
+      await db?.cleanup();
+      await Promise.all(lineDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+    });
 
-    const inspect = async () => {
+    /** Run `work` on an admin connection of its own to the test's database. */
+    const onDatabase = async <T>(work: (knex: Knex) => Promise<T>): Promise<T> => {
       const knex = await openAdminKnex(db!.location);
       try {
-        return {
-          status: await readStateSchemaStatus(knex),
-          data: await learnerData(knex),
-          serverState: await knex.schema.hasTable("server_state"),
-        };
+        return await work(knex);
       } finally {
         await knex.destroy();
       }
     };
+    /** Record `name` as applied, as a server that ran it would. */
+    const recordMigration = (knex: Knex, name: string) =>
+      knex("knex_migrations").insert({ name, batch: 9, migration_time: new Date() });
+    const inspect = () =>
+      onDatabase(async (knex) => ({
+        status: await readStateSchemaStatus(knex),
+        data: await learnerData(knex),
+        serverState: await knex.schema.hasTable("server_state"),
+      }));
 
     it(
       "db migrate brings a database filled at the previous version forward, db rollback takes " +
@@ -316,16 +326,7 @@ for (const dialect of dialects)
       "refuses a database of a state schema version it does not know: start exits 2, " +
         "db migrate exits 1, nothing is changed",
       async () => {
-        const knex = await openAdminKnex(db!.location);
-        try {
-          await knex("knex_migrations").insert({
-            name: "009-from-the-future",
-            batch: 9,
-            migration_time: new Date(),
-          });
-        } finally {
-          await knex.destroy();
-        }
+        await onDatabase((knex) => recordMigration(knex, "009-from-the-future"));
         const before = await inspect();
         const start = await skillpilot(["start", "--port", "0", ...args], db!.env);
         assert.equal(start.code, 2, start.stdout + start.stderr);
@@ -340,16 +341,139 @@ for (const dialect of dialects)
         assert.equal((await skillpilot(["db", "status", ...args], db!.env)).code, 1);
         assert.deepEqual(await inspect(), before, "nothing migrated");
 
-        const clean = await openAdminKnex(db!.location);
-        try {
+        await onDatabase(async (clean) => {
           await clean("knex_migrations").where({ name: "009-from-the-future" }).delete();
           await clean("learner_state").where({ learner_id: 2 }).update({ state_schema_version: 9 });
-        } finally {
-          await clean.destroy();
-        }
+        });
         const rows = await skillpilot(["session", "start", "--learner", "x", ...args], db!.env);
         assert.equal(rows.code, 2);
         assert.match(rows.stderr, /learner rows at state schema version 9/);
+      },
+    );
+
+    it("db rollback on a database a newer server wrote says so, like status, migrate and start (issue #13 F9)", async () => {
+      await onDatabase(async (knex) => {
+        await migrateForward(knex);
+        await recordMigration(knex, "005-future");
+      });
+      const before = await inspect();
+      const rollback = await skillpilot(["db", "rollback", ...args], db!.env);
+      assert.equal(rollback.code, 1);
+      assert.match(
+        rollback.stderr,
+        /written by a newer SkillPilot server \(migrations 005-future\); this server knows state schema versions up to 4/,
+      );
+      assert.doesNotMatch(rollback.stderr, /\?/, "no unknown version printed as ?");
+      assert.deepEqual(await inspect(), before, "nothing rolled back");
+    });
+
+    it(
+      "a gap or a wrong order in the migration history: db status reports it, migrate, start " +
+        "and rollback refuse once with one clear line, nothing is changed (issue #13 F8)",
+      async () => {
+        await onDatabase(async (knex) => {
+          await migrateForward(knex);
+          await knex("knex_migrations").where({ name: "002-spent-capabilities" }).delete();
+        });
+        const before = await inspect();
+        const status = await skillpilot(["db", "status", ...args], db!.env);
+        assert.equal(status.code, 1);
+        assert.match(
+          status.stdout,
+          /state schema version: unknown \(inconsistent migration history\)/,
+        );
+        assert.match(status.stdout, /migrations missing from the history: 002-spent-capabilities/);
+        assert.match(status.stdout, /migrations pending: none/);
+        assert.match(status.stdout, /refused: the database's migration history is inconsistent/);
+        assert.doesNotMatch(status.stdout, /start \(or db migrate\) migrates it/);
+        const message =
+          /migration history is inconsistent \(002-spent-capabilities missing although later migrations are applied\).*Restore the knex_migrations rows/;
+        for (const [command, code] of [
+          [["db", "migrate"], 1],
+          [["db", "rollback"], 1],
+          [["start", "--port", "0"], 2],
+        ] as const) {
+          const run = await skillpilot([...command, ...args], db!.env);
+          assert.equal(run.code, code, `${command.join(" ")}: ${run.stdout}${run.stderr}`);
+          assert.match(run.stderr, message);
+          assert.equal(run.stderr.trim().split("\n").length, 1, `one line: ${run.stderr}`);
+        }
+        assert.deepEqual(await inspect(), before, "nothing changed");
+
+        // Recorded again, but after the migrations it precedes.
+        await onDatabase((knex) => recordMigration(knex, "002-spent-capabilities"));
+        const reordered = await skillpilot(["db", "status", ...args], db!.env);
+        assert.equal(reordered.code, 1);
+        assert.match(reordered.stdout, /migrations recorded out of order: 002-spent-capabilities/);
+        const migrate = await skillpilot(["db", "migrate", ...args], db!.env);
+        assert.equal(migrate.code, 1);
+        assert.match(migrate.stderr, /002-spent-capabilities recorded out of order or twice/);
+      },
+    );
+
+    it(
+      "a migration that fails for another reason than a concurrent one is not retried: migrate " +
+        "and start stop at once with one line naming it (issue #13 F8)",
+      async () => {
+        // In the way of 004-server-state.
+        await onDatabase((knex) =>
+          knex.schema.createTable("server_state", (t) => t.string("key").primary()),
+        );
+        for (const [command, code] of [
+          [["db", "migrate"], 2],
+          [["start", "--port", "0"], 2],
+        ] as const) {
+          const started = Date.now();
+          const run = await skillpilot([...command, ...args], db!.env);
+          assert.equal(run.code, code, `${command.join(" ")}: ${run.stdout}${run.stderr}`);
+          assert.match(run.stderr, /migration 004-server-state failed: .*server_state/);
+          assert.equal(run.stderr.trim().split("\n").length, 1, `one line: ${run.stderr}`);
+          assert.ok(Date.now() - started < 10_000, "no retries");
+        }
+        assert.equal((await inspect()).status.database, PREVIOUS, "nothing migrated");
+      },
+    );
+
+    it(
+      "db rollback drops the floor, and migrating forward again seeds it from the sessions: a " +
+        "start on a lowered line is still refused (issue #13 F2, L11)",
+      async () => {
+        // Serve revision 4 once: a session at 4, the floor at 4.
+        const line = JSON.parse(
+          await readFile(path.join(repoRoot, "release/line.json"), "utf8"),
+        ) as Record<string, unknown>;
+        const configAt = args.indexOf("--config");
+        const base = configAt === -1 ? {} : JSON.parse(await readFile(args[configAt + 1], "utf8"));
+        const lineArgs = async (policyRevision: number) => {
+          const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-line-"));
+          const lineFile = path.join(dir, "line.json");
+          await writeFile(lineFile, JSON.stringify({ ...line, policyRevision }));
+          const config = path.join(dir, "skillpilot.config.json");
+          await writeFile(config, JSON.stringify({ ...base, lineFile }));
+          lineDirs.push(dir);
+          return ["--data-dir", db!.location.dataDir, "--config", config];
+        };
+        const served = await skillpilot(
+          ["session", "start", "--learner", "ada", ...(await lineArgs(4))],
+          db!.env,
+        );
+        assert.equal(served.code, 0, served.stderr);
+        const floor = () =>
+          onDatabase(async (knex) =>
+            Number(
+              (await knex("server_state").where({ key: "policy_revision_floor" }).first())?.value,
+            ),
+          );
+        assert.equal(await floor(), 4);
+
+        const rolled = await skillpilot(["db", "rollback", ...args], db!.env);
+        assert.equal(rolled.code, 0, rolled.stderr);
+        assert.equal((await inspect()).serverState, false, "the floor table is gone");
+
+        const lowered = await skillpilot(["start", "--port", "0", ...(await lineArgs(3))], db!.env);
+        assert.equal(lowered.code, 2, lowered.stdout + lowered.stderr);
+        assert.match(lowered.stderr, /policyRevision 3 is below 4, the highest revision/);
+        assert.equal(await floor(), 4, "seeded from the sessions by the migration start ran");
       },
     );
   });

@@ -26,7 +26,10 @@ export interface ServerCluster {
   readonly db: Knex;
   /** The environment every instance got (keys included); for starting another one. */
   readonly env: Readonly<NodeJS.ProcessEnv>;
-  /** The configuration file every instance got (public URL and issuer). */
+  /**
+   * The configuration file every instance got (public URL and issuer); one with `perInstance`
+   * additions got its own copy with them.
+   */
   readonly configFile: string;
   /** POST /api/sessions on instance `instance`; returns the session id. */
   launch(learner: string, instance?: number): Promise<string>;
@@ -44,15 +47,29 @@ export interface ServerCluster {
   close(): Promise<void>;
 }
 
-/** Start `count` instances at once (their migrations race, as in a rolling deploy). */
-export async function startCluster(databaseUrl: string, count = 2): Promise<ServerCluster> {
+/**
+ * Start `count` instances at once (their migrations race, as in a rolling deploy); `perInstance`
+ * adds configuration of instance `i` (e.g. its own line file) to the shared one.
+ */
+export async function startCluster(
+  databaseUrl: string,
+  count = 2,
+  perInstance: (i: number) => Record<string, unknown> = () => ({}),
+): Promise<ServerCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-cluster-"));
   // Behind one public URL (the OAuth resource), with one issuer: a scaled-out deployment.
   const issuer = await createTestIssuer();
+  const shared = { publicUrl: CLUSTER_PUBLIC_URL, auth: issuer.config() };
   const config = path.join(dir, "cluster.config.json");
-  await writeFile(
-    config,
-    JSON.stringify({ publicUrl: CLUSTER_PUBLIC_URL, auth: issuer.config() }, null, 2),
+  await writeFile(config, JSON.stringify(shared, null, 2));
+  const configs = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const own = perInstance(i);
+      if (Object.keys(own).length === 0) return config;
+      const file = path.join(dir, `node-${i}.config.json`);
+      await writeFile(file, JSON.stringify({ ...shared, ...own }, null, 2));
+      return file;
+    }),
   );
   const env = {
     DATABASE_URL: databaseUrl,
@@ -61,7 +78,7 @@ export async function startCluster(databaseUrl: string, count = 2): Promise<Serv
   };
   const started = await Promise.allSettled(
     Array.from({ length: count }, (_, i) =>
-      startServerProcess(["--data-dir", path.join(dir, `node-${i}`), "--config", config], {
+      startServerProcess(["--data-dir", path.join(dir, `node-${i}`), "--config", configs[i]], {
         ...env,
         SKILLPILOT_LOG: path.join(dir, `node-${i}.log`),
       }),
