@@ -5,6 +5,7 @@ import { buildModel, type ContractSources } from "./build-model.js";
 import { emitAll } from "./emit/index.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
 import type { ContractModel } from "./model.js";
+import { isStrictModeError, strictModeDiagnostic } from "./strict-schema.js";
 
 export interface GenerateResult {
   model?: ContractModel;
@@ -18,5 +19,13 @@ export async function generateFromSources(sources: ContractSources): Promise<Gen
   const texts = new Map(sources.files.map((f) => [f.file, f.text]));
   const located = withLines(diagnostics, (file) => texts.get(file));
   if (!model || hasErrors(located)) return { files: [], diagnostics: located };
-  return { model, files: await emitAll(model), diagnostics: located };
+  try {
+    return { model, files: await emitAll(model), diagnostics: located };
+  } catch (error) {
+    // A schema Ajv's strict mode refuses (no generator rule caught it first) is the schema's
+    // problem, reported like every other one, not a crash.
+    if (!isStrictModeError(error)) throw error;
+    const found = withLines([strictModeDiagnostic(error, model)], (file) => texts.get(file));
+    return { files: [], diagnostics: [...located, ...found] };
+  }
 }

@@ -37,6 +37,7 @@ import "../generator/rules/schema-refs.rule.js";
 import "../generator/rules/tool-name.rule.js";
 import "../generator/rules/ui-binding.rule.js";
 import "../generator/rules/unknown-keyword.rule.js";
+import "../generator/strict-schema.js";
 import "../generator/write.js";
 import "../json-schema/deref.js";
 import "../json-schema/registry.js";
