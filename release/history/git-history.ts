@@ -142,6 +142,24 @@ export async function readGitTree(
   }
 }
 
+/** Whether `ref` names a commit of the repository at `root` (never read as an option). */
+export async function isCommit(root: string, ref: string): Promise<boolean> {
+  try {
+    await run("git", [
+      "-C",
+      root,
+      "rev-parse",
+      "--verify",
+      "-q",
+      "--end-of-options",
+      `${ref}^{commit}`,
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The text of a file at `ref`: undefined when the file is not in that commit, null when `ref`
  * is not a commit of the work tree at `root`.
@@ -151,12 +169,7 @@ export async function readGitFile(
   ref: string,
   file: string,
 ): Promise<string | undefined | null> {
-  if (!(await isWorkTreeTop(root))) return null;
-  try {
-    await run("git", ["-C", root, "rev-parse", "--verify", "-q", `${ref}^{commit}`]);
-  } catch {
-    return null;
-  }
+  if (!(await isWorkTreeTop(root)) || !(await isCommit(root, ref))) return null;
   try {
     return (await run("git", ["-C", root, "show", `${ref}:${file}`], bigOutput)).stdout;
   } catch {

@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import semver from "semver";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateLineTransition } from "../../generated/validators.gen.js";
 import { projectLayout, publishedRoot, releaseFiles } from "../../contract/project-layout.js";
-import type { FileVersion } from "../history/git-history.js";
+import { type FileVersion, readGitFile } from "../history/git-history.js";
 import type { ReleaseEntry, ReleaseIndex } from "../publish/release-index.js";
 
 /** The three orthogonal axes of a contract line (L11), in the order they are checked. */
@@ -137,18 +135,9 @@ export async function recordedLines(
  * the revision or the file cannot be read.
  */
 export async function lineAtGitRef(root: string, ref: string): Promise<RecordedLine | undefined> {
-  try {
-    const { stdout } = await promisify(execFile)("git", [
-      "-C",
-      root,
-      "show",
-      `${ref}:${projectLayout.lineFile}`,
-    ]);
-    const state = lineState(stdout);
-    return state && { state, where: `git:${ref}:${projectLayout.lineFile}` };
-  } catch {
-    return undefined;
-  }
+  const text = await readGitFile(root, ref, projectLayout.lineFile);
+  const state = text ? lineState(text) : undefined;
+  return state && { state, where: `git:${ref}:${projectLayout.lineFile}` };
 }
 
 function fromIndexEntry(entry: ReleaseEntry): RecordedLine {

@@ -1,7 +1,6 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
+import { isCommit } from "../history/git-history.js";
 
 const VERIFY_SINCE_INVALID = defineRule({
   id: "VERIFY_SINCE_INVALID",
@@ -25,18 +24,6 @@ export async function checkSinceRef(root: string, since: string): Promise<Diagno
   const ref = /^git:(.+)$/.exec(since)?.[1];
   const at = { file: "--since" };
   if (!ref) return diagnose(VERIFY_SINCE_INVALID, { variant: "form", since }, at);
-  try {
-    await promisify(execFile)("git", [
-      "-C",
-      root,
-      "rev-parse",
-      "--verify",
-      "--quiet",
-      "--end-of-options",
-      `${ref}^{commit}`,
-    ]);
-    return undefined;
-  } catch {
-    return diagnose(VERIFY_SINCE_INVALID, { variant: "unknown", since, ref }, at);
-  }
+  if (await isCommit(root, ref)) return undefined;
+  return diagnose(VERIFY_SINCE_INVALID, { variant: "unknown", since, ref }, at);
 }

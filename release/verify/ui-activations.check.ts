@@ -1,13 +1,12 @@
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
 import { projectLayout } from "../../contract/project-layout.js";
 import { readUiActivations, type UiActivation } from "../../contract/ui-store.js";
 import { parseUiUri, retainedUiPath } from "../../contract/ui-uri.js";
+import type { FileVersion } from "../history/git-history.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { UI_BYTES_CHANGED, UI_NOT_RETAINED } from "./ui-retention.check.js";
 
@@ -26,45 +25,23 @@ const UI_ACTIVATION_UNRECORDED = defineRule({
 });
 
 const URI_LINE =
-  /^\+\s*"([a-z0-9-]+)"\s*:\s*"(ui:\/\/skillpilot\/coach\/[1-9][0-9]*\/sha256-[0-9a-f]{64}\/index\.html)"/;
+  /^\s*"([a-z0-9-]+)"\s*:\s*"(ui:\/\/skillpilot\/coach\/[1-9][0-9]*\/sha256-[0-9a-f]{64}\/index\.html)"/;
 
 /**
- * URIs the committed history of `release/line.json` ever made active (git, when the project root
- * is a work tree; a shallow clone gives what it has). Independent of the record and of the store,
- * so deleting both an entry and its file is still detected.
+ * URIs the committed versions of `release/line.json` ever bound (oldest first, as verify read them
+ * from git; a shallow clone gives what it has), each with the first commit that bound it.
+ * Independent of the record and of the store, so deleting both an entry and its file is still
+ * detected.
  */
-async function activeInGitHistory(
-  root: string,
-): Promise<Map<string, { name: string; commit: string }>> {
+function activeInGitHistory(
+  lineVersions: readonly FileVersion[],
+): Map<string, { name: string; commit: string }> {
   const out = new Map<string, { name: string; commit: string }>();
-  try {
-    const run = promisify(execFile);
-    const { stdout: top } = await run("git", ["-C", root, "rev-parse", "--show-toplevel"]);
-    if (path.resolve(top.trim()) !== path.resolve(root)) return out;
-    const { stdout } = await run(
-      "git",
-      [
-        "-C",
-        root,
-        "log",
-        "-p",
-        "--no-color",
-        "--no-ext-diff",
-        "--format=commit %H",
-        "--",
-        projectLayout.lineFile,
-      ],
-      { maxBuffer: 64 * 1024 * 1024 },
-    );
-    let commit = "";
-    for (const line of stdout.split("\n")) {
-      if (line.startsWith("commit ")) commit = line.slice(7, 19);
+  for (const version of lineVersions)
+    for (const line of version.text.split("\n")) {
       const m = URI_LINE.exec(line);
-      if (m) out.set(m[2], { name: m[1], commit });
+      if (m && !out.has(m[2])) out.set(m[2], { name: m[1], commit: version.commit.slice(0, 12) });
     }
-  } catch {
-    // not a git work tree (or no git): the record and the release index are all there is
-  }
   return out;
 }
 
@@ -74,7 +51,11 @@ async function activeInGitHistory(
  * — it holds every URI `release/line.json` binds now, every URI a published version bound, and
  * every URI the line's git history ever bound.
  */
-export async function checkUiActivations(root: string, index: ReleaseIndex): Promise<Diagnostic[]> {
+export async function checkUiActivations(
+  root: string,
+  index: ReleaseIndex,
+  lineVersions: readonly FileVersion[],
+): Promise<Diagnostic[]> {
   const record = projectLayout.uiActivations;
   const out: Diagnostic[] = [];
   let activations: UiActivation[];
@@ -127,7 +108,7 @@ export async function checkUiActivations(root: string, index: ReleaseIndex): Pro
   for (const entry of index.releases)
     for (const [name, uri] of Object.entries(entry.ui ?? {}))
       if (!expected.has(uri)) expected.set(uri, { name, how: `published in ${entry.version}` });
-  for (const [uri, { name, commit }] of await activeInGitHistory(root))
+  for (const [uri, { name, commit }] of activeInGitHistory(lineVersions))
     if (!expected.has(uri))
       expected.set(uri, { name, how: `active in ${projectLayout.lineFile} at commit ${commit}` });
   for (const [uri, { name, how }] of expected)

@@ -100,7 +100,13 @@ export async function verifyRelease(
   const plugin = await readPluginName(root);
   out.push(...(await checkPublished(root, plugin, index)));
   out.push(...(await checkUiRetention(root, plugin, index)));
-  out.push(...(await checkUiActivations(root, index)));
+  out.push(
+    ...(await checkUiActivations(
+      root,
+      index,
+      history.versions.filter((v) => v.path === projectLayout.lineFile),
+    )),
+  );
   out.push(...(await checkFreeze(root, plugin)));
   return out;
 }

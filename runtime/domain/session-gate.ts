@@ -1,4 +1,5 @@
 import { CoachError } from "../errors.js";
+import type { Caller } from "../auth/auth-runtime.js";
 import type { CallContext } from "../services.js";
 import type { SessionRecord } from "../store/store.js";
 
@@ -9,6 +10,17 @@ import type { SessionRecord } from "../store/store.js";
  */
 export interface OpenSession extends SessionRecord {
   readonly policyRevisionInForce: number;
+}
+
+/** Whether `session` was launched for the signed-in `caller` (issuer and subject, L14). */
+export function isOwnSession(session: SessionRecord, caller: Caller | undefined): boolean {
+  const owner = session.subject;
+  return (
+    caller !== undefined &&
+    owner !== undefined &&
+    owner.sub === caller.subject &&
+    owner.issuer === caller.issuer
+  );
 }
 
 /**
@@ -26,14 +38,7 @@ export async function openSession(
   ctx.facts.session = session;
   // The session id is not a credential: only the signed-in learner it was launched for may use it
   // (L14). Checked before anything else about the session is revealed.
-  const caller = ctx.caller;
-  if (
-    !caller ||
-    !session.subject ||
-    session.subject.sub !== caller.subject ||
-    session.subject.issuer !== caller.issuer
-  )
-    throw new CoachError("SESSION_SUBJECT_MISMATCH");
+  if (!isOwnSession(session, ctx.caller)) throw new CoachError("SESSION_SUBJECT_MISMATCH");
   ctx.facts.locale = session.locale;
   if (session.expiresAt <= ctx.now.getTime()) throw new CoachError("SESSION_EXPIRED");
   if (

@@ -162,9 +162,7 @@ function authRefusal(
       // grant loses nothing; scopes the contract does not know never go back out (C15).
       scopes: [
         ...new Set([
-          ...caller.scopes.filter(
-            (s) => needed.includes(s) || settings.scopesSupported.includes(s),
-          ),
+          ...caller.scopes.filter((s) => settings.scopesSupported.includes(s)),
           ...needed,
         ]),
       ],

@@ -1,5 +1,6 @@
 import type { MessageLocale } from "../error-table.js";
 import type { Caller } from "../auth/auth-runtime.js";
+import { isOwnSession } from "../domain/session-gate.js";
 import type { RuntimeServices } from "../services.js";
 
 /**
@@ -28,9 +29,7 @@ export async function refusedInputLocale(
   if (!caller || typeof sid !== "string" || !SESSION_ID.test(sid)) return "en";
   try {
     const session = await services.store.findSession(sid);
-    const owner = session?.subject;
-    const own = owner?.sub === caller.subject && owner.issuer === caller.issuer;
-    return own && session ? session.locale : "en";
+    return session && isOwnSession(session, caller) ? session.locale : "en";
   } catch {
     return "en";
   }
