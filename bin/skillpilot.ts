@@ -1,10 +1,8 @@
 import path from "node:path";
 import { type Command, CommanderError } from "commander";
-import { diagnosticFormats, type DiagnosticFormat } from "../diagnostics/render/index.js";
+import type { DiagnosticFormat } from "../diagnostics/render/index.js";
 import { ExitCode } from "./exit-codes.js";
-import { ioFailure } from "./io-failure.js";
 import { buildProgram } from "./program.js";
-import { emitReport } from "./report.js";
 import { versionText } from "./version.js";
 
 /**
@@ -55,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
         ? ExitCode.ok
         : ExitCode.usage;
     }
-    return reportFailure(error, running ?? program);
+    return await reportFailure(error, running ?? program);
   }
 }
 
@@ -64,7 +62,13 @@ async function main(argv: string[]): Promise<number> {
  * command's `--format` (a machine format still gets its complete document); anything else is its
  * message on one line. Exit 2 either way.
  */
-function reportFailure(error: unknown, command: Command): number {
+async function reportFailure(error: unknown, command: Command): Promise<number> {
+  // Loaded on this error path only: every successful run (`--help` first) starts without them.
+  const [{ diagnosticFormats }, { ioFailure }, { emitReport }] = await Promise.all([
+    import("../diagnostics/render/index.js"),
+    import("./io-failure.js"),
+    import("./report.js"),
+  ]);
   const root = path.resolve((command.optsWithGlobals() as { root?: string }).root ?? ".");
   const diagnostic = ioFailure(error, root);
   const format = (command.opts() as { format?: string }).format;
