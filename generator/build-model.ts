@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from "../contract/canonical.js";
+import { canonicalJson, sha256Hex } from "../contract-model/canonical.js";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { ajvErrorMessage, ajvErrorPointer, createAjv } from "../json-schema/ajv.js";

@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { toolchainPackage } from "../contract/toolchain.js";
+import { toolchainPackage } from "../contract-model/toolchain.js";
 import type { ContractSources } from "./build-model.js";
-import { projectLayout } from "../contract/project-layout.js";
+import { projectLayout } from "../contract-model/project-layout.js";
 
 /** Where a project keeps its contract sources, relative to its root. */
 export interface ProjectPaths {

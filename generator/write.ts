@@ -1,6 +1,6 @@
 import { mkdir, readFile, readdir, writeFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { sha256Hex } from "../contract/canonical.js";
+import { sha256Hex } from "../contract-model/canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule.js";
 import type { EmittedFile } from "./emit/emitted-file.js";

@@ -1,8 +1,8 @@
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
-import { BundleInputError, collectTree } from "../contract/file-tree/collect-tree.js";
-import { parseSha256Manifest, sha256Hex } from "../contract/file-tree/sha256-manifest.js";
-import { releaseFiles } from "../contract/project-layout.js";
+import { BundleInputError, collectTree } from "../contract-model/file-tree/collect-tree.js";
+import { parseSha256Manifest, sha256Hex } from "../contract-model/file-tree/sha256-manifest.js";
+import { releaseFiles } from "../contract-model/project-layout.js";
 
 /** What a draft or published folder on disk holds, checked against its own SHA256SUMS. */
 export interface ReleaseDirState {

@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { BundleFile } from "../contract/file-tree/bundle-file.js";
+import type { BundleFile } from "../contract-model/file-tree/bundle-file.js";
 
 /**
  * Write a whole release folder at once: into a sibling temp folder first, then swapped in, so a

@@ -10,12 +10,12 @@ import ts from "typescript";
 export const allowedImports: Readonly<Record<string, readonly string[]>> = {
   diagnostics: [],
   "json-schema": ["diagnostics"],
-  contract: ["json-schema", "diagnostics"],
+  "contract-model": ["json-schema", "diagnostics"],
   generated: [],
-  generator: ["json-schema", "contract", "diagnostics"],
-  checks: ["json-schema", "contract", "diagnostics"],
-  release: ["generator", "checks", "contract", "json-schema", "diagnostics", "generated"],
-  runtime: ["generated", "contract", "json-schema"],
+  generator: ["json-schema", "contract-model", "diagnostics"],
+  checks: ["json-schema", "contract-model", "diagnostics"],
+  release: ["generator", "checks", "contract-model", "json-schema", "diagnostics", "generated"],
+  runtime: ["generated", "contract-model", "json-schema"],
 };
 
 /**

@@ -5,8 +5,8 @@
  */
 import "../bin/io-failure.js";
 import "../checks/diff/contract-diff.js";
-import "../contract/contract-doc.js";
-import "../contract/normalize.js";
+import "../contract-model/contract-doc.js";
+import "../contract-model/normalize.js";
 import "../checks/diff/run-diff.js";
 import "../checks/diff/rules/annotations.rule.js";
 import "../checks/diff/rules/docs-only.rule.js";

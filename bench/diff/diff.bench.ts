@@ -14,7 +14,7 @@ import path from "node:path";
 import openapiDiff from "openapi-diff";
 import { docFromText } from "../../checks/diff/baselines.js";
 import { diffContracts } from "../../checks/diff/contract-diff.js";
-import type { ContractDoc } from "../../contract/contract-doc.js";
+import type { ContractDoc } from "../../contract-model/contract-doc.js";
 import { repoRoot } from "../../test/support/temp-project.js";
 import { contractToOpenApi } from "./openapi.js";
 import { mutateContract, synthContract } from "./synthesize.js";

@@ -1,4 +1,4 @@
-import type { ContractDoc } from "../../contract/contract-doc.js";
+import type { ContractDoc } from "../../contract-model/contract-doc.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { collectTree } from "../../contract/file-tree/collect-tree.js";
+import { collectTree } from "../../contract-model/file-tree/collect-tree.js";
 import { buildTar, gzipDeterministic } from "../../release/bundle/tar.archive.js";
 import { buildZip } from "../../release/bundle/zip.archive.js";
 import { generateFromSources } from "../../generator/generate.js";

@@ -26,8 +26,8 @@ export function registerContractCommand(program: Command): void {
       }),
     )
     .action(async (opts: { json?: boolean }, command: Command) => {
-      const { readSnapshot } = await import("../../contract/snapshot.js");
-      const { contractSummary } = await import("../../contract/summary.js");
+      const { readSnapshot } = await import("../../contract-model/snapshot.js");
+      const { contractSummary } = await import("../../contract-model/summary.js");
       const snapshot = await readSnapshot(projectPaths(command).root);
       process.stdout.write(
         opts.json ? `${JSON.stringify(snapshot, null, 2)}\n` : contractSummary(snapshot),

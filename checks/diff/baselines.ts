@@ -3,18 +3,18 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
-import { sha256Hex } from "../../contract/canonical.js";
+import { sha256Hex } from "../../contract-model/canonical.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import {
   CONTRACT_INPUT_INVALID,
   parseContractDoc,
   type ContractDoc,
-} from "../../contract/contract-doc.js";
-import { projectLayout } from "../../contract/project-layout.js";
+} from "../../contract-model/contract-doc.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
-import { listRetainedUi, readUiActivations } from "../../contract/ui-store.js";
-import { retainedUiPath } from "../../contract/ui-uri.js";
+import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
+import { retainedUiPath } from "../../contract-model/ui-uri.js";
 
 const run = promisify(execFile);
 

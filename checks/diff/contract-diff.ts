@@ -9,7 +9,7 @@ import {
   ruleMessage,
 } from "../../diagnostics/rule.js";
 import type { MessageSpec, ParamsOf } from "../../diagnostics/message-template.js";
-import { contentHash, type ContractDoc } from "../../contract/contract-doc.js";
+import { contentHash, type ContractDoc } from "../../contract-model/contract-doc.js";
 import { maxBump, type RawFinding, type Witness } from "./diff-rule.js";
 import { diffChecks } from "./rules/index.js";
 import { classify, declaredBump, type Classification } from "./semver-class.js";
@@ -21,7 +21,7 @@ import {
   WAIVER_UNUSED,
   type Waiver,
 } from "./waivers.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 
 const VERSION_BUMP_TOO_LOW = defineRule({
   id: "VERSION_BUMP_TOO_LOW",

@@ -1,6 +1,6 @@
 import type { MessageSpec, ParamsOf } from "../../diagnostics/message-template.js";
 import { type Bump, bumps, type DiffRule } from "../../diagnostics/rule.js";
-import type { ContractDoc } from "../../contract/contract-doc.js";
+import type { ContractDoc } from "../../contract-model/contract-doc.js";
 import type { ValueChecker } from "./value-check.js";
 
 /** Larger of two bumps. */

@@ -1,4 +1,4 @@
-import { toolchainPackage } from "../../contract/toolchain.js";
+import { toolchainPackage } from "../../contract-model/toolchain.js";
 
 /** Which protocol era to speak to a live server: negotiate (default), or pin one. */
 export const protocolEras = ["auto", "modern", "legacy"] as const;

@@ -11,7 +11,7 @@ import {
 } from "./baselines.js";
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
 import type { LiveServerOptions } from "./live-server.js";
-import type { ContractDoc } from "../../contract/contract-doc.js";
+import type { ContractDoc } from "../../contract-model/contract-doc.js";
 import { locateFindings } from "./locate-findings.js";
 import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";

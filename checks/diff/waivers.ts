@@ -3,7 +3,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { createAjv, ajvErrorMessage, ajvErrorPointer } from "../../json-schema/ajv.js";
 import waiverSchema from "./waivers.schema.json" with { type: "json" };
-import { projectLayout } from "../../contract/project-layout.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 
 /** One accepted finding. */
 export interface Waiver {

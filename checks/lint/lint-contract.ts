@@ -1,5 +1,5 @@
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import type { ContractDoc } from "../../contract/contract-doc.js";
+import type { ContractDoc } from "../../contract-model/contract-doc.js";
 import { lintTool } from "./lint-rule.js";
 import { lintRules } from "./rules/index.js";
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { MessageSpec } from "../../diagnostics/message-template.js";
 import { type Report, type Rule, reporter } from "../../diagnostics/rule.js";
-import type { ContractDoc, DiffTool } from "../../contract/contract-doc.js";
+import type { ContractDoc, DiffTool } from "../../contract-model/contract-doc.js";
 
 /**
  * How a tool is used, from the snapshot's `kind` or, for a plain tools/list, from its annotations

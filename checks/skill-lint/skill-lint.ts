@@ -1,8 +1,8 @@
 import path from "node:path";
 import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import type { ContractDoc } from "../../contract/contract-doc.js";
-import { BundleInputError } from "../../contract/file-tree/collect-tree.js";
+import type { ContractDoc } from "../../contract-model/contract-doc.js";
+import { BundleInputError } from "../../contract-model/file-tree/collect-tree.js";
 import { skillToolRefs } from "./skill-refs.js";
 import { readSkillTree, type SkillTree } from "./skill-tree.js";
 

@@ -1,5 +1,5 @@
-import { collectTree } from "../../contract/file-tree/collect-tree.js";
-import { renderSha256Manifest, sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { collectTree } from "../../contract-model/file-tree/collect-tree.js";
+import { renderSha256Manifest, sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 
 /**
  * The skills tree as it ships (L7): its files, the sorted `sha256 path` manifest and the manifest's

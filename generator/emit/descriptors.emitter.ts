@@ -1,6 +1,6 @@
 import type { ContractModel, ToolModel } from "../model.js";
 import { generatedHeader, literal, type EmittedFile } from "./emitted-file.js";
-import { sortKeys } from "../../contract/canonical.js";
+import { sortKeys } from "../../contract-model/canonical.js";
 
 /** A tool's security schemes (its OAuth scopes, from the tool schema). */
 const securitySchemes = (tool: ToolModel) => [{ type: "oauth2", scopes: tool.scopes }];

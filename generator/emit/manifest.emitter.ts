@@ -1,5 +1,5 @@
 import type { ContractModel } from "../model.js";
-import { canonicalJson, sha256Hex } from "../../contract/canonical.js";
+import { canonicalJson, sha256Hex } from "../../contract-model/canonical.js";
 import type { EmittedFile } from "./emitted-file.js";
 
 export const manifestPath = "generated/manifest.gen.json";

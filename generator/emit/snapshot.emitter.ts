@@ -1,5 +1,5 @@
 import type { ContractModel } from "../model.js";
-import { canonicalJson } from "../../contract/canonical.js";
+import { canonicalJson } from "../../contract-model/canonical.js";
 import { toolDescriptor } from "./descriptors.emitter.js";
 import type { EmittedFile } from "./emitted-file.js";
 

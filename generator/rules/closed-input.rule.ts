@@ -1,4 +1,4 @@
-import { isOpenObject } from "../../contract/schema-predicates.js";
+import { isOpenObject } from "../../contract-model/schema-predicates.js";
 import { pointerJoin } from "../../diagnostics/diagnostic.js";
 import { defineRule } from "../../diagnostics/rule.js";
 import { walkResolved } from "../../json-schema/deref.js";

@@ -1,6 +1,6 @@
-import type { BundleFile } from "../../contract/file-tree/bundle-file.js";
+import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
 import { fixedArchiveTime } from "./fixed-time.js";
-import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { buildTar, gzipDeterministic } from "./tar.archive.js";
 import { buildZip } from "./zip.archive.js";
 

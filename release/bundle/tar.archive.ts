@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import tar from "tar-stream";
-import { sortBundleFiles, type BundleFile } from "../../contract/file-tree/bundle-file.js";
+import { sortBundleFiles, type BundleFile } from "../../contract-model/file-tree/bundle-file.js";
 import { fixedArchiveTime } from "./fixed-time.js";
 
 /**

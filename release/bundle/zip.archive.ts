@@ -1,5 +1,5 @@
 import { ZipArchive } from "archiver";
-import { sortBundleFiles, type BundleFile } from "../../contract/file-tree/bundle-file.js";
+import { sortBundleFiles, type BundleFile } from "../../contract-model/file-tree/bundle-file.js";
 import { fixedArchiveTime } from "./fixed-time.js";
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { snapshotPath } from "../../contract/snapshot.js";
-import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { snapshotPath } from "../../contract-model/snapshot.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { readFreezeState } from "./freeze-state.js";
 
 /**

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
-import { snapshotPath } from "../../contract/snapshot.js";
+import { snapshotPath } from "../../contract-model/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
-import { projectLayout, draftDir, releaseFiles } from "../../contract/project-layout.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
+import { projectLayout, draftDir, releaseFiles } from "../../contract-model/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
 import { readReleaseIndex } from "../publish/release-index.js";
 import { readPluginName } from "../plugin-identity.js";

@@ -5,7 +5,7 @@ import { withLines } from "../../diagnostics/locate.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { LINE_INVALID } from "../../generator/build-model.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 import { type GitHistory, readGitHistory } from "../history/git-history.js";
 import { readPluginName } from "../plugin-identity.js";
 import { readReleaseIndex } from "../publish/release-index.js";

@@ -4,7 +4,7 @@ import semver from "semver";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateLineTransition } from "../../generated/validators.gen.js";
-import { projectLayout, publishedRoot, releaseFiles } from "../../contract/project-layout.js";
+import { projectLayout, publishedRoot, releaseFiles } from "../../contract-model/project-layout.js";
 import { type FileVersion, readGitFile } from "../history/git-history.js";
 import type { ReleaseEntry, ReleaseIndex } from "../publish/release-index.js";
 

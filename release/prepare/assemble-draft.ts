@@ -1,23 +1,23 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
-import type { ContractSnapshot } from "../../contract/snapshot.js";
+import type { ContractSnapshot } from "../../contract-model/snapshot.js";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { checkGenerated } from "../../generator/write.js";
 import { buildArchives } from "../bundle/archives.js";
-import type { BundleFile } from "../../contract/file-tree/bundle-file.js";
-import { BundleInputError, collectTree } from "../../contract/file-tree/collect-tree.js";
-import { renderSha256Manifest, sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
-import { releaseFiles } from "../../contract/project-layout.js";
+import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
+import { BundleInputError, collectTree } from "../../contract-model/file-tree/collect-tree.js";
+import { renderSha256Manifest, sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
+import { releaseFiles } from "../../contract-model/project-layout.js";
 import { checkLine, lineFile } from "../line/check-line.js";
 import { buildAllUi, UiBuildError, type UiArtifact } from "../ui/build-ui.js";
 import { resolveUiResource } from "../ui/resolve-ui.js";
-import { parseUiUri } from "../../contract/ui-uri.js";
+import { parseUiUri } from "../../contract-model/ui-uri.js";
 import { packageTree } from "./package-tree.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 
 const RELEASE_VERSION_INVALID = defineRule({
   id: "RELEASE_VERSION_INVALID",

@@ -1,6 +1,6 @@
-import type { ContractSnapshot } from "../../contract/snapshot.js";
-import { canonicalJson } from "../../contract/canonical.js";
-import type { BundleFile } from "../../contract/file-tree/bundle-file.js";
+import type { ContractSnapshot } from "../../contract-model/snapshot.js";
+import { canonicalJson } from "../../contract-model/canonical.js";
+import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
 import type { UiArtifact } from "../ui/build-ui.js";
 
 /** Format tag of the package manifest (`plugin.json` at the root of both archives). */

@@ -2,7 +2,7 @@ import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { readFreezeState } from "../freeze/freeze-state.js";
-import { projectLayout, draftDir } from "../../contract/project-layout.js";
+import { projectLayout, draftDir } from "../../contract-model/project-layout.js";
 import { readReleaseIndex } from "../publish/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { writeReleaseDir } from "../write-release-dir.js";

@@ -7,7 +7,7 @@ import { LINE_INVALID } from "../../generator/build-model.js";
 import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { writeGenerated } from "../../generator/write.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 import {
   allowedTargets,
   checkLineHistory,

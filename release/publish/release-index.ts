@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson } from "../../contract/canonical.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { canonicalJson } from "../../contract-model/canonical.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 
 /** Format tag of `contracts/release-index.json`. */
 export const releaseIndexFormat = "skillpilot-release-index/1";

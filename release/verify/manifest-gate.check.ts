@@ -3,15 +3,15 @@ import path from "node:path";
 import semver from "semver";
 import type { Diagnostic, Location } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
-import { canonicalSha256 } from "../../contract/canonical.js";
-import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { canonicalSha256 } from "../../contract-model/canonical.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import {
   projectLayout,
   draftDir,
   draftsRoot,
   publishedDir,
   releaseFiles,
-} from "../../contract/project-layout.js";
+} from "../../contract-model/project-layout.js";
 import { pluginIdentityFile as pluginFile } from "../plugin-identity.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
 import {

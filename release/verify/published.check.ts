@@ -4,14 +4,14 @@ import { gunzipSync } from "node:zlib";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { buildArchives } from "../bundle/archives.js";
-import { collectTree } from "../../contract/file-tree/collect-tree.js";
-import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
+import { collectTree } from "../../contract-model/file-tree/collect-tree.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import {
   projectLayout,
   publishedDir,
   publishedRoot,
   releaseFiles,
-} from "../../contract/project-layout.js";
+} from "../../contract-model/project-layout.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 

@@ -2,8 +2,8 @@ import { lstat } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { canonicalJsonCompact } from "../../contract/canonical.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { canonicalJsonCompact } from "../../contract-model/canonical.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 import {
   type FileVersion,
   readGitFile,

@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { sha256Hex } from "../../contract/file-tree/sha256-manifest.js";
-import { projectLayout, publishedDir, releaseFiles } from "../../contract/project-layout.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
+import { projectLayout, publishedDir, releaseFiles } from "../../contract-model/project-layout.js";
 import type { ReleaseIndex } from "../publish/release-index.js";
-import { parseUiUri, retainedUiPath } from "../../contract/ui-uri.js";
+import { parseUiUri, retainedUiPath } from "../../contract-model/ui-uri.js";
 
 export const UI_NOT_RETAINED = defineRule({
   id: "UI_NOT_RETAINED",

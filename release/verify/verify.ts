@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { projectLayout } from "../../contract/project-layout.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 import { checkLine } from "../line/check-line.js";
 import { readPluginName } from "../plugin-identity.js";
 import {

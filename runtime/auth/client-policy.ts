@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { canonicalSha256 } from "../../contract/canonical.js";
+import { canonicalSha256 } from "../../contract-model/canonical.js";
 import { StartupError } from "../config/startup-error.js";
 import type { CoachStore, SqlExecutor } from "../store/store.js";
 import type { ActivatedProfile } from "./client-profiles.js";

@@ -1,4 +1,4 @@
-import { canonicalSha256 } from "../../contract/canonical.js";
+import { canonicalSha256 } from "../../contract-model/canonical.js";
 
 /**
  * An OAuth client allowed to obtain tokens for this resource (L14). `confidential`: a client that

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ajvErrorMessage, createAjv } from "../../json-schema/ajv.js";
-import { canonicalSha256 } from "../../contract/canonical.js";
+import { canonicalSha256 } from "../../contract-model/canonical.js";
 
 /** A text in every communication locale. */
 export interface LocalizedText {

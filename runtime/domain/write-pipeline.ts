@@ -1,7 +1,7 @@
 import type { ToolInput, ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import type { Receipt } from "../../generated/types.gen.js";
 import { spendCapability, type Claims } from "../capability/index.js";
-import { canonicalSha256 } from "../../contract/canonical.js";
+import { canonicalSha256 } from "../../contract-model/canonical.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "./learner-state.js";
 import { openSession, type OpenSession } from "./session-gate.js";
 import { CoachError } from "../errors.js";

@@ -1,8 +1,8 @@
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/server";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import { projectLayout } from "../../contract/project-layout.js";
-import { listRetainedUi, readRetainedUi } from "../../contract/ui-store.js";
-import { parseUiUri } from "../../contract/ui-uri.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
+import { listRetainedUi, readRetainedUi } from "../../contract-model/ui-store.js";
+import { parseUiUri } from "../../contract-model/ui-uri.js";
 
 /** MIME type of an MCP Apps page (L9). */
 export const uiMimeType = "text/html;profile=mcp-app";

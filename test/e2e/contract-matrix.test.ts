@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { listContractLines, servedLines } from "../../contract/contract-lines.js";
+import { listContractLines, servedLines } from "../../contract-model/contract-lines.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { eras } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";

@@ -28,18 +28,18 @@ describe("import direction (the architecture as a check)", () => {
       check({
         "generator/a.ts": 'import { x } from "../runtime/x.js";',
         "runtime/b.ts": 'import type { Y } from "../generator/y.js";',
-        "generated/c.gen.ts": 'export { z } from "../contract/z.js";',
+        "generated/c.gen.ts": 'export { z } from "../contract-model/z.js";',
         "release/d.ts": 'const m = await import("../runtime/server.js");',
         "checks/e.ts": 'import { f } from "../generator/f.js";',
-        "json-schema/g.ts": 'import { h } from "../contract/h.js";',
+        "json-schema/g.ts": 'import { h } from "../contract-model/h.js";',
       }),
       [
         "generator/a.ts -> runtime/x.js",
         "runtime/b.ts -> generator/y.js",
-        "generated/c.gen.ts -> contract/z.js",
+        "generated/c.gen.ts -> contract-model/z.js",
         "release/d.ts -> runtime/server.js",
         "checks/e.ts -> generator/f.js",
-        "json-schema/g.ts -> contract/h.js",
+        "json-schema/g.ts -> contract-model/h.js",
       ],
     );
   });
@@ -49,7 +49,7 @@ describe("import direction (the architecture as a check)", () => {
       check({
         "runtime/mcp/a.ts": 'import { t } from "../../generated/tools.gen.js"; import "ajv";',
         "release/b.ts": 'import { c } from "../checks/diff/run-diff.js";',
-        "checks/c.ts": 'import { d } from "../contract/contract-doc.js";',
+        "checks/c.ts": 'import { d } from "../contract-model/contract-doc.js";',
         "bin/d.ts": 'import { e } from "../runtime/server.js";',
         "test/e.ts": 'import { f } from "../generator/generate.js";',
       }),

@@ -1,7 +1,7 @@
 import { annotationKeywords } from "../../../json-schema/keywords.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { jsonEqual } from "../../../json-schema/schema-facts.js";
-import { sameRawSchema } from "../../../contract/contract-doc.js";
+import { sameRawSchema } from "../../../contract-model/contract-doc.js";
 import { defineRule } from "../../../diagnostics/rule.js";
 import type { DiffCheck } from "../diff-rule.js";
 

@@ -1,6 +1,6 @@
 import { propertiesOf, type Schema } from "../../../json-schema/schema-facts.js";
 import { findIncompatibilities, type Incompat } from "../schema-subset.js";
-import { sameRawSchema, type DiffTool } from "../../../contract/contract-doc.js";
+import { sameRawSchema, type DiffTool } from "../../../contract-model/contract-doc.js";
 import type { DiffRule } from "../../../diagnostics/rule.js";
 import type { DiffContext, DiffReport, Witness } from "../diff-rule.js";
 import type { Perspective } from "../gap-wording.js";

@@ -1,6 +1,6 @@
 import { defineRule } from "../../../diagnostics/rule.js";
 import type { DiffCheck } from "../diff-rule.js";
-import type { DiffTool } from "../../../contract/contract-doc.js";
+import type { DiffTool } from "../../../contract-model/contract-doc.js";
 import { sampleValue } from "../sample.js";
 
 const scopeAdded = defineRule({

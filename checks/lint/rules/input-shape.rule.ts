@@ -1,5 +1,5 @@
-import { FreeTextJudge } from "../../../contract/free-text.js";
-import { isOpenObject } from "../../../contract/schema-predicates.js";
+import { FreeTextJudge } from "../../../contract-model/free-text.js";
+import { isOpenObject } from "../../../contract-model/schema-predicates.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";
 import { isObject } from "../../../json-schema/schema-facts.js";

@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { docFromText } from "../../../checks/diff/baselines.js";
 import { diffContracts, diffFailed } from "../../../checks/diff/contract-diff.js";
-import type { ContractDoc } from "../../../contract/contract-doc.js";
+import type { ContractDoc } from "../../../contract-model/contract-doc.js";
 import { diffChecks } from "../../../checks/diff/rules/index.js";
 import type { Wire } from "../../support/wire.js";
 

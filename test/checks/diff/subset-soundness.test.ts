@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { findIncompatibilities } from "../../../checks/diff/schema-subset.js";
-import { comparable } from "../../../contract/normalize.js";
+import { comparable } from "../../../contract-model/normalize.js";
 import { ValueChecker } from "../../../checks/diff/value-check.js";
 import type { WireObject } from "../../support/wire.js";
 

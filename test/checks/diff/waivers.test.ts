@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { docFromText } from "../../../checks/diff/baselines.js";
 import { diffContracts, diffFailed, fingerprint } from "../../../checks/diff/contract-diff.js";
-import type { ContractDoc } from "../../../contract/contract-doc.js";
+import type { ContractDoc } from "../../../contract-model/contract-doc.js";
 import { parseWaivers, type Waiver } from "../../../checks/diff/waivers.js";
 
 const corpus = path.resolve("test/fixtures/diff-corpus");

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { readDoc } from "../../../checks/diff/baselines.js";
-import { parseContractDoc } from "../../../contract/contract-doc.js";
+import { parseContractDoc } from "../../../contract-model/contract-doc.js";
 import { lintContract } from "../../../checks/lint/lint-contract.js";
 import { repoRoot } from "../../support/temp-project.js";
 import type { Wire } from "../../support/wire.js";

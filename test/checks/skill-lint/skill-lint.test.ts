@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { readDoc } from "../../../checks/diff/baselines.js";
-import type { ContractDoc } from "../../../contract/contract-doc.js";
+import type { ContractDoc } from "../../../contract-model/contract-doc.js";
 import { skillLint } from "../../../checks/skill-lint/skill-lint.js";
 import { skillToolRefs } from "../../../checks/skill-lint/skill-refs.js";
 import { repoRoot } from "../../support/temp-project.js";

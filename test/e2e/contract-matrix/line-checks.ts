@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { sampleValue } from "../../../checks/diff/sample.js";
-import { retainedUiPath } from "../../../contract/ui-uri.js";
+import { retainedUiPath } from "../../../contract-model/ui-uri.js";
 import { contractScopes, toolDescriptors, toolScopes } from "../../../generated/tools.gen.js";
 import { createAjv } from "../../../json-schema/ajv.js";
 import {

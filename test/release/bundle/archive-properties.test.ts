@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import tar from "tar-stream";
 import { buildArchives } from "../../../release/bundle/archives.js";
-import { sortBundleFiles, type BundleFile } from "../../../contract/file-tree/bundle-file.js";
+import { sortBundleFiles, type BundleFile } from "../../../contract-model/file-tree/bundle-file.js";
 
 /** Read a tar back with tar-stream's extractor: the names, modes, times and bytes it holds. */
 async function readTar(

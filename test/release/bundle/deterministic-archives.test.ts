@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildArchives } from "../../../release/bundle/archives.js";
-import type { BundleFile } from "../../../contract/file-tree/bundle-file.js";
-import { BundleInputError, collectTree } from "../../../contract/file-tree/collect-tree.js";
+import type { BundleFile } from "../../../contract-model/file-tree/bundle-file.js";
+import { BundleInputError, collectTree } from "../../../contract-model/file-tree/collect-tree.js";
 import { fixedArchiveTime } from "../../../release/bundle/fixed-time.js";
 import { matrixContent, writeVariantTree } from "./support/variant-tree.js";
 

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { appendFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { publishedDir } from "../../../contract/project-layout.js";
+import { publishedDir } from "../../../contract-model/project-layout.js";
 import { copyProject, makeTemplateProject, removeProject } from "../support/temp-project.js";
 
 const cli = path.resolve(

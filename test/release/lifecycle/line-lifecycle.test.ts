@@ -7,7 +7,7 @@ import {
   reachableTargets,
   transitionAllowed,
 } from "../../../release/line/line-history.js";
-import { projectLayout, publishedDir } from "../../../contract/project-layout.js";
+import { projectLayout, publishedDir } from "../../../contract-model/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
 import { readReleaseIndex } from "../../../release/publish/release-index.js";

@@ -12,7 +12,7 @@ let cached: ToolchainPackage | undefined;
 
 /**
  * The toolchain's package.json, found by walking up from this module: the same answer from the
- * TypeScript sources (`contract/`) and from the compiled build (`build/contract/`).
+ * TypeScript sources (`contract-model/`) and from the compiled build (`build/contract-model/`).
  */
 export function toolchainPackage(): ToolchainPackage {
   if (cached) return cached;
