@@ -8,6 +8,7 @@ import "../checks/diff/contract-diff.js";
 import "../contract-model/contract-doc.js";
 import "../contract-model/normalize.js";
 import "../checks/diff/run-diff.js";
+import "../checks/diff/unknown-formats.js";
 import "../checks/diff/rules/annotations.rule.js";
 import "../checks/diff/rules/docs-only.rule.js";
 import "../checks/diff/rules/envelope-compat.rule.js";

@@ -13,6 +13,7 @@ import { contentHash, type ContractDoc } from "../../contract-model/contract-doc
 import { maxBump, type RawFinding, type Witness } from "./diff-rule.js";
 import { diffChecks } from "./rules/index.js";
 import { classify, declaredBump, type Classification } from "./semver-class.js";
+import { unknownFormatNotes } from "./unknown-formats.js";
 import { ValueChecker } from "./value-check.js";
 import {
   isExpired,
@@ -43,10 +44,16 @@ export interface DiffFinding {
   pointer: string;
   message: string;
   witness?: Witness;
-  /** `sha256:` + sha256(ruleId, pointer, content hashes of the compared nodes): the waiver key. */
+  /**
+   * `sha256:` + sha256(ruleId, tool, pointer, hash of the witness value — or of the changed node
+   * when there is no witness): the waiver key. It names no baseline, so the same break found
+   * against several published versions is one finding with one fingerprint.
+   */
   fingerprint: string;
-  /** The published (old) side this finding was found against. */
+  /** The first published (old) side this finding holds for. */
   baseline: string;
+  /** Every old side it holds for, oldest first. */
+  baselines: string[];
   location: Location;
   waiver?: { reason: string; approver: string; expires: string };
 }
@@ -72,17 +79,20 @@ export interface DiffResult {
   problems: Diagnostic[];
 }
 
-/** Fingerprint of a finding: stable across message wording, key order and unrelated edits. */
+/**
+ * Fingerprint of a finding: stable across message wording, key order, unrelated edits and
+ * baselines. `evidence` is what the finding proves — its witness value, else the changed node.
+ */
 export function fingerprint(
   ruleId: string,
+  tool: string | undefined,
   pointer: string,
-  before: unknown,
-  after: unknown,
+  evidence: unknown,
 ): string {
   return (
     "sha256:" +
     createHash("sha256")
-      .update([ruleId, pointer, contentHash(before), contentHash(after)].join("\0"))
+      .update([ruleId, tool ?? "", pointer, contentHash(evidence)].join("\0"))
       .digest("hex")
   );
 }
@@ -109,8 +119,14 @@ export function compareContracts(
           ? " (no Ajv-verified witness; reported because compatibility could not be proven)"
           : ""),
       ...(f.witness ? { witness: f.witness } : {}),
-      fingerprint: fingerprint(rule.id, f.pointer, f.before, f.after),
+      fingerprint: fingerprint(
+        rule.id,
+        f.tool,
+        f.pointer,
+        f.witness ? f.witness.value : { before: f.before, after: f.after },
+      ),
       baseline: oldDoc.file,
+      baselines: [oldDoc.file],
       location: { file, pointer: f.at.pointer },
     });
   };
@@ -148,11 +164,21 @@ export function diffContracts(
   const used = new Set<string>();
   const problems: Diagnostic[] = [];
   const findings: DiffFinding[] = [];
+  // A finding that holds against several baselines is reported once, naming all of them.
+  const reported = new Map<string, DiffFinding>();
   const comparisons: Comparison[] = [];
   for (const oldDoc of baselines) {
     let required: Bump = "none";
     for (const f of compareContracts(oldDoc, newDoc, checker)) {
+      const earlier = reported.get(f.fingerprint);
+      if (earlier) {
+        // Same finding, one more baseline: the waiver decision made for it holds here too.
+        earlier.baselines.push(oldDoc.file);
+        if (!earlier.waiver) required = maxBump(required, f.bump);
+        continue;
+      }
       const w = byFingerprint.get(f.fingerprint);
+      let finding = f;
       if (w && waivable.get(f.ruleId) === false) {
         used.add(w.fingerprint);
         problems.push(
@@ -160,17 +186,16 @@ export function diffContracts(
         );
       } else if (w) {
         used.add(w.fingerprint);
-        if (!isExpired(w, now)) {
-          findings.push({
+        if (!isExpired(w, now))
+          finding = {
             ...f,
             severity: "note",
             waiver: { reason: w.reason, approver: w.approver, expires: w.expires },
-          });
-          continue;
-        }
+          };
       }
-      findings.push(f);
-      required = maxBump(required, f.bump);
+      reported.set(f.fingerprint, finding);
+      findings.push(finding);
+      if (!finding.waiver) required = maxBump(required, f.bump);
     }
     const declared = declaredBump(oldDoc.packageVersion, newDoc.packageVersion);
     if (
@@ -234,6 +259,7 @@ export function diffContracts(
     else if (!used.has(w.fingerprint))
       problems.push(diagnose(WAIVER_UNUSED, { waiver: waiverId(w), rule: w.ruleId ?? "?" }, where));
   }
+  problems.push(...unknownFormatNotes([...baselines, newDoc], (f) => checker.knowsFormat(f)));
   const requiredBump = comparisons.reduce<Bump>((b, c) => maxBump(b, c.requiredBump), "none");
   return {
     requiredBump,

@@ -17,6 +17,12 @@ export interface Witness {
   acceptedBy: "old" | "new";
   rejectedBy: "old" | "new";
   value: unknown;
+  /**
+   * How the rejecting side treats the value: absent when its schema refuses it; `undeclared` when
+   * the value carries a property that side's open object does not declare (an input it ignores, an
+   * output field it no longer returns).
+   */
+  effect?: "undeclared";
   /** True when Ajv (or, for facts, the compared documents themselves) confirmed it. */
   verified: boolean;
 }

@@ -25,6 +25,8 @@ export type Gap =
   | { gap: "unique-items" }
   | { gap: "required"; property: string }
   | { gap: "property"; property: string }
+  /** The source declares the property; the target is open and does not declare it. */
+  | { gap: "undeclared"; property: string }
   | { gap: "pattern-properties" }
   | { gap: "closed" };
 
@@ -100,6 +102,11 @@ function action(
       return { verb: `omit ${j(g.property)}`, requires: true };
     case "property":
       return { verb: `carry property ${j(g.property)}` };
+    case "undeclared":
+      return {
+        verb: `carry property ${j(g.property)}`,
+        note: `the ${target} schema does not declare it`,
+      };
     case "pattern-properties":
       return {
         verb: `carry properties admitted by the ${other(target)} patternProperties`,
@@ -140,7 +147,9 @@ function noLongerAccepted(g: Gap): string {
     case "pinned":
       return `the new schema pins the value(s) ${j(g.values)}`;
     case "string":
-      return `${g.keyword} ${j(g.from)} → ${j(g.to)} rejects ${j(g.value)}`;
+      return g.from === undefined
+        ? `${g.keyword} ${j(g.to)} added, which rejects ${j(g.value)}`
+        : `${g.keyword} ${j(g.from)} → ${j(g.to)} rejects ${j(g.value)}`;
     case "pattern-unproven":
       return (
         `pattern changed to ${j(g.to)}; no sampled old value is rejected, ` +
@@ -168,6 +177,8 @@ function noLongerAccepted(g: Gap): string {
       return `property ${j(g.property)} became required`;
     case "property":
       return `property ${j(g.property)} is no longer accepted`;
+    case "undeclared":
+      return `property ${j(g.property)} is no longer declared, so a value sent for it is ignored`;
     case "pattern-properties":
       return (
         "the old schema admits properties by pattern (patternProperties), " +
@@ -187,6 +198,8 @@ interface Audience {
   accepts: string;
   rejects: string;
   requires: string;
+  /** For a property only the source declares: "did not declare", "do not know". */
+  lacks: string;
 }
 
 /**
@@ -205,6 +218,8 @@ function mayBreak(a: Audience): Perspective["describe"] {
         `pattern changed from ${j(g.to)} to ${j(g.from)}; no sampled ` +
         `${a.value} is rejected by ${a.checker}, but inclusion is not proven`
       );
+    if (g.gap === "undeclared")
+      return `${a.values} may carry property ${j(g.property)}, which ${a.checker} ${a.lacks}`;
     const { verb, requires, note } = action(g, "old");
     return (
       `${a.values} may ${verb}, which ${a.checker} ` +
@@ -218,6 +233,11 @@ function mayBreak(a: Audience): Perspective["describe"] {
  */
 function noLongerReturned(g: Gap): string {
   if (g.gap === "required") return `new results always carry ${j(g.property)}`;
+  if (g.gap === "no-branch")
+    return (
+      "new results are narrower here: some old results fit no branch of the new union" +
+      (g.closest ? ` (closest branch: ${noLongerReturned(g.closest)})` : "")
+    );
   if (g.gap === "opaque")
     return (
       `\`${g.keyword}\` differs between the old and the new schema; new ` +
@@ -241,6 +261,7 @@ export const perspectives = {
       accepts: "accepted",
       rejects: "did not accept",
       requires: "required",
+      lacks: "did not declare",
     }),
   },
   /** Output schemas, new → old: every result the new server returns must satisfy old clients. */
@@ -253,6 +274,7 @@ export const perspectives = {
       accepts: "accept",
       rejects: "do not accept",
       requires: "require",
+      lacks: "do not know",
     }),
   },
   /**
@@ -272,6 +294,7 @@ export const perspectives = {
       accepts: "accept",
       rejects: "do not accept",
       requires: "require",
+      lacks: "do not know",
     }),
   },
 } as const satisfies Record<string, Perspective>;

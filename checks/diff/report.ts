@@ -4,20 +4,30 @@ import type { DiffFinding, DiffResult } from "./contract-diff.js";
 
 /** Findings and problems as shared diagnostics (for SARIF, GitHub, Markdown and text). */
 export function diffDiagnostics(result: DiffResult): Diagnostic[] {
+  // With several baselines, each finding names the ones it holds for (by package version).
+  const label = new Map(
+    result.comparisons.map((c) => [c.old.file, c.old.packageVersion ?? c.old.file]),
+  );
+  const against = (f: DiffFinding) =>
+    result.comparisons.length > 1
+      ? ` (against ${f.baselines.map((b) => label.get(b) ?? b).join(", ")})`
+      : "";
   const fromFinding = (f: DiffFinding): Diagnostic => ({
     ruleId: f.ruleId,
     severity: f.severity,
-    message: f.waiver
-      ? `${f.message} [waived by ${f.waiver.approver} until ${f.waiver.expires}: ` +
-        `${f.waiver.reason}]`
-      : f.message,
+    message:
+      f.message +
+      against(f) +
+      (f.waiver
+        ? ` [waived by ${f.waiver.approver} until ${f.waiver.expires}: ${f.waiver.reason}]`
+        : ""),
     location: f.location,
     data: {
       ...(f.tool ? { tool: f.tool } : {}),
       pointer: f.pointer,
       bump: f.bump,
       fingerprint: f.fingerprint,
-      baseline: f.baseline,
+      baselines: f.baselines,
       ...(f.witness ? { witness: f.witness } : {}),
     },
   });

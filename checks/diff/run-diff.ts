@@ -12,7 +12,10 @@ import {
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
 import type { LiveServerOptions } from "./live-server.js";
 import type { ContractDoc } from "../../contract-model/contract-doc.js";
+import { generatedStaleness } from "../../contract-model/generated-manifest.js";
+import { projectLayout } from "../../contract-model/project-layout.js";
 import { locateFindings } from "./locate-findings.js";
+import { snapshotToSources } from "./source-locations.js";
 import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";
 
@@ -29,6 +32,20 @@ const DIFF_NO_BASELINE = defineRule({
     "be detected (L12.2).",
   message:
     "no published snapshot under {dir}/: nothing was compared, so a breaking change would go unnoticed; run record-published after the first publication, and diff against git:<merge base> meanwhile (CI does)",
+});
+
+const DIFF_SNAPSHOT_STALE = defineRule({
+  id: "DIFF_SNAPSHOT_STALE",
+  family: "diff",
+  severity: "error",
+  summary:
+    "The project's generated snapshot no longer matches schemas/ (or was edited by hand): the " +
+    "diff would judge a contract that is not the one in the sources.",
+  message: {
+    sources:
+      "{snapshot} is older than {file}{more}: run `skillpilot generate` (and fix what it reports), then diff again",
+    edited: "{file} was edited by hand: run `skillpilot generate`, then diff again",
+  },
 });
 
 /** What `skillpilot diff` was asked to compare. */
@@ -80,6 +97,8 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
         )
       : [];
   } else {
+    const stale = await staleSnapshot(req.root, req.snapshotFile);
+    if (stale) return { status: "input-error", diagnostics: [stale] };
     newDoc = await readDoc(req.root, req.snapshotFile, input, req.newVersion);
     if (newDoc && newDoc.uiBytes.size === 0) {
       const serving = await projectUiServing(req.root);
@@ -121,8 +140,40 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
     now: req.now,
     versionCheck: req.versionCheck,
   });
+  if (!req.newFile) {
+    // The project's own contract: point at the schema a developer edits, not the generated file.
+    const toSource = await snapshotToSources(req.root, newDoc);
+    for (const f of result.findings) f.location = toSource(f.location);
+    for (const p of result.problems) p.location = toSource(p.location);
+  }
   const diagnostics = locateFindings(diffDiagnostics(result), (f) => textOf(req.root, f));
   return { status: "compared", result, diagnostics, failed: diffFailed(result) };
+}
+
+/**
+ * The one-line refusal to judge the project's own snapshot when `generated/` is behind
+ * `schemas/`: comparing it would report on a contract the sources no longer describe.
+ */
+async function staleSnapshot(root: string, snapshotFile: string) {
+  if (path.normalize(snapshotFile) !== path.normalize(projectLayout.snapshotFile)) return undefined;
+  const stale = await generatedStaleness(root);
+  if (!stale) return undefined;
+  const [file, ...rest] = stale.sources;
+  if (file)
+    return diagnose(
+      DIFF_SNAPSHOT_STALE,
+      {
+        variant: "sources",
+        snapshot: snapshotFile,
+        file,
+        more: rest.length ? ` and ${rest.length} more` : "",
+      },
+      { file },
+    );
+  const edited = stale.outputs.find((f) => f === snapshotFile) ?? stale.outputs[0];
+  return edited
+    ? diagnose(DIFF_SNAPSHOT_STALE, { variant: "edited", file: edited }, { file: edited })
+    : undefined;
 }
 
 const cache = new Map<string, string | undefined>();

@@ -16,22 +16,27 @@ import {
 } from "../../json-schema/schema-facts.js";
 
 /** One known-good example per format, and one string that is not that format. */
-export const formatSamples: Record<string, string> = {
-  uuid: "123e4567-e89b-42d3-a456-426614174000",
-  "date-time": "2026-01-01T00:00:00Z",
-  date: "2026-01-01",
-  time: "00:00:00Z",
-  email: "learner@example.com",
-  uri: "https://example.com/x",
-  "uri-reference": "/x",
-  url: "https://example.com/x",
-  hostname: "example.com",
-  ipv4: "192.0.2.1",
-  ipv6: "2001:db8::1",
-  duration: "PT1H",
-  "json-pointer": "/x",
-  regex: "x",
-  byte: "eA==",
+const formatSamples: Record<string, readonly string[]> = {
+  uuid: ["123e4567-e89b-42d3-a456-426614174000", "123E4567-E89B-42D3-A456-426614174000"],
+  "date-time": [
+    "2026-01-01T00:00:00Z",
+    "2026-01-01T00:00:00+01:00",
+    "2026-01-01T00:00:00.5Z",
+    "2026-01-01t00:00:00z",
+  ],
+  date: ["2026-01-01"],
+  time: ["00:00:00Z", "00:00:00+01:00"],
+  email: ["learner@example.com", "Learner.Name+tag@example.co.uk"],
+  uri: ["https://example.com/x", "urn:isbn:0451450523", "http://example.com:8080/a?b=c#d"],
+  "uri-reference": ["/x", "https://example.com/x"],
+  url: ["https://example.com/x"],
+  hostname: ["example.com", "a-b.example.com"],
+  ipv4: ["192.0.2.1"],
+  ipv6: ["2001:db8::1"],
+  duration: ["PT1H", "P1D"],
+  "json-pointer": ["/x"],
+  regex: ["x"],
+  byte: ["eA=="],
 };
 
 /** A tiny deterministic PRNG (mulberry32), seeded from a string, so witnesses are reproducible. */
@@ -86,8 +91,8 @@ export function stringCandidates(schema: JsonObject, count = 24): string[] {
   const min = typeof schema.minLength === "number" ? schema.minLength : 0;
   const max = typeof schema.maxLength === "number" ? schema.maxLength : Infinity;
   const raw: string[] = [];
-  if (typeof schema.format === "string" && formatSamples[schema.format])
-    raw.push(formatSamples[schema.format]);
+  // Every spelling a format admits that a pattern added beside it may not (offsets, fractions, case).
+  if (typeof schema.format === "string") raw.push(...(formatSamples[schema.format] ?? []));
   if (typeof schema.pattern === "string") raw.push(...patternSamples(schema.pattern, count));
   const fill = Math.max(min, 1);
   raw.push(

@@ -42,6 +42,7 @@ export type IncompatKind =
   | "bound"
   | "required"
   | "property-not-accepted"
+  | "undeclared"
   | "closed"
   | "branch"
   | "unsupported";
@@ -51,7 +52,7 @@ export interface Incompat {
   kind: IncompatKind;
   /** JSON pointer of the schema node inside the compared root, e.g. `/properties/decision`. */
   path: string;
-  /** The property concerned, for `required`, `property-not-accepted` and `closed`. */
+  /** The property concerned, for `required`, `property-not-accepted`, `undeclared` and `closed`. */
   property?: string;
   /** What is incompatible, as data; the reporting direction words it (see `gap-wording.ts`). */
   gap: Gap;
@@ -64,7 +65,16 @@ export interface Incompat {
   verified: boolean;
   sourceNode: Schema;
   targetNode: Schema;
+  /** The witness before wrapping into the root value (the value at `path`). */
+  local?: unknown;
 }
+
+/**
+ * True when an object schema leaves undeclared properties open and says nothing about them
+ * (`additionalProperties` absent, `true` or `{}`). Under open-object semantics the properties such
+ * an object does not declare are not part of its contract: nothing is promised about them.
+ */
+export const isOpen = (additional: Schema): boolean => acceptsAnything(additional);
 
 interface Ctx {
   path: string;
@@ -123,7 +133,7 @@ const report = (
     targetNode: target,
     verified: false,
     ...(property !== undefined ? { property } : {}),
-    ...(local ? { witness: ctx.wrap(value) } : {}),
+    ...(local ? { witness: ctx.wrap(value), local: value } : {}),
   });
 };
 
@@ -135,7 +145,7 @@ const report = (
 function localWitness(ctx: Ctx, source: Schema, target: Schema, proposed: unknown): unknown {
   const shows = (v: unknown) =>
     ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
-  if (shows(proposed) || typeof source === "boolean") return proposed;
+  if (shows(proposed) || typeof source === "boolean" || acceptsAnything(target)) return proposed;
   const flat = flattenAllOf(source);
   const pool = [
     sampleValue(flat),
@@ -162,9 +172,11 @@ export function findIncompatibilities(
   subset(source, target, { path: "", wrap: (v) => v, out, checker, depth: 0 });
   for (const inc of out) {
     if (inc.witness === undefined) continue;
+    // An undeclared property is no schema rejection: the witness relies on a property the target
+    // does not declare (structural, by construction), so only the source's acceptance is proven.
     inc.verified =
       checker.accepts(source, inc.witness) === true &&
-      checker.accepts(target, inc.witness) === false;
+      (inc.kind === "undeclared" || checker.accepts(target, inc.witness) === false);
   }
   return out;
 }
@@ -196,6 +208,14 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
     : Array.isArray(target.anyOf)
       ? "anyOf"
       : undefined;
+  const types = declaredTypes(source);
+  if (key && types.size > 1 && Array.isArray(source.type)) {
+    // `type: [a, b]` is the union of its types: each part may fit a different branch (a type list
+    // rewritten as `anyOf: [{type: a}, {type: b}]` is the same schema).
+    for (const t of types)
+      if (!(t === "integer" && types.has("number"))) subset({ ...source, type: t }, target, ctx);
+    return;
+  }
   if (key) {
     // target = siblings ∧ (b1 ∨ b2 …): the source must fit the siblings and one branch, each
     // checked as written.
@@ -227,10 +247,14 @@ function subsetOfUnion(
   ctx: Ctx,
 ): void {
   let best: Incompat[] | undefined;
+  const tried: unknown[] = [];
   for (const [i, branch] of branches.entries()) {
     const trial: Incompat[] = [];
     subset(source, branch, { ...ctx, out: trial });
-    if (trial.length === 0) {
+    // A pattern change without a counterexample is a warning, not a failure to fit the branch.
+    const hard = trial.filter((inc) => inc.kind !== "pattern-unproven");
+    if (hard.length === 0) {
+      ctx.out.push(...trial);
       // `oneOf` also rejects a value that matches a second branch: the others must be provably
       // disjoint.
       const overlap = Array.isArray(target.oneOf)
@@ -248,13 +272,25 @@ function subsetOfUnion(
         });
       return;
     }
-    if (!best || trial.length < best.length) best = trial;
+    // The closest branch has the fewest gaps; between equals, one that admits the value's type.
+    const score = (gaps: Incompat[]) =>
+      new Set(gaps.map((g) => g.path)).size +
+      (gaps.some((g) => g.kind === "type" && g.path === ctx.path) ? 0.5 : 0);
+    if (!best || score(hard) < score(best)) best = hard;
+    // Each branch's own witnesses are values of the source the branch rejects: one of them may be
+    // rejected by every branch.
+    for (const inc of hard) if (inc.path === ctx.path && "local" in inc) tried.push(inc.local);
   }
   // Prefer a value the whole union rejects; else keep the closest branch's witness for Ajv to
   // judge.
   const shows = (v: unknown) =>
     ctx.checker.accepts(source, v) === true && ctx.checker.accepts(target, v) === false;
-  const local = [sampleValue(source), ...candidatesOf(source, declaredTypes(source))].find(shows);
+  const local = [
+    sampleValue(source),
+    ...candidatesOf(source, declaredTypes(source)),
+    ...tried,
+    ...(declaredTypes(source).has("object") ? objectVariants(source, ctx.depth) : []),
+  ].find(shows);
   const hit = best?.find((i) => i.witness !== undefined);
   const witness =
     local !== undefined ? ctx.wrap(local) : hit ? hit.witness : ctx.wrap(sampleValue(source));
@@ -274,9 +310,7 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     if (target[k] === undefined || jsonEqual(target[k], source[k])) continue;
     const candidates = [
       sampleValue(source),
-      ...(declaredTypes(source).has("object")
-        ? [{ ...(sampleValue(source) as object), extraProperty: 1 }]
-        : []),
+      ...(declaredTypes(source).has("object") ? objectVariants(source, ctx.depth) : []),
     ];
     const hit = candidates.find(
       (c) => ctx.checker.accepts(source, c) === true && ctx.checker.accepts(target, c) === false,
@@ -312,7 +346,7 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     if (admitsType(tt, t)) continue;
     if (t === "integer" && st.has("number") && tt.has("number")) continue;
     report(ctx, "type", { gap: "type", type: t }, source, target, {
-      value: t === "number" ? 0.5 : sampleOfType(source, t, ctx.depth),
+      value: t === "number" ? fractionOf(source, ctx) : sampleOfType(source, t, ctx.depth),
     });
   }
   const targetValues = enumerated(target);
@@ -352,6 +386,35 @@ function keywordKind(target: JsonObject, v: unknown, ctx: Ctx): IncompatKind {
     if (target[k] !== undefined && ctx.checker.accepts({ [k]: target[k] }, v) === false)
       return kind;
   return "bound";
+}
+
+/**
+ * Object values that exercise what keywords the checker does not model (`dependentSchemas`,
+ * `if`/`then`, `not`, …) react to: the required-only sample, every declared property filled in,
+ * each optional property alone, and an undeclared extra property.
+ */
+function objectVariants(source: JsonObject, depth: number): unknown[] {
+  const base = sampleOfType(source, "object", depth) as JsonObject;
+  const props = propertiesOf(source);
+  const optional = Object.keys(props)
+    .filter((k) => !(k in base) && props[k] !== false)
+    .sort();
+  const filled = (name: string) => sampleValue(props[name], depth + 1);
+  return [
+    Object.fromEntries([...Object.entries(base), ...optional.map((k) => [k, filled(k)])]),
+    ...optional.map((k) => ({ ...base, [k]: filled(k) })),
+    { ...base, extraProperty: 1 },
+  ];
+}
+
+/** A non-integer number the source admits (a type narrowed from number to integer). */
+function fractionOf(source: JsonObject, ctx: Ctx): number {
+  const numeric = numericPart(source);
+  return (
+    [...numberCandidates(source, false).map((n) => n + 0.5), 0.5, -0.5].find(
+      (n) => !Number.isInteger(n) && ctx.checker.accepts(numeric, n) === true,
+    ) ?? 0.5
+  );
 }
 
 function candidatesOf(source: JsonObject, types: Set<JsonType>): unknown[] {
@@ -563,6 +626,20 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     if (sp[name] === false) continue;
     const to = name in tp ? tp[name] : tAdd;
     const at = (v: unknown) => ctx.wrap({ ...base, [name]: v });
+    if (!(name in tp) && isOpen(tAdd)) {
+      // Declared by the source only, and the open target promises nothing about it: callers that
+      // send it are ignored (inputs), clients that read it no longer get it (outputs).
+      report(
+        child(ctx, ["properties", name], at),
+        "undeclared",
+        { gap: "undeclared", property: name },
+        sp[name],
+        true,
+        { value: sampleValue(sp[name], ctx.depth + 1) },
+        name,
+      );
+      continue;
+    }
     if (to === false) {
       report(
         child(ctx, ["properties", name], at),
@@ -584,7 +661,9 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     report(ctx, "unsupported", { gap: "pattern-properties" }, source, target, { value: base });
   if (sAdd === false) return;
   for (const name of Object.keys(tp).sort()) {
-    if (name in sp) continue;
+    // An open source says nothing about the properties it does not declare (they are outside its
+    // contract), so a property only the target declares is the other direction's `undeclared`.
+    if (name in sp || isOpen(sAdd)) continue;
     subset(
       sAdd,
       tp[name],

@@ -16,6 +16,9 @@ export class ValueChecker {
     allowUnionTypes: true,
     validateSchema: false,
     code: { optimize: false },
+    // Unknown formats are reported once each in the diff's own result (`unknownFormatNotes`),
+    // not as Ajv's warning line per schema on stderr.
+    logger: { log() {}, warn() {}, error: (...args: unknown[]) => console.error(...args) },
   });
   private readonly cache = new Map<string, ValidateFunction | null>();
 
@@ -41,6 +44,11 @@ export class ValueChecker {
   accepts(schema: Schema, value: unknown): boolean | undefined {
     const fn = this.validator(schema);
     return fn ? (fn(value) as boolean) : undefined;
+  }
+
+  /** True when the checker validates values of this string format (ajv-formats knows it). */
+  knowsFormat(format: string): boolean {
+    return format in this.ajv.formats;
   }
 
   /** The first Ajv error keyword for a rejected value (e.g. "enum", "pattern"), for messages. */

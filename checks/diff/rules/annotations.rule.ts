@@ -58,14 +58,6 @@ const relaxed = defineRule({
   summary: "An annotation changed in the safe direction (matching existing behaviour).",
   message: hintMessage,
 });
-const removedSame = defineRule({
-  id: "ANNOTATION_HINT_REMOVED",
-  family: "diff",
-  bump: "patch",
-  severity: "note",
-  summary: "A hint was removed but its default equals the old value.",
-  message: hintMessage,
-});
 
 // Which direction of each hint is the unsafe one for old clients and hosts.
 const unsafe: Record<
@@ -80,7 +72,7 @@ const unsafe: Record<
 
 /** Annotation flips, judged on the effective value (explicit hint or the MCP default). */
 export const annotationFlips: DiffCheck = {
-  rules: [readOnly, destructive, idempotent, openWorld, relaxed, removedSame],
+  rules: [readOnly, destructive, idempotent, openWorld, relaxed],
   check(ctx, report) {
     for (const [name, before] of ctx.old.tools) {
       const after = ctx.new.tools.get(name);
@@ -91,6 +83,8 @@ export const annotationFlips: DiffCheck = {
         if (rawBefore === rawAfter) continue;
         const b = typeof rawBefore === "boolean" ? rawBefore : defaults[hint];
         const a = typeof rawAfter === "boolean" ? rawAfter : defaults[hint];
+        // A hint written out at its MCP default is the same annotation as one left out.
+        if (a === b) continue;
         const params =
           rawAfter === undefined
             ? { variant: "removed" as const, tool: name, hint, value: a }
@@ -114,7 +108,7 @@ export const annotationFlips: DiffCheck = {
               verified: true,
             },
           });
-        } else report(b === a ? removedSame : relaxed, params, finding);
+        } else report(relaxed, params, finding);
       }
     }
   },

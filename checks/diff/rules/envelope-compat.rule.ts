@@ -28,6 +28,14 @@ const removed = defineRule({
   summary: "A shared envelope schema was removed.",
   message: "envelope {envelope} was removed",
 });
+const propertyAdded = defineRule({
+  id: "ENVELOPE_PROPERTY_ADDED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "A shared envelope that leaves properties open declares a new optional property.",
+  message: gapMessage,
+});
 const added = defineRule({
   id: "ENVELOPE_ADDED",
   family: "diff",
@@ -43,7 +51,7 @@ const added = defineRule({
  * there is nothing to compare, which is neither an addition nor a removal.
  */
 export const envelopeCompat: DiffCheck = {
-  rules: [narrowed, widened, removed, added],
+  rules: [narrowed, widened, removed, added, propertyAdded],
   check(ctx, report) {
     if (ctx.old.format !== "snapshot" || ctx.new.format !== "snapshot") return;
     for (const [name, before] of ctx.old.envelopes) {
@@ -83,7 +91,10 @@ export const envelopeCompat: DiffCheck = {
         },
         [
           { wording: perspectives.oldValues, rule: () => narrowed },
-          { wording: perspectives.newValues, rule: () => widened },
+          {
+            wording: perspectives.newValues,
+            rule: (inc) => (inc.kind === "undeclared" ? propertyAdded : widened),
+          },
         ],
       );
     }

@@ -4,6 +4,18 @@ import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
 import { declaredAt, gapMessage, reportToolSchemas } from "./schema-compat.js";
 
+// A declared input that is gone: refused by a closed object, silently ignored by an open one.
+const propertyRemoved = defineRule({
+  id: "INPUT_PROPERTY_REMOVED",
+  family: "diff",
+  bump: "major",
+  severity: "error",
+  summary:
+    "A declared input property was removed or renamed: calls that send it are refused (closed " +
+    "object) or silently ignored (open object).",
+  message: gapMessage,
+});
+
 // Inputs must stay backward compatible: every call an old client makes must still be accepted.
 const narrowed = {
   type: defineRule({
@@ -72,14 +84,8 @@ const narrowed = {
     summary: "An input property became required (a new required input).",
     message: gapMessage,
   }),
-  "property-not-accepted": defineRule({
-    id: "INPUT_PROPERTY_REMOVED",
-    family: "diff",
-    bump: "major",
-    severity: "error",
-    summary: "An input property is no longer accepted.",
-    message: gapMessage,
-  }),
+  "property-not-accepted": propertyRemoved,
+  undeclared: propertyRemoved,
   closed: defineRule({
     id: "INPUT_ADDITIONAL_PROPERTIES_CLOSED",
     family: "diff",
@@ -127,14 +133,16 @@ const widened = defineRule({
 
 /** Direction-aware input comparison (old ⊆ new is required; new ⊋ old is a MINOR addition). */
 export const inputCompat: DiffCheck = {
-  rules: [...Object.values(narrowed), optionalAdded, widened],
+  rules: [...new Set(Object.values(narrowed)), optionalAdded, widened],
   check(ctx, report) {
     reportToolSchemas(ctx, report, "input", (before) => [
       { wording: perspectives.oldCalls, rule: (inc) => narrowed[inc.kind] },
       {
         wording: perspectives.newCalls,
         rule: (inc) =>
-          inc.kind === "property-not-accepted" || !declaredAt(before.input, inc.path)
+          inc.kind === "property-not-accepted" ||
+          inc.kind === "undeclared" ||
+          !declaredAt(before.input, inc.path)
             ? optionalAdded
             : inc.kind === "pattern-unproven"
               ? undefined

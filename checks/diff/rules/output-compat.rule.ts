@@ -4,6 +4,16 @@ import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
 import { declaredAt, gapMessage, reportToolSchemas, stillDeclared } from "./schema-compat.js";
 
+// A new property on an open object is outside what old clients were promised: an addition.
+const added = defineRule({
+  id: "OUTPUT_PROPERTY_ADDED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "A new output property on an object old clients keep open (a compatible addition).",
+  message: gapMessage,
+});
+
 // Outputs must stay forward compatible: every result the new server returns must satisfy old
 // clients.
 const widened = {
@@ -81,6 +91,7 @@ const widened = {
     summary: "An output property was added to an object old clients keep closed.",
     message: gapMessage,
   }),
+  undeclared: added,
   closed: defineRule({
     id: "OUTPUT_ADDITIONAL_PROPERTIES_OPENED",
     family: "diff",
@@ -133,18 +144,10 @@ const narrowed = defineRule({
   summary: "An output returns a subset of what it returned before (compatible).",
   message: gapMessage,
 });
-const added = defineRule({
-  id: "OUTPUT_PROPERTY_ADDED",
-  family: "diff",
-  bump: "minor",
-  severity: "note",
-  summary: "A new output property on an object old clients keep open (a compatible addition).",
-  message: gapMessage,
-});
 
 /** Direction-aware output comparison (new ⊆ old is required; old ⊋ new is a PATCH). */
 export const outputCompat: DiffCheck = {
-  rules: [...Object.values(widened), noLongerRequired, droppedOptional, narrowed, added],
+  rules: [...new Set([...Object.values(widened), noLongerRequired, droppedOptional, narrowed])],
   check(ctx, report) {
     reportToolSchemas(ctx, report, "output", (before) => [
       {
@@ -159,7 +162,7 @@ export const outputCompat: DiffCheck = {
       {
         wording: perspectives.oldResults,
         rule: (inc) =>
-          inc.kind === "property-not-accepted"
+          inc.kind === "property-not-accepted" || inc.kind === "undeclared"
             ? droppedOptional
             : inc.kind === "pattern-unproven"
               ? undefined

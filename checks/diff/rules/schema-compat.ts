@@ -43,8 +43,11 @@ export function reportSchemaPair(
   pair: SchemaPair,
   directions: readonly DirectionMap[],
 ): void {
+  // Pointers an earlier direction reported: directions are listed breaking-first, so a break
+  // hides its own widening. Within one direction, distinct gaps at one pointer all count.
   const seen = new Set<string>();
   for (const dir of directions) {
+    const here = new Set<string>();
     const from = dir.wording.source;
     const [source, target] = from === "old" ? [pair.old, pair.new] : [pair.new, pair.old];
     for (const inc of findIncompatibilities(source, target, ctx.checker)) {
@@ -54,11 +57,9 @@ export function reportSchemaPair(
         inc.kind === "required" && inc.property !== undefined
           ? `${inc.path}/properties/${inc.property.replace(/~/g, "~0").replace(/\//g, "~1")}`
           : inc.path;
-      // One finding per pointer: directions are listed breaking-first, so a break hides its own
-      // widening.
-      const key = path;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      const key = `${inc.kind} ${path}`;
+      if (seen.has(path) || here.has(key)) continue;
+      here.add(key);
       const other = from === "old" ? "new" : "old";
       const [before, after] =
         from === "old" ? [inc.sourceNode, inc.targetNode] : [inc.targetNode, inc.sourceNode];
@@ -78,6 +79,7 @@ export function reportSchemaPair(
                 acceptedBy: from,
                 rejectedBy: other,
                 value: inc.witness === undefined ? null : pair.wrap(inc.witness),
+                ...(inc.kind === "undeclared" ? { effect: "undeclared" as const } : {}),
                 verified: inc.verified,
               },
             }
@@ -86,6 +88,7 @@ export function reportSchemaPair(
         after,
       });
     }
+    for (const key of here) seen.add(key.slice(key.indexOf(" ") + 1));
   }
 }
 

@@ -10,12 +10,18 @@ const removed = defineRule({
   summary: "A tool lost its UI binding.",
   message: "{tool}: UI binding {uri} removed",
 });
+// Additive for compatibility: hosts that do not render UI ignore the binding, and old calls keep
+// their results. Whether a tool may bind UI at all is a policy of the contract, not of the
+// comparison: `generate` (UI_BINDING_INVALID) and `lint` (GATE_UI_ON_WRITE) keep domain writes
+// unbound.
 const added = defineRule({
   id: "UI_BINDING_ADDED",
   family: "diff",
-  bump: "major",
-  severity: "error",
-  summary: "An existing tool gained a UI binding (domain tools stay unbound).",
+  bump: "minor",
+  severity: "note",
+  summary:
+    "An existing tool gained a UI binding (an addition; which tools may bind UI is checked by " +
+    "generate and lint, not by the diff).",
   message: "{tool}: now binds UI {uri}",
 });
 const changed = defineRule({
@@ -93,12 +99,7 @@ export const uiBindingChanges: DiffCheck = {
             { tool: name, uri: String(before.uiUri) },
             { ...finding, witness: witness({ expectedUi: before.uiUri }) },
           );
-        else if (!before.uiUri)
-          report(
-            added,
-            { tool: name, uri: after.uiUri },
-            { ...finding, witness: witness({ renderedUi: after.uiUri }) },
-          );
+        else if (!before.uiUri) report(added, { tool: name, uri: after.uiUri }, finding);
         else if (uiFamily(before.uiUri) === uiFamily(after.uiUri))
           report(rotated, { tool: name, uri: after.uiUri }, finding);
         else

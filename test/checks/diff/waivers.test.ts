@@ -25,21 +25,18 @@ describe("Contract-Diff waivers (L12.2)", () => {
     expires,
   });
 
-  it(
-    "fingerprints a finding by rule, pointer and content hashes, not by message " + "text (L12.2)",
-    () => {
-      const f = finding();
-      assert.match(f.fingerprint, /^sha256:[0-9a-f]{64}$/);
-      // The same change with a reworded tool description elsewhere keeps its fingerprint.
-      const edited = structuredClone(newDoc);
-      edited.tools.get("complete_goal")!.description = "Reworded.";
-      const again = diffContracts([oldDoc], edited, { waivers: [], now }).findings.find(
-        (x) => x.ruleId === f.ruleId,
-      )!;
-      assert.equal(again.fingerprint, f.fingerprint);
-      assert.notEqual(fingerprint(f.ruleId, f.pointer, "a", "b"), f.fingerprint);
-    },
-  );
+  it("fingerprints a finding by rule, tool, pointer and witness, not by message text (L12.2)", () => {
+    const f = finding();
+    assert.match(f.fingerprint, /^sha256:[0-9a-f]{64}$/);
+    // The same change with a reworded tool description elsewhere keeps its fingerprint.
+    const edited = structuredClone(newDoc);
+    edited.tools.get("complete_goal")!.description = "Reworded.";
+    const again = diffContracts([oldDoc], edited, { waivers: [], now }).findings.find(
+      (x) => x.ruleId === f.ruleId,
+    )!;
+    assert.equal(again.fingerprint, f.fingerprint);
+    assert.notEqual(fingerprint(f.ruleId, f.tool, f.pointer, "a"), f.fingerprint);
+  });
 
   it("a valid waiver turns the breaking finding into a waived note and the diff passes", () => {
     const result = diffContracts([oldDoc], newDoc, { waivers: [waiver("2026-12-31")], now });
