@@ -6,7 +6,7 @@ import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
 interface DiffOptions {
-  against?: string;
+  against?: string[];
   format: DiagnosticFormat;
   waivers?: string;
   oldVersion?: string;
@@ -48,9 +48,11 @@ export function registerDiffCommand(program: Command): void {
     .argument("[new]", "new contract (default: the project's generated snapshot)")
     .option(
       "--against <spec>",
-      "baseline instead of contracts/published/: a directory (every " +
-        "contract.snapshot.json below it), a file, git:REF, or a live server's " +
-        "http(s)://HOST/mcp (its tools/list through the official MCP client)",
+      "baseline instead of contracts/published/ (repeatable; a finding that holds against " +
+        "several is reported once): a directory (every contract.snapshot.json below it), a " +
+        "file, git:REF, or a live server's http(s)://HOST/mcp (its tools/list through the " +
+        "official MCP client)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option(
       "--header <header>",

@@ -57,7 +57,8 @@ export interface DiffRequest {
    */
   oldFile?: string;
   newFile?: string;
-  against?: string;
+  /** Baselines instead of the published snapshots (each a directory, file, git:REF or URL). */
+  against?: string | readonly string[];
   snapshotFile: string;
   oldVersion?: string;
   newVersion?: string;
@@ -112,16 +113,20 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       baselines = [await readDoc(req.root, req.oldFile, input, req.oldVersion, req.live)].filter(
         (d): d is ContractDoc => d !== undefined,
       );
-    else if (req.against)
-      baselines = await againstBaselines(
-        req.root,
-        req.against,
-        req.snapshotFile,
-        input,
-        req.oldVersion,
-        req.live,
-      );
-    else {
+    else if (req.against?.length) {
+      baselines = [];
+      for (const spec of typeof req.against === "string" ? [req.against] : req.against)
+        baselines.push(
+          ...(await againstBaselines(
+            req.root,
+            spec,
+            req.snapshotFile,
+            input,
+            req.oldVersion,
+            req.live,
+          )),
+        );
+    } else {
       baselines = await publishedBaselines(req.root, input);
       if (baselines.length === 0 && !hasErrors(input)) {
         const notice = diagnose(DIFF_NO_BASELINE, { dir: publishedRoot }, { file: publishedRoot });
