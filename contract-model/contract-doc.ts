@@ -29,6 +29,11 @@ export const CONTRACT_INPUT_INVALID = defineRule({
  */
 export interface DiffTool {
   name: string;
+  /**
+   * The tool's descriptor exactly as written in its document, where the document was read from
+   * text: two tools with the same text are the same tool, which spares comparing their schemas.
+   */
+  text?: string;
   /** Real JSON pointer of the tool inside its document (for line numbers). */
   pointer: string;
   title?: string;
@@ -59,6 +64,8 @@ export interface DiffTool {
 /** A contract side of a diff: a snapshot (ours) or any MCP server's tools/list. */
 export interface ContractDoc {
   file: string;
+  /** The document's JSON text as read, where it was read from text (for file:line locations). */
+  text?: string;
   format: "snapshot" | "tools-list";
   packageVersion?: string;
   tools: Map<string, DiffTool>;
@@ -108,6 +115,8 @@ export function parseContractDoc(
   file: string,
   diagnostics: Diagnostic[],
   version?: string,
+  /** Each tool's descriptor text, by position in the list, when the document was read as text. */
+  toolTexts?: readonly string[],
 ): ContractDoc | undefined {
   const body =
     isObject(json) && isObject(json.result) && Array.isArray(json.result.tools)
@@ -147,10 +156,14 @@ export function parseContractDoc(
           { file, pointer },
         ),
       );
-    tools.set(
-      entry.name,
-      toDiffTool(entry as JsonObject & { name: string }, file, pointer, diagnostics),
+    const tool = toDiffTool(
+      entry as JsonObject & { name: string },
+      file,
+      pointer,
+      diagnostics,
+      toolTexts?.length === list.length ? toolTexts[i] : undefined,
     );
+    tools.set(entry.name, tool);
   });
   const envelopes = new Map<string, { raw: unknown; schema: Schema; pointer: string }>();
   if (isSnapshot && isObject(body.envelopes)) {
@@ -184,17 +197,16 @@ function toDiffTool(
   file: string,
   pointer: string,
   diagnostics: Diagnostic[],
+  text: string | undefined,
 ): DiffTool {
-  const rawInput = inlineRefs(
-    entry.inputSchema ?? { type: "object" },
-    file,
-    `${pointer}/inputSchema`,
-    diagnostics,
-  );
+  // A descriptor whose text holds no "$ref" has nothing to inline: no need to walk its schemas.
+  const inline = (schema: unknown, at: string) =>
+    text !== undefined && !text.includes('"$ref"')
+      ? schema
+      : inlineRefs(schema, file, at, diagnostics);
+  const rawInput = inline(entry.inputSchema ?? { type: "object" }, `${pointer}/inputSchema`);
   const rawOutput =
-    entry.outputSchema === undefined
-      ? true
-      : inlineRefs(entry.outputSchema, file, `${pointer}/outputSchema`, diagnostics);
+    entry.outputSchema === undefined ? true : inline(entry.outputSchema, `${pointer}/outputSchema`);
   const ui = uiBinding(entry._meta);
   // Clients such as the MCP Inspector and the SDK clients drop the top-level field from tools/list
   // but keep `_meta`, where servers following the Apps SDK convention mirror it.
@@ -213,6 +225,7 @@ function toDiffTool(
   let input: Schema | undefined, output: Schema | undefined;
   return {
     name: entry.name,
+    ...(text !== undefined ? { text } : {}),
     pointer,
     get input() {
       input ??= comparable(rawInput);
@@ -248,6 +261,8 @@ export function sameRawSchema(before: DiffTool, after: DiffTool, key: "input" | 
     sameCache.set(before, inner);
   }
   let entry = inner.get(after);
+  if (!entry && before.text !== undefined && before.text === after.text)
+    entry = { input: true, output: true };
   if (!entry) {
     entry = {
       input: jsonEqual(before.rawInput, after.rawInput),

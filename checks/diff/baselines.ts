@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import semver from "semver";
 import { sha256Hex } from "../../contract-model/canonical.js";
+import { isObject } from "../../json-schema/schema-facts.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import {
@@ -12,6 +13,7 @@ import {
   type ContractDoc,
 } from "../../contract-model/contract-doc.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
+import { arrayElementTexts } from "./json-scan.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
 import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
 import { retainedUiPath } from "../../contract-model/ui-uri.js";
@@ -50,7 +52,13 @@ export function docFromText(
     diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, { variant: "notJson", file }, { file }));
     return undefined;
   }
-  return parseContractDoc(json, file, diagnostics, version);
+  // Each tool's own text: byte-identical tools on both sides are never compared further.
+  const body = isObject(json) && isObject(json.result) ? ["result", "tools"] : ["tools"];
+  const texts = arrayElementTexts(text, Array.isArray(json) ? [] : body);
+  const doc = parseContractDoc(json, file, diagnostics, version, texts);
+  if (!doc) return undefined;
+  doc.text = text;
+  return doc;
 }
 
 /**

@@ -1,57 +1,101 @@
-import { type JSONPath, type JSONVisitor, visit } from "jsonc-parser";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
 import { pointerSegments } from "../../diagnostics/locate.js";
+import {
+  closesContainer,
+  COMMA,
+  isSeparator,
+  OPEN_ARRAY,
+  opensContainer,
+  skipContainer,
+  skipString,
+  skipValue,
+} from "./json-scan.js";
 
 type Position = { line: number; column: number };
 
-const pointerOf = (path: JSONPath) => path.map((s) => `/${escapePointerSegment(s)}`).join("");
+/** A node of the wanted-pointer trie: its pointer and the segments below it that are wanted. */
+interface Wanted {
+  pointer: string;
+  children: Map<string, Wanted>;
+}
+
+function trieOf(pointers: readonly string[]): Wanted {
+  const root: Wanted = { pointer: "", children: new Map() };
+  for (const p of pointers) {
+    let node = root;
+    for (const seg of pointerSegments(p)) {
+      let next = node.children.get(seg);
+      if (!next) {
+        next = { pointer: `${node.pointer}/${escapePointerSegment(seg)}`, children: new Map() };
+        node.children.set(seg, next);
+      }
+      node = next;
+    }
+  }
+  return root;
+}
 
 /**
- * Positions (1-based line/column) of the given JSON pointers and all their prefixes in `text`,
- * found in one streaming pass without building a syntax tree — a 7 MB tools/list would need
- * hundreds of MB for one.
+ * Positions (1-based line/column) of the given JSON pointers and all their prefixes in `text`, in
+ * one pass that descends only into containers on a wanted path and skips every other one with a
+ * bracket count — a 7 MB tools/list is mostly skipped. A property is located at its name, an array
+ * element where it begins (like the shared `locatePointer`).
  */
 function positions(text: string, pointers: readonly string[]): Map<string, Position> {
-  const wanted = new Set<string>();
-  const names = new Set<string>();
-  for (const p of pointers) {
-    const segs = pointerSegments(p);
-    segs.forEach((s, i) => {
-      names.add(s);
-      wanted.add(
-        segs
-          .slice(0, i + 1)
-          .map((x) => `/${escapePointerSegment(x)}`)
-          .join(""),
-      );
-    });
-  }
   const found = new Map<string, Position>();
-  const record = (pointer: string, line: number, character: number) => {
-    if (wanted.has(pointer) && !found.has(pointer))
-      found.set(pointer, { line: line + 1, column: character + 1 });
+  let lineAt = 0;
+  let line = 1;
+  let lineStart = 0;
+  const record = (pointer: string, offset: number) => {
+    if (found.has(pointer)) return;
+    for (let n = text.indexOf("\n", lineAt); n >= 0 && n < offset; n = text.indexOf("\n", n + 1)) {
+      line++;
+      lineStart = n + 1;
+    }
+    lineAt = Math.max(lineAt, offset);
+    found.set(pointer, { line, column: offset - lineStart + 1 });
   };
-  // Whether each open container is an array: a value that begins while an array is on top is an
-  // array element, the only case that needs its path (asking for a path copies it).
-  const inArray: boolean[] = [];
-  const begin = (array: boolean) =>
-    ((_offset, _length, line, character, pathSupplier) => {
-      if (inArray[inArray.length - 1]) record(pointerOf(pathSupplier()), line, character);
-      inArray.push(array);
-    }) satisfies JSONVisitor["onObjectBegin"];
-  const end = () => void inArray.pop();
-  visit(text, {
-    // A property is located at its name, like the shared `locatePointer`.
-    onObjectProperty: (property, _offset, _length, line, character, pathSupplier) => {
-      if (names.has(property)) record(pointerOf([...pathSupplier(), property]), line, character);
-    },
-    // Array elements have no name: locate them where they begin.
-    onObjectBegin: begin(false),
-    onArrayBegin: begin(true),
-    onObjectEnd: end,
-    onArrayEnd: end,
-  });
+  // Descend into the container at `i` whose wanted node is `node`; returns the index past it.
+  const descend = (i: number, node: Wanted): number => {
+    const array = text.charCodeAt(i) === OPEN_ARRAY;
+    let index = 0;
+    let key: string | undefined;
+    let keyAt = 0;
+    let j = i + 1;
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if (closesContainer(c)) return j + 1;
+      if (isSeparator(c)) {
+        if (c === COMMA && array) index++;
+        j++;
+        continue;
+      }
+      if (!array && key === undefined) {
+        // A property name.
+        const end = skipString(text, j);
+        key = JSON.parse(text.slice(j, end)) as string;
+        keyAt = j;
+        j = end;
+        continue;
+      }
+      const seg = array ? String(index) : (key as string);
+      const child = node.children.get(seg);
+      if (child) record(child.pointer, array ? j : keyAt);
+      j =
+        opensContainer(c) && child && child.children.size > 0
+          ? descend(j, child)
+          : opensContainer(c)
+            ? skipContainer(text, j)
+            : skipValue(text, j);
+      key = undefined;
+    }
+    return j;
+  };
+  const root = trieOf(pointers);
+  let start = 0;
+  while (start < text.length && text.charCodeAt(start) <= 32) start++;
+  if (opensContainer(text.charCodeAt(start)) && root.children.size > 0) descend(start, root);
   return found;
 }
 

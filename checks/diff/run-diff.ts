@@ -151,7 +151,12 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
     for (const f of result.findings) f.location = toSource(f.location);
     for (const p of result.problems) p.location = toSource(p.location);
   }
-  const diagnostics = locateFindings(diffDiagnostics(result), (f) => textOf(req.root, f));
+  // The compared documents' texts were read already; other files (schemas) are read once each.
+  const texts = new Map([newDoc, ...baselines].flatMap((d) => (d.text ? [[d.file, d.text]] : [])));
+  const diagnostics = locateFindings(
+    diffDiagnostics(result),
+    (f) => texts.get(f) ?? textOf(req.root, f),
+  );
   return { status: "compared", result, diagnostics, failed: diffFailed(result) };
 }
 

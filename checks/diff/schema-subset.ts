@@ -251,8 +251,12 @@ function subsetOfUnion(
   for (const [i, branch] of branches.entries()) {
     const trial: Incompat[] = [];
     subset(source, branch, { ...ctx, out: trial });
-    // A pattern change without a counterexample is a warning, not a failure to fit the branch.
-    const hard = trial.filter((inc) => inc.kind !== "pattern-unproven");
+    // A pattern change without a counterexample, or a property the branch does not declare (its
+    // open object still accepts the value), does not stop the value fitting the branch: they are
+    // passed on for the direction to judge (an input removed, an output added, a warning).
+    const hard = trial.filter(
+      (inc) => inc.kind !== "pattern-unproven" && inc.kind !== "undeclared",
+    );
     if (hard.length === 0) {
       ctx.out.push(...trial);
       // `oneOf` also rejects a value that matches a second branch: the others must be provably

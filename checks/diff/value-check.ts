@@ -1,61 +1,57 @@
-import type { ValidateFunction } from "ajv";
-import { createAjv } from "../../json-schema/ajv.js";
+import { format as knownFormats, Validator } from "@cfworker/json-schema";
 import type { Schema } from "../../json-schema/schema-facts.js";
 
 /**
- * Validation of concrete values against schemas with the project's Ajv (2020-12 + formats).
- * The diff uses it to prove every witness: a witness is only "verified" when Ajv agrees.
- * Foreign tools/list documents may carry vendor keywords, so strict mode is off here.
+ * Validation of concrete values against schemas (draft 2020-12 with formats), used by the diff to
+ * prove every witness: a witness is only "verified" when the validator agrees.
+ *
+ * The diff asks many one-off questions (is this candidate valid under that sub-schema?), so it uses
+ * an interpreting validator, @cfworker/json-schema, which costs nothing to set up per schema —
+ * compiling each of them with Ajv cost milliseconds apiece. The test suite re-proves the corpus
+ * witnesses with Ajv, the validator the runtime uses.
  */
 export class ValueChecker {
-  // No meta-schema validation (foreign documents are compared, not judged here) and no code
-  // optimisation pass: each witness schema is compiled once and run a handful of times.
-  private readonly ajv = createAjv({
-    strict: false,
-    validateFormats: true,
-    allowUnionTypes: true,
-    validateSchema: false,
-    code: { optimize: false },
-    // Unknown formats are reported once each in the diff's own result (`unknownFormatNotes`),
-    // not as Ajv's warning line per schema on stderr.
-    logger: { log() {}, warn() {}, error: (...args: unknown[]) => console.error(...args) },
-  });
-  private readonly cache = new Map<string, ValidateFunction | null>();
+  private readonly cache = new WeakMap<object, Validator | null>();
+  private readonly booleans = new Map<boolean, Validator>();
 
-  /**
-   * The compiled validator of a schema, or null when Ajv cannot compile it (then nothing is
-   * proven).
-   */
-  validator(schema: Schema): ValidateFunction | null {
-    const key = JSON.stringify(schema);
-    let fn = this.cache.get(key);
-    if (fn === undefined) {
-      try {
-        fn = this.ajv.compile(schema);
-      } catch {
-        fn = null;
+  /** The validator of a schema, or null when the schema cannot be read (then nothing is proven). */
+  private validator(schema: Schema): Validator | null {
+    // Schemas are compared values (normalised once, never mutated): identity is a safe key, and
+    // equal schemas that are distinct objects merely get their own validator.
+    if (typeof schema === "boolean") {
+      let b = this.booleans.get(schema);
+      if (!b) {
+        b = new Validator(schema, "2020-12", true);
+        this.booleans.set(schema, b);
       }
-      this.cache.set(key, fn);
+      return b;
     }
-    return fn;
+    let v = this.cache.get(schema);
+    if (v === undefined) {
+      try {
+        v = new Validator(schema as never, "2020-12", true);
+      } catch {
+        v = null;
+      }
+      this.cache.set(schema, v);
+    }
+    return v;
   }
 
-  /** True/false when Ajv can decide, undefined when the schema does not compile. */
+  /** True/false when the validator can decide, undefined when the schema cannot be used. */
   accepts(schema: Schema, value: unknown): boolean | undefined {
-    const fn = this.validator(schema);
-    return fn ? (fn(value) as boolean) : undefined;
+    const v = this.validator(schema);
+    if (!v) return undefined;
+    try {
+      return v.validate(value).valid;
+    } catch {
+      // e.g. a pattern that is no valid regular expression
+      return undefined;
+    }
   }
 
-  /** True when the checker validates values of this string format (ajv-formats knows it). */
+  /** True when the checker validates values of this string format. */
   knowsFormat(format: string): boolean {
-    return format in this.ajv.formats;
-  }
-
-  /** The first Ajv error keyword for a rejected value (e.g. "enum", "pattern"), for messages. */
-  rejection(schema: Schema, value: unknown): string | undefined {
-    const fn = this.validator(schema);
-    if (!fn || fn(value)) return undefined;
-    const e = fn.errors?.[0];
-    return e ? `${e.instancePath || "/"} ${e.message ?? e.keyword}` : undefined;
+    return Object.hasOwn(knownFormats, format);
   }
 }

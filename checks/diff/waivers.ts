@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import type { ValidateFunction } from "ajv";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { createAjv, ajvErrorMessage, ajvErrorPointer } from "../../json-schema/ajv.js";
 import waiverSchema from "./waivers.schema.json" with { type: "json" };
 import { projectLayout } from "../../contract-model/project-layout.js";
 
@@ -51,7 +51,16 @@ export const WAIVER_NOT_ALLOWED = defineRule({
 /** Default location of the waiver file. */
 export const defaultWaiverFile = projectLayout.waiversFile;
 
-const validate = createAjv().compile(waiverSchema);
+/**
+ * The waiver schema's validator, compiled on first use: most diffs read no waiver file, and Ajv
+ * with its meta-schemas is the largest thing the diff would otherwise load and compile at start.
+ */
+let validator: Promise<typeof import("../../json-schema/ajv.js") & { validate: ValidateFunction }>;
+const waiverValidator = () =>
+  (validator ??= import("../../json-schema/ajv.js").then((ajv) => ({
+    ...ajv,
+    validate: ajv.createAjv().compile(waiverSchema),
+  })));
 
 /** Read and validate a waiver file; a missing default file means "no waivers". */
 export async function readWaivers(
@@ -67,14 +76,14 @@ export async function readWaivers(
         ? [diagnose(WAIVER_FILE_INVALID, { variant: "missing", file }, { file })]
         : [],
     };
-  return parseWaivers(text, file);
+  return await parseWaivers(text, file);
 }
 
 /** Validate waiver JSON text against `waivers.schema.json`. */
-export function parseWaivers(
+export async function parseWaivers(
   text: string,
   file: string,
-): { waivers: Waiver[]; diagnostics: Diagnostic[] } {
+): Promise<{ waivers: Waiver[]; diagnostics: Diagnostic[] }> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -84,6 +93,7 @@ export function parseWaivers(
       diagnostics: [diagnose(WAIVER_FILE_INVALID, { variant: "notJson", file }, { file })],
     };
   }
+  const { validate, ajvErrorMessage, ajvErrorPointer } = await waiverValidator();
   if (!validate(json))
     return {
       waivers: [],

@@ -84,12 +84,12 @@ describe("Contract-Diff waivers (L12.2)", () => {
     );
   });
 
-  it("rejects a waiver without reason, approver or expiry", () => {
-    const bad = parseWaivers(
+  it("rejects a waiver without reason, approver or expiry", async () => {
+    const bad = await parseWaivers(
       JSON.stringify({ waivers: [{ fingerprint: `sha256:${"0".repeat(64)}`, reason: "because" }] }),
       "w.json",
     );
     assert.deepEqual([...new Set(bad.diagnostics.map((d) => d.ruleId))], ["WAIVER_FILE_INVALID"]);
-    assert.equal(parseWaivers("{", "w.json").diagnostics[0].ruleId, "WAIVER_FILE_INVALID");
+    assert.equal((await parseWaivers("{", "w.json")).diagnostics[0].ruleId, "WAIVER_FILE_INVALID");
   });
 });
