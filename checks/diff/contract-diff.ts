@@ -116,7 +116,7 @@ export function compareContracts(
       message:
         ruleMessage(rule, params) +
         (unverified
-          ? " (no Ajv-verified witness; reported because compatibility could not be proven)"
+          ? " (no verified witness; reported because compatibility could not be proven)"
           : ""),
       ...(f.witness ? { witness: f.witness } : {}),
       fingerprint: fingerprint(
