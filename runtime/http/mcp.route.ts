@@ -1,7 +1,7 @@
 import { bodyParser } from "@koa/bodyparser";
-import type { McpHttpHandler } from "@modelcontextprotocol/server";
-import { toNodeHandler } from "@modelcontextprotocol/node";
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Middleware } from "koa";
+import { serveFetch } from "./fetch-bridge.js";
 
 /** The SDK's own limit on a request body (4 MiB). */
 const MAX_BODY = "4mb";
@@ -32,14 +32,15 @@ export function parseMcpBody(): Middleware {
 
 /**
  * Mount an SDK MCP handler on a Koa route: Koa steps aside (`respond = false`) and the Node
- * request/response go to the SDK's adapter, with the body parsed by `parseMcpBody` when there is
- * one.
+ * request/response go to the handler's fetch face through `serveFetch` (the body parsed once, by
+ * `parseMcpBody` when it ran, else there), with the verified token the OAuth gate left on the
+ * request.
  */
 export function mcpRoute(handler: McpHttpHandler): Middleware {
-  const serve = toNodeHandler(handler);
   return async (ctx) => {
     ctx.respond = false;
-    const body = (ctx.request as { body?: unknown }).body;
-    await serve(ctx.req, ctx.res, body);
+    const parsedBody = (ctx.request as { body?: unknown }).body;
+    const authInfo = (ctx.req as { auth?: AuthInfo }).auth;
+    await serveFetch(handler, ctx.req, ctx.res, { parsedBody, authInfo });
   };
 }

@@ -4,9 +4,10 @@ import { isJsonContentType, type McpHttpHandler } from "@modelcontextprotocol/se
  * Own `__proto__` keys in tool arguments (C5, G9). `JSON.parse` keeps `{"__proto__": …}` as an own
  * property, but the SDK's request schema copies `arguments` into a fresh object and skips that key,
  * so the contract's validator would never see it and the call would succeed without the key. The
- * MCP handler's `fetch` therefore parses the body once itself, remembers each request whose tool
- * arguments carry an own `__proto__` key (at any depth), and hands the parsed body on (the SDK's
- * documented `parsedBody`, which also spares it a clone and a second parse). The dispatcher refuses
+ * MCP handler's `fetch` therefore looks at the parsed body (the mount's `parsedBody`, or the body it
+ * parses itself), remembers each request whose tool arguments carry an own `__proto__` key (at any
+ * depth), and hands the parsed body on (the SDK's documented `parsedBody`, which also spares it a
+ * clone and a second parse). The dispatcher refuses
  * a remembered request with INVALID_INPUT, like any other unknown property.
  */
 const withPrototypeKey = new WeakSet<Request>();
@@ -39,13 +40,18 @@ export function guardPrototypeKeys(handler: McpHttpHandler): McpHttpHandler {
   return {
     ...handler,
     fetch: async (request, options) => {
+      // Parsed already (by the HTTP mount): only the scan is left to do.
+      if (options?.parsedBody !== undefined) {
+        if (toolArguments(options.parsedBody).some(hasOwnPrototypeKey))
+          withPrototypeKey.add(request);
+        return handler.fetch(request, options);
+      }
       if (
         request.method.toUpperCase() !== "POST" ||
-        options?.parsedBody !== undefined ||
         !isJsonContentType(request.headers.get("content-type"))
       )
         return handler.fetch(request, options);
-      // toNodeHandler has read the body into memory already (bounded by its size limit).
+      // The request's body is in memory already (bounded by the mount's size limit).
       const text = await request.text();
       let parsedBody: unknown;
       try {
