@@ -4,6 +4,7 @@ import { authInfoOf } from "../auth/auth-info.js";
 import type { AuthRuntime } from "../auth/auth-runtime.js";
 import { bearerChallenge } from "../auth/challenge.js";
 import { TokenRejected } from "../auth/token-verifier.js";
+import { messageRefusal, refusalBody } from "../mcp/message-policy.js";
 import { parseMcpBody } from "./mcp.route.js";
 
 /**
@@ -97,14 +98,17 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
     };
   };
   return async (ctx, next) => {
-    const header = ctx.get("authorization");
+    const headers = authorizationHeaders(ctx.req.rawHeaders);
     // Node keeps the first of repeated Authorization headers; which one counts would depend on
-    // every proxy on the way, so a request with two is refused (RFC 6750 §3.1 invalid_request).
-    if (header && authorizationHeaders(ctx.req.rawHeaders) > 1)
+    // every proxy on the way, so a request with two is refused (RFC 6750 §3.1 invalid_request),
+    // also when one of them is empty.
+    if (headers > 1)
       return refuse(ctx, {
         code: "invalid_request",
         description: "the request carries more than one Authorization header",
       });
+    // One empty header is no credential at all, as clients send it when they hold no token.
+    const header = ctx.get("authorization");
     if (header) {
       const match = BEARER.exec(header);
       if (!match)
@@ -120,6 +124,17 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
     }
     return parse(ctx, async () => {
       const body = (ctx.request as { body?: unknown }).body;
+      // Refused bodies (too deep, a batch the revision does not allow) are answered here, before
+      // anything else walks them: the SDK's adapter serializes a parsed body again.
+      const refusal =
+        ctx.method === "POST" && body !== undefined
+          ? messageRefusal(body, ctx.get("mcp-protocol-version") || null)
+          : undefined;
+      if (refusal) {
+        ctx.status = 400;
+        ctx.body = refusalBody(refusal);
+        return;
+      }
       const access =
         ctx.method === "POST" && body !== undefined ? classifyMcpRequest(body) : "protected";
       if (access === "protected") return refuse(ctx);

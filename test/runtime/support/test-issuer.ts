@@ -20,8 +20,8 @@ export interface TestTokenRequest {
   notBefore?: number;
   /** Claims set after the defaults (`undefined` removes one), for tokens with odd claims. */
   claims?: Record<string, unknown>;
-  /** The header's `typ` (default `at+jwt`; null: none). */
-  typ?: string | null;
+  /** The header's `typ` (default `at+jwt`; null: none); any JSON value, as a careless issuer signs. */
+  typ?: unknown;
 }
 
 /** A confidential client profile tests configure (the ChatGPT connector's shape). */
@@ -102,7 +102,11 @@ export async function createTestIssuer(issuer = "https://issuer.test"): Promise<
         if (value === undefined) delete claims[name];
       const typ = r.typ === undefined ? "at+jwt" : r.typ;
       return new SignJWT(claims)
-        .setProtectedHeader({ alg: "ES256", kid: key.kid, ...(typ !== null && { typ }) })
+        .setProtectedHeader({
+          alg: "ES256",
+          kid: key.kid,
+          ...(typ !== null && { typ: typ as string }),
+        })
         .sign(key.privateKey);
     },
     async serveJwks() {
