@@ -64,9 +64,14 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * public methods pass, tool calls pass on to be answered with a tool-result challenge (the form a
  * host starts account linking from), and everything else gets 401 with the challenge (RFC 6750,
  * RFC 9728 `resource_metadata`). Only a request without a token is parsed here (to see what it
- * asks for); an authenticated one goes to the SDK unread, which parses it once.
+ * asks for); an authenticated one goes to the SDK unread, which parses it once. `policy`: while
+ * this instance's client policy lease does not hold (another instance may have taken over), a
+ * request with a token gets 503 and is served by nothing.
  */
-export function mcpAuthGate(auth: AuthRuntime): Middleware {
+export function mcpAuthGate(
+  auth: AuthRuntime,
+  policy?: { current(): boolean | Promise<boolean> },
+): Middleware {
   const { resourceMetadataUrl, scopesSupported } = auth.settings;
   const resource = new URL(auth.settings.resource);
   const parse = parseMcpBody();
@@ -113,6 +118,23 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
       const match = BEARER.exec(header);
       if (!match)
         return refuse(ctx, { description: "the Authorization header is not a Bearer token" });
+      const current = policy?.current() ?? true;
+      if (current !== true && !(await current)) {
+        // The instance is stopping: read the body out first, so closing the connection cannot
+        // reset it before the client has read this answer.
+        await new Promise((resolve) => {
+          ctx.req.once("end", resolve).once("error", resolve).resume();
+        });
+        ctx.status = 503;
+        ctx.set("Connection", "close");
+        ctx.set("Retry-After", "1");
+        ctx.body = {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32001, message: "this server instance no longer serves: retry" },
+        };
+        return;
+      }
       try {
         const caller = await auth.verify(match[1]);
         (ctx.req as { auth?: AuthInfo }).auth = authInfoOf(match[1], caller, resource);

@@ -143,12 +143,16 @@ describe("OAuth discovery and the development issuer (issue #12; L1)", function 
 
   it("refuses a public MCP URL other than the plugin's beyond loopback (one origin, L1)", async () => {
     const issuer = await createTestIssuer();
-    const config = await loadConfig(
-      repoRoot,
-      { host: "0.0.0.0", publicUrl: "https://staging.example.com", auth: issuer.config() },
-      {},
-    );
-    await assert.rejects(createServices(config), /must be the plugin's one public MCP URL/);
+    try {
+      const config = await loadConfig(
+        repoRoot,
+        { host: "0.0.0.0", publicUrl: "https://staging.example.com", auth: issuer.config() },
+        {},
+      );
+      await assert.rejects(createServices(config), /must be the plugin's one public MCP URL/);
+    } finally {
+      await issuer.close();
+    }
   });
 
   it("beyond loopback the issuer and its JWKS URL must be https (keys travel the network)", async () => {

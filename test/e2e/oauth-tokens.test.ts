@@ -139,6 +139,7 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
   after(async () => {
     await fx?.close();
     await jwks?.close();
+    await issuer?.close();
   });
 
   it("serves a valid token, and the SDK clients of both eras with it", async () => {
@@ -253,6 +254,7 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
     await refusedAs(bearer(hs), /algorithm/);
     const rogue = await createTestIssuer(issuer.issuer);
     const forged = await rogue.mint({ audience: resource, subject: "ann", scopes: ["coach.read"] });
+    await rogue.close();
     await refusedAs(bearer(forged), /signing key is unknown/);
     const imported = await importJWK(published.keys[0], "ES256");
     assert.ok(imported, "the published key is a usable public key (the refusals are not vacuous)");

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -56,6 +56,8 @@ export interface TestIssuer {
   rotate(): Promise<void>;
   /** Stop publishing every key but the current one. */
   retireOldKeys(): Promise<void>;
+  /** Remove the JWKS file and its temporary directory. */
+  close(): Promise<void>;
 }
 
 async function newKey(): Promise<SigningKey> {
@@ -132,5 +134,6 @@ export async function createTestIssuer(issuer = "https://issuer.test"): Promise<
       keys = keys.slice(-1);
       await publish();
     },
+    close: () => rm(dir, { recursive: true, force: true }),
   };
 }
