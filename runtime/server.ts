@@ -18,6 +18,7 @@ import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpAuthGate } from "./http/mcp-auth.js";
 import { mcpRoute } from "./http/mcp.route.js";
+import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
@@ -73,10 +74,14 @@ export function createApp(
       serverBuild: services.identity.serverBuild,
     };
   });
-  router.get("/metrics", async (ctx) => {
-    ctx.type = services.metrics.registry.contentType;
-    ctx.body = await services.metrics.registry.metrics();
-  });
+  router.get(
+    "/metrics",
+    metricsAuth(config.metricsToken, isLoopbackHost(config.host)),
+    async (ctx) => {
+      ctx.type = services.metrics.registry.contentType;
+      ctx.body = await services.metrics.registry.metrics();
+    },
+  );
   router.get("/start", startPage({ launchKeyRequired: !isLoopbackHost(config.host) }));
   // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
   const parseLaunchBody = bodyParser({
