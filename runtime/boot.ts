@@ -14,16 +14,18 @@ import { runtimeIdentity } from "./identity.js";
 import { loadUiPages } from "./mcp/ui-resources.js";
 import { closeLogger, createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
-import { resolveSecrets } from "./secrets.js";
+import { checkSecretsConfig, resolveSecrets } from "./secrets.js";
 import type { RuntimeServices } from "./services.js";
+import { refuseLostDatabase } from "./store/database-file.js";
 import { PostgresStore } from "./store/postgres-store.js";
 import { preparePrivateFile } from "./store/private-file.js";
 import { databaseFileName, SqliteStore } from "./store/sqlite-store.js";
 import { openStateGuard } from "./state-guard.js";
 
 /**
- * Build the shared services from a resolved config: identity, curriculum, secrets (configured, or
- * created in the data directory on first start), the migrated store, logger and metrics.
+ * Build the shared services from a resolved config: identity, curriculum, the checked and migrated
+ * store, secrets (configured, or created in the data directory on first start, after its
+ * database), logger and metrics.
  */
 export async function createServices(
   config: RuntimeConfig,
@@ -39,10 +41,13 @@ export async function createServices(
     loadCurriculum(config.curriculumFile),
     loadUiPages(config.root),
   ]);
-  const secrets = await resolveSecrets(config);
+  checkSecretsConfig(config);
   const auth = await createAuthRuntime(config, authSettings);
   const sqliteFile = path.join(config.dataDir, databaseFileName);
-  if (!config.databaseUrl) await preparePrivateFile(sqliteFile);
+  if (!config.databaseUrl) {
+    await refuseLostDatabase(config.dataDir);
+    await preparePrivateFile(sqliteFile);
+  }
   // State schema and policy revision floor first: refuses (exit 2) before anything else opens.
   const stateGuard = await openStateGuard(config);
   const commitDelay = testCommitDelayHook(config);
@@ -50,6 +55,13 @@ export async function createServices(
     ? PostgresStore.open(config.databaseUrl, identity.stateSchemaVersion)
     : SqliteStore.open(sqliteFile, identity.stateSchemaVersion, commitDelay)
   ).catch(async (error) => {
+    await stateGuard.close();
+    throw error;
+  });
+  // The secrets come after the database, so an empty database beside them means a lost one
+  // (refuseLostDatabase), never a first start that stopped half-way.
+  const secrets = await resolveSecrets(config).catch(async (error) => {
+    await store.close();
     await stateGuard.close();
     throw error;
   });

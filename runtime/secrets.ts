@@ -92,8 +92,48 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<RuntimeSecre
   }
 }
 
+/**
+ * The checks of `resolveSecrets` that read only the configuration: weak or malformed configured
+ * secrets, and with `databaseUrl` a key every node must share that is not configured. Run before
+ * anything is created; `resolveSecrets` repeats them.
+ */
+export function checkSecretsConfig(config: RuntimeConfig): void {
+  checkConfiguredValues(config);
+  if (config.databaseUrl) {
+    const missing = sharedKeys(config).filter(
+      (name) => configuredSecrets(config)[name] === undefined,
+    );
+    if (missing.length > 0)
+      throw new Error(
+        `DATABASE_URL is set, so every node must share its keys from ` +
+          `configuration; missing: ` +
+          missing
+            .map((n) => `${secretSettings[n].env} (config "${secretSettings[n].key}")`)
+            .join(", "),
+      );
+  }
+}
+
+/** The keys every node of a shared PostgreSQL database must take from configuration. */
+function sharedKeys(config: RuntimeConfig): (keyof RuntimeSecrets)[] {
+  return [
+    "logHmacKey",
+    "capabilityKeys",
+    ...(isLoopbackHost(config.host) ? [] : ["launchSecret"]),
+  ] as (keyof RuntimeSecrets)[];
+}
+
+/** The secrets the configuration sets (file or environment). */
+function configuredSecrets(config: RuntimeConfig): Partial<RuntimeSecrets> {
+  return {
+    ...(config.logHmacKey && { logHmacKey: config.logHmacKey }),
+    ...(config.capabilityKeys && { capabilityKeys: config.capabilityKeys }),
+    ...(config.launchSecret && { launchSecret: config.launchSecret }),
+  };
+}
+
 /** Refuse weak or malformed configured secrets at start, naming the setting (never the value). */
-function checkConfigured(config: RuntimeConfig): void {
+function checkConfiguredValues(config: RuntimeConfig): void {
   for (const name of ["logHmacKey", "launchSecret"] as const) {
     const value = config[name];
     if (value !== undefined && (typeof value !== "string" || value.length < MIN_SECRET_LENGTH))
@@ -121,27 +161,9 @@ function checkConfigured(config: RuntimeConfig): void {
  * fails. Otherwise what is not configured comes from `<dataDir>/secrets.json`.
  */
 export async function resolveSecrets(config: RuntimeConfig): Promise<RuntimeSecrets> {
-  checkConfigured(config);
-  const configured = {
-    ...(config.logHmacKey && { logHmacKey: config.logHmacKey }),
-    ...(config.capabilityKeys && { capabilityKeys: config.capabilityKeys }),
-    ...(config.launchSecret && { launchSecret: config.launchSecret }),
-  };
+  checkSecretsConfig(config);
+  const configured = configuredSecrets(config);
   if (config.databaseUrl) {
-    const needed = [
-      "logHmacKey",
-      "capabilityKeys",
-      ...(isLoopbackHost(config.host) ? [] : ["launchSecret"]),
-    ] as (keyof RuntimeSecrets)[];
-    const missing = needed.filter((name) => configured[name] === undefined);
-    if (missing.length > 0)
-      throw new Error(
-        `DATABASE_URL is set, so every node must share its keys from ` +
-          `configuration; missing: ` +
-          missing
-            .map((n) => `${secretSettings[n].env} (config "${secretSettings[n].key}")`)
-            .join(", "),
-      );
     // On loopback the launch secret is never asked for; a per-process one keeps the type total.
     return { launchSecret: randomSecret(), ...configured } as RuntimeSecrets;
   }

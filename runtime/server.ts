@@ -8,7 +8,9 @@ import {
   deregisterInstance,
   newInstanceId,
   HEARTBEAT_MS,
+  policySetHash,
 } from "./auth/client-policy.js";
+import { PolicyLease } from "./auth/policy-lease.js";
 import { closeServices, createServices } from "./boot.js";
 import { coachHandlers } from "./domain/handlers/index.js";
 import { hostGuard, originPolicy } from "./http/host-guard.js";
@@ -16,6 +18,7 @@ import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpAuthGate } from "./http/mcp-auth.js";
 import { mcpRoute } from "./http/mcp.route.js";
+import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
@@ -44,10 +47,12 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
 /**
  * Build the Koa app: host guard, `/healthz`, `/metrics`, the first-party launch API and start
  * page, and the MCP endpoint at `/mcp` (mounted raw: Koa hands the Node request to the SDK).
+ * `policy`: the client policy lease every request with a token is checked against (L14).
  */
 export function createApp(
   services: RuntimeServices,
   handlers: CoachHandlers<CallContext> = coachHandlers,
+  policy?: Pick<PolicyLease, "current">,
 ) {
   const { config, identity } = services;
   // The configuration names the port actually bound (see `serve`).
@@ -69,10 +74,14 @@ export function createApp(
       serverBuild: services.identity.serverBuild,
     };
   });
-  router.get("/metrics", async (ctx) => {
-    ctx.type = services.metrics.registry.contentType;
-    ctx.body = await services.metrics.registry.metrics();
-  });
+  router.get(
+    "/metrics",
+    metricsAuth(config.metricsToken, isLoopbackHost(config.host)),
+    async (ctx) => {
+      ctx.type = services.metrics.registry.contentType;
+      ctx.body = await services.metrics.registry.metrics();
+    },
+  );
   router.get("/start", startPage({ launchKeyRequired: !isLoopbackHost(config.host) }));
   // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
   const parseLaunchBody = bodyParser({
@@ -88,7 +97,7 @@ export function createApp(
     parseLaunchBody,
     launchRoute(services, mcpUrl),
   );
-  router.all("/mcp", mcpAuthGate(services.auth), mcpRoute(mcp));
+  router.all("/mcp", mcpAuthGate(services.auth, policy), mcpRoute(mcp));
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());
@@ -118,10 +127,11 @@ export async function startServer(
   // other ones, or on a rollback to a retired profile without a new policyRevision).
   const instanceId = newInstanceId();
   const profiles = services.auth.settings.profiles;
+  const leaseStart = PolicyLease.now();
   const activation = await activateClientPolicy(services.store, {
     instanceId,
     profiles,
-    resource: services.auth.settings.resource,
+    resource: services.auth.settings.policyResource,
     policyRevision: services.line.current()?.policyRevision ?? 0,
     now: new Date(),
   });
@@ -133,7 +143,25 @@ export async function startServer(
   // While serving, follow the policy revision floor other processes raise on the same database
   // (L11); this server raises it when it serves a call or a launch under a higher revision.
   services.stateGuard?.floor.refreshEvery();
-  const { app, mcp } = createApp(services, handlers);
+  const registration = {
+    instanceId,
+    policySet: policySetHash(profiles),
+    active: activation.active,
+  };
+  // Another instance that took over (this one's heartbeat went stale: frozen, cut off) has retired
+  // this one's profiles: stop serving, as a failure the supervisor sees.
+  const lease = new PolicyLease(
+    () => clientPolicyHeartbeat(services.store, registration, new Date()),
+    () => {
+      services.logger.error(
+        "another instance activated different OAuth client profiles on this database: " +
+          "this instance stops serving (L14)",
+      );
+      void close("client-policy-conflict");
+    },
+    leaseStart,
+  );
+  const { app, mcp } = createApp(services, handlers, lease);
   const handle = app.callback();
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -156,20 +184,9 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   let stop: (reason: StopReason) => void = () => undefined;
   const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
-  const heartbeat = setInterval(() => {
-    void clientPolicyHeartbeat(services.store, instanceId, profiles, new Date())
-      .then((ok) => {
-        if (ok) return;
-        services.logger.error(
-          "another instance activated different OAuth client profiles on this database: " +
-            "this instance stops serving (L14)",
-        );
-        void close().then(() => stop("client-policy-conflict"));
-      })
-      .catch(() => undefined);
-  }, HEARTBEAT_MS);
+  const heartbeat = setInterval(() => void lease.renew().catch(() => undefined), HEARTBEAT_MS);
   heartbeat.unref();
-  const close = () => {
+  const close = (reason: StopReason = "closed") => {
     closing ??= (async () => {
       clearInterval(purge);
       clearInterval(heartbeat);
@@ -181,11 +198,11 @@ export async function startServer(
       await mcp.close();
       await deregisterInstance(services.store, instanceId).catch(() => undefined);
       await closeServices(services);
-      stop("closed");
+      stop(reason);
     })();
     return closing;
   };
-  return { origin, mcpUrl: `${origin}/mcp`, port: listener.port, close, stopped };
+  return { origin, mcpUrl: `${origin}/mcp`, port: listener.port, close: () => close(), stopped };
 }
 
 /**

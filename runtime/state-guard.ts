@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { StartupError } from "./config/startup-error.js";
 import { readLine } from "./domain/line-policy.js";
+import { assertDatabaseIntact, damagedDatabase, isDamagedDatabase } from "./store/database-file.js";
 import { PolicyRevisionFloor } from "./store/policy-floor.js";
 import {
   type DatabaseLocation,
@@ -69,10 +70,14 @@ export async function openStateGuard(
   if (config.databaseUrl) await assertDatabaseReachable(config.databaseUrl);
   const knex = await openAdminKnex(config, { lockWaitMs: () => lockWaitMs });
   try {
+    // A damaged embedded database stops the start before anything reads or writes it.
+    if (!config.databaseUrl) await assertDatabaseIntact(knex, describeDatabase(config));
     let migrated: string[];
     try {
       migrated = await migrateForward(knex);
     } catch (error) {
+      if (isDamagedDatabase(error))
+        throw damagedDatabase(describeDatabase(config), (error as Error).message);
       if (error instanceof StateSchemaRefused)
         throw new StartupError(
           "STATE_SCHEMA_UNKNOWN",

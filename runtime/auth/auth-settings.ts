@@ -18,6 +18,13 @@ export interface AuthSettings {
   issuer: string;
   /** The one OAuth resource: the public MCP URL, which every token's audience must name (L1). */
   resource: string;
+  /**
+   * The resource as the client policy records it (fingerprints, rollback guard): `resource`, but
+   * on loopback without `publicUrl` without the port, which is the bound port there (often picked
+   * at random): moving a loopback server to another port is no cutover, and coming back to an
+   * earlier port is no rollback.
+   */
+  policyResource: string;
   /** RFC 9728 protected resource metadata URL, on the resource's origin. */
   resourceMetadataUrl: string;
   /** The issuer's JWKS: a URL, a local file, or (development) the local key. */
@@ -54,6 +61,8 @@ export function resolveAuthSettings(
       ? `http://${urlHost(config.host)}:${config.port}`
       : new URL(identity.mcpUrl).origin;
   const resource = `${origin}/mcp`;
+  const policyResource =
+    loopback && !config.publicUrl ? `http://${urlHost(config.host)}/mcp` : resource;
   if (!loopback && resource !== identity.mcpUrl)
     throw invalid(
       `beyond loopback the server's MCP URL must be the plugin's one public MCP URL ` +
@@ -97,6 +106,7 @@ export function resolveAuthSettings(
     development,
     issuer: auth.issuer ?? origin,
     resource,
+    policyResource,
     resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
     jwks: development
       ? { development: true }
@@ -107,7 +117,7 @@ export function resolveAuthSettings(
     clockSkewSeconds: auth.clockSkewSeconds ?? 30,
     jwksCooldownMs: (auth.jwksCooldownSeconds ?? 30) * 1000,
     jwksCacheMaxAgeMs: (auth.jwksCacheMaxAgeSeconds ?? 600) * 1000,
-    profiles: profiles.map((p) => ({ ...p, fingerprint: profileFingerprint(p, resource) })),
+    profiles: profiles.map((p) => ({ ...p, fingerprint: profileFingerprint(p, policyResource) })),
     scopesSupported: contractScopes,
     ...(auth.domainVerificationToken && {
       domainVerificationToken: auth.domainVerificationToken,

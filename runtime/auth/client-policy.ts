@@ -5,10 +5,22 @@ import { StartupError } from "../config/startup-error.js";
 import type { CoachStore, SqlExecutor } from "../store/store.js";
 import type { ActivatedProfile } from "./client-profiles.js";
 
-/** How long an instance counts as running without a heartbeat. */
+/** How long an instance counts as running without a heartbeat, on the database's clock. */
 export const INSTANCE_LIVE_MS = 15_000;
 /** How often a running instance renews its heartbeat and re-checks the recorded policy. */
 export const HEARTBEAT_MS = 5_000;
+
+/**
+ * The database's clock in epoch milliseconds, as SQL. Heartbeats are written and judged by this one
+ * clock, never by the clocks of the hosts the instances run on, so a host whose clock runs ahead
+ * cannot take a live instance for a dead one. SQLite runs inside the processes of one host (its
+ * file is never shared over a network), so its clock is that host's.
+ */
+function databaseNowMs(dialect: CoachStore["dialect"]): string {
+  return dialect === "postgres"
+    ? "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+    : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+}
 
 interface PolicyRow {
   fingerprint: string;
@@ -109,6 +121,46 @@ function rollbackRefusal(
 export interface ActivationOutcome {
   activated: string[];
   retired: string[];
+  /**
+   * The ACTIVE fingerprints once activated, sorted: what the heartbeat expects to find while no
+   * other instance takes over. A configured instance's own; for one that records no profile (the
+   * development issuer), whatever was active before it started, which it leaves alone.
+   */
+  active: string[];
+}
+
+/** What a running instance registered, for its heartbeat. */
+export interface InstanceRegistration {
+  instanceId: string;
+  /** The sha256 of its recorded fingerprints (`policySetHash`). */
+  policySet: string;
+  /** The ACTIVE fingerprints it serves under (`ActivationOutcome.active`). */
+  active: readonly string[];
+}
+
+const activeFingerprints = async (sql: SqlExecutor): Promise<string[]> =>
+  (
+    await sql.all<{ fingerprint: string }>(
+      "SELECT fingerprint FROM client_policy WHERE status = 'ACTIVE'",
+    )
+  )
+    .map((r) => r.fingerprint)
+    .sort();
+
+/** Register (or renew) an instance with a heartbeat on the database's clock. */
+async function register(
+  store: CoachStore,
+  sql: SqlExecutor,
+  instanceId: string,
+  policySet: string,
+  startedAt: string,
+): Promise<void> {
+  await sql.run(
+    "INSERT INTO server_instances (instance_id, policy_set, started_at, heartbeat_at) " +
+      `VALUES (?, ?, ?, ${databaseNowMs(store.dialect)}) ON CONFLICT (instance_id) DO UPDATE ` +
+      "SET heartbeat_at = excluded.heartbeat_at, policy_set = excluded.policy_set",
+    [instanceId, policySet, startedAt],
+  );
 }
 
 /**
@@ -118,7 +170,10 @@ export interface ActivationOutcome {
  * configured fingerprint was retired and the line's `policyRevision` was not raised above the
  * revision that retired it. Otherwise the configured fingerprints become ACTIVE, every other ACTIVE
  * one is RETIRED at the current revision (grants are never rewritten: only this server's record
- * of which profiles it honours changes), and the instance registers its heartbeat.
+ * of which profiles it honours changes), and the instance registers its heartbeat. An instance
+ * that records no profile (the development issuer) activates and retires nothing: it honours none
+ * of the recorded clients, so it has no cutover to make. Liveness is judged on the database's clock
+ * (`now` only stamps the rows).
  */
 export async function activateClientPolicy(
   store: CoachStore,
@@ -131,12 +186,12 @@ export async function activateClientPolicy(
   },
 ): Promise<ActivationOutcome> {
   const setHash = policySetHash(request.profiles);
-  const nowMs = request.now.getTime();
   const at = request.now.toISOString();
   return locked(store, async (sql) => {
-    await sql.run("DELETE FROM server_instances WHERE heartbeat_at < ?", [
-      nowMs - INSTANCE_LIVE_MS,
-    ]);
+    await sql.run(
+      `DELETE FROM server_instances WHERE heartbeat_at < ${databaseNowMs(store.dialect)} - ?`,
+      [INSTANCE_LIVE_MS],
+    );
     const registered = await sql.all<InstanceRow>(
       "SELECT instance_id, policy_set FROM server_instances",
     );
@@ -173,7 +228,10 @@ export async function activateClientPolicy(
         );
     }
     const wanted = new Set(recorded(request.profiles).map((p) => p.fingerprint));
-    const retired = rows.filter((r) => r.status === "ACTIVE" && !wanted.has(r.fingerprint));
+    const retired =
+      wanted.size === 0
+        ? []
+        : rows.filter((r) => r.status === "ACTIVE" && !wanted.has(r.fingerprint));
     for (const r of retired)
       await sql.run(
         "UPDATE client_policy SET status = 'RETIRED', retired_at = ?, retired_at_revision = ? " +
@@ -198,44 +256,39 @@ export async function activateClientPolicy(
           [p.fingerprint, p.name, p.clientId, request.resource, at],
         );
     }
-    await sql.run("DELETE FROM server_instances WHERE instance_id = ?", [request.instanceId]);
-    await sql.run(
-      "INSERT INTO server_instances (instance_id, policy_set, started_at, heartbeat_at) " +
-        "VALUES (?, ?, ?, ?)",
-      [request.instanceId, setHash, at, nowMs],
-    );
-    return { activated, retired: retired.map((r) => r.fingerprint) };
+    await register(store, sql, request.instanceId, setHash, at);
+    return {
+      activated,
+      retired: retired.map((r) => r.fingerprint),
+      active: await activeFingerprints(sql),
+    };
   });
 }
 
 /**
- * A running instance's heartbeat: renews its registration and answers whether the database still
- * records exactly its fingerprints as ACTIVE. `false` means another instance took over with other
- * profiles: this one must stop serving.
+ * A running instance's heartbeat: answers whether the database still records exactly the ACTIVE
+ * fingerprints the instance serves under and, if so, renews its registration on the database's
+ * clock (registering it again when another instance dropped it as stale, e.g. after the process
+ * was frozen). `false` means another instance took over with other profiles: this one must stop
+ * serving.
  */
 export async function clientPolicyHeartbeat(
   store: CoachStore,
-  instanceId: string,
-  profiles: readonly ActivatedProfile[],
+  registration: InstanceRegistration,
   now: Date,
 ): Promise<boolean> {
   return locked(store, async (sql) => {
-    const active = (
-      await sql.all<{ fingerprint: string }>(
-        "SELECT fingerprint FROM client_policy WHERE status = 'ACTIVE'",
-      )
-    )
-      .map((r) => r.fingerprint)
-      .sort();
-    const mine = recorded(profiles)
-      .map((p) => p.fingerprint)
-      .sort();
+    const active = await activeFingerprints(sql);
+    const mine = [...registration.active].sort();
     const same = active.length === mine.length && active.every((f, i) => f === mine[i]);
     if (same)
-      await sql.run("UPDATE server_instances SET heartbeat_at = ? WHERE instance_id = ?", [
-        now.getTime(),
-        instanceId,
-      ]);
+      await register(
+        store,
+        sql,
+        registration.instanceId,
+        registration.policySet,
+        now.toISOString(),
+      );
     return same;
   });
 }

@@ -60,6 +60,13 @@ const scopesOf = (payload: JWTPayload): string[] => {
 const ACCESS_TOKEN_TYPES = new Set(["at+jwt", "application/at+jwt", "jwt"]);
 
 /**
+ * A JWS in compact serialization: three base64url segments without padding (RFC 7515 §2, §7.1).
+ * jose's decoder tolerates `=` padding and other noise; a token that is not exactly this form is
+ * refused before it is decoded or remembered.
+ */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
  * The client a token was issued to: `client_id` (RFC 9068) or `azp`. Either must be a non-empty
  * string, and when both are present they must agree.
  */
@@ -103,6 +110,7 @@ export function createTokenVerifier(options: VerifierOptions): {
   const memo = new LRUCache<string, VerifiedToken>({ max: options.memoSize ?? 10_000 });
   return {
     async verify(token) {
+      if (!COMPACT_JWS.test(token)) throw new TokenRejected("the access token is malformed");
       // Keyed by the token itself: the verifier holds it in memory during the call anyway.
       const key = token;
       const known = memo.get(key);
@@ -113,7 +121,7 @@ export function createTokenVerifier(options: VerifierOptions): {
         return known;
       }
       let payload: JWTPayload;
-      let typ: string | undefined;
+      let typ: unknown;
       try {
         ({
           payload,
@@ -128,7 +136,11 @@ export function createTokenVerifier(options: VerifierOptions): {
       } catch (error) {
         throw new TokenRejected(describe(error));
       }
-      if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ.toLowerCase()))
+      // The header is the token's own JSON: `typ` may be any value, not only a string.
+      if (
+        typ !== undefined &&
+        (typeof typ !== "string" || !ACCESS_TOKEN_TYPES.has(typ.toLowerCase()))
+      )
         throw new TokenRejected("the access token's typ header names another kind of token");
       if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 255)
         throw new TokenRejected("the access token's sub claim is not acceptable");

@@ -53,6 +53,12 @@ export interface RuntimeConfig {
    */
   launchSecret?: string;
   /**
+   * Bearer token `GET /metrics` demands (at least 32 characters). Unset: `/metrics` is served on
+   * loopback only; a server bound beyond loopback answers it 403, so the metrics are never open to
+   * the network by default.
+   */
+  metricsToken?: string;
+  /**
    * Key of the log fingerprint (L13); generated into secrets.json when unset, required with
    * `databaseUrl`.
    */
@@ -126,6 +132,7 @@ const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
   ["LOG_LEVEL", "/logLevel"],
   ["SKILLPILOT_PUBLIC_URL", "/publicUrl"],
   ["SKILLPILOT_LAUNCH_SECRET", "/launchSecret"],
+  ["SKILLPILOT_METRICS_TOKEN", "/metricsToken"],
   ["SKILLPILOT_LOG_HMAC_KEY", "/logHmacKey"],
   ["SKILLPILOT_CAPABILITY_KEYS", "/capabilityKeys"],
   ["SKILLPILOT_OAUTH_ISSUER", "/auth/issuer"],
@@ -136,6 +143,7 @@ const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
 /** Variables whose values are keys: a message about them never quotes the value. */
 const SECRET_ENV = new Set([
   "SKILLPILOT_LAUNCH_SECRET",
+  "SKILLPILOT_METRICS_TOKEN",
   "SKILLPILOT_LOG_HMAC_KEY",
   "SKILLPILOT_CAPABILITY_KEYS",
 ]);
@@ -301,6 +309,7 @@ export async function loadConfig(
     logLevel: merged.logLevel ?? "info",
     ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
+    ...(merged.metricsToken && { metricsToken: merged.metricsToken }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
     ...(merged.auth && {

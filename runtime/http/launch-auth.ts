@@ -13,24 +13,40 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
+ * Whether a request carries `Authorization: Bearer <secret>`; otherwise it is answered 401 with a
+ * challenge of `realm` and `reason`, and false comes back.
+ */
+export function requireBearer(
+  ctx: Parameters<Middleware>[0],
+  secret: string,
+  realm: string,
+  reason: string,
+): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get("authorization"));
+  if (match && sameSecret(match[1], secret)) return true;
+  ctx.status = 401;
+  ctx.set("WWW-Authenticate", `Bearer realm="${realm}"`);
+  ctx.body = { error: "unauthorized", reason };
+  return false;
+}
+
+/**
  * Guard of `POST /api/sessions` once the server is reachable beyond loopback: the first-party
  * caller (WebGUI backend, start page, scripts) must send `Authorization: Bearer <launch secret>`,
  * otherwise 401 before the body is even parsed. `undefined` (loopback) lets every request through.
  */
 export function launchAuth(secret: string | undefined): Middleware {
   return async (ctx, next) => {
-    if (secret !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get("authorization"));
-      if (!match || !sameSecret(match[1], secret)) {
-        ctx.status = 401;
-        ctx.set("WWW-Authenticate", 'Bearer realm="skillpilot-launch"');
-        ctx.body = {
-          error: "unauthorized",
-          reason: "the launch API needs the first-party launch secret as a bearer token",
-        };
-        return;
-      }
-    }
+    if (
+      secret !== undefined &&
+      !requireBearer(
+        ctx,
+        secret,
+        "skillpilot-launch",
+        "the launch API needs the first-party launch secret as a bearer token",
+      )
+    )
+      return;
     await next();
   };
 }

@@ -28,11 +28,28 @@ export function launchRoute(services: RuntimeServices, mcpUrl: () => string): Mi
       ctx.body = localizeError("INVALID_INPUT", "en", { launchUrl: services.config.launchUrl });
       return;
     }
-    const result = await launchSession(services, {
-      learner: body.learner,
-      locale,
-      acknowledgeSuccessor: body.acknowledgeSuccessor === true,
-    });
+    let result: Awaited<ReturnType<typeof launchSession>>;
+    try {
+      result = await launchSession(services, {
+        learner: body.learner,
+        locale,
+        acknowledgeSuccessor: body.acknowledgeSuccessor === true,
+      });
+    } catch (error) {
+      // A failing store (a full disk, a lost connection): the transaction was rolled back, so the
+      // answer is the error envelope saying nothing was saved, never a bare 500 page. The log gets
+      // the error's name and code only.
+      services.logger.error(
+        {
+          err: error instanceof Error ? error.name : "unknown",
+          code: (error as { code?: unknown }).code,
+        },
+        "launch failed",
+      );
+      ctx.status = errorTable.INTERNAL_ERROR.httpStatus;
+      ctx.body = localizeError("INTERNAL_ERROR", locale, { launchUrl: services.config.launchUrl });
+      return;
+    }
     if (result.kind === "minted") {
       ctx.status = 201;
       const { kind: _kind, ...minted } = result;

@@ -4,6 +4,7 @@ import { authInfoOf } from "../auth/auth-info.js";
 import type { AuthRuntime } from "../auth/auth-runtime.js";
 import { bearerChallenge } from "../auth/challenge.js";
 import { TokenRejected } from "../auth/token-verifier.js";
+import { messageRefusal, refusalBody } from "../mcp/message-policy.js";
 import { parseMcpBody } from "./mcp.route.js";
 
 /**
@@ -63,9 +64,14 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * public methods pass, tool calls pass on to be answered with a tool-result challenge (the form a
  * host starts account linking from), and everything else gets 401 with the challenge (RFC 6750,
  * RFC 9728 `resource_metadata`). Only a request without a token is parsed here (to see what it
- * asks for); an authenticated one goes to the SDK unread, which parses it once.
+ * asks for); an authenticated one goes to the SDK unread, which parses it once. `policy`: while
+ * this instance's client policy lease does not hold (another instance may have taken over), a
+ * request with a token gets 503 and is served by nothing.
  */
-export function mcpAuthGate(auth: AuthRuntime): Middleware {
+export function mcpAuthGate(
+  auth: AuthRuntime,
+  policy?: { current(): boolean | Promise<boolean> },
+): Middleware {
   const { resourceMetadataUrl, scopesSupported } = auth.settings;
   const resource = new URL(auth.settings.resource);
   const parse = parseMcpBody();
@@ -97,18 +103,38 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
     };
   };
   return async (ctx, next) => {
-    const header = ctx.get("authorization");
+    const headers = authorizationHeaders(ctx.req.rawHeaders);
     // Node keeps the first of repeated Authorization headers; which one counts would depend on
-    // every proxy on the way, so a request with two is refused (RFC 6750 §3.1 invalid_request).
-    if (header && authorizationHeaders(ctx.req.rawHeaders) > 1)
+    // every proxy on the way, so a request with two is refused (RFC 6750 §3.1 invalid_request),
+    // also when one of them is empty.
+    if (headers > 1)
       return refuse(ctx, {
         code: "invalid_request",
         description: "the request carries more than one Authorization header",
       });
+    // One empty header is no credential at all, as clients send it when they hold no token.
+    const header = ctx.get("authorization");
     if (header) {
       const match = BEARER.exec(header);
       if (!match)
         return refuse(ctx, { description: "the Authorization header is not a Bearer token" });
+      const current = policy?.current() ?? true;
+      if (current !== true && !(await current)) {
+        // The instance is stopping: read the body out first, so closing the connection cannot
+        // reset it before the client has read this answer.
+        await new Promise((resolve) => {
+          ctx.req.once("end", resolve).once("error", resolve).resume();
+        });
+        ctx.status = 503;
+        ctx.set("Connection", "close");
+        ctx.set("Retry-After", "1");
+        ctx.body = {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32001, message: "this server instance no longer serves: retry" },
+        };
+        return;
+      }
       try {
         const caller = await auth.verify(match[1]);
         (ctx.req as { auth?: AuthInfo }).auth = authInfoOf(match[1], caller, resource);
@@ -120,6 +146,17 @@ export function mcpAuthGate(auth: AuthRuntime): Middleware {
     }
     return parse(ctx, async () => {
       const body = (ctx.request as { body?: unknown }).body;
+      // Refused bodies (too deep, a batch the revision does not allow) are answered here, before
+      // anything else walks them: the SDK's adapter serializes a parsed body again.
+      const refusal =
+        ctx.method === "POST" && body !== undefined
+          ? messageRefusal(body, ctx.get("mcp-protocol-version") || null)
+          : undefined;
+      if (refusal) {
+        ctx.status = 400;
+        ctx.body = refusalBody(refusal);
+        return;
+      }
       const access =
         ctx.method === "POST" && body !== undefined ? classifyMcpRequest(body) : "protected";
       if (access === "protected") return refuse(ctx);

@@ -42,6 +42,23 @@ export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router 
       ctx.set("Access-Control-Allow-Origin", "*");
       ctx.body = jwks;
     });
+    // RFC 8414 authorization server metadata, where a standard client looks after reading the
+    // protected resource metadata's `authorization_servers`. The development issuer has no
+    // authorization or token endpoint (its tokens come from `skillpilot auth token`), so it names
+    // no grant or response type: a client learns that at once instead of from a 404.
+    const serverMetadata = {
+      issuer: settings.issuer,
+      jwks_uri: `${settings.issuer}/.well-known/jwks.json`,
+      scopes_supported: settings.scopesSupported,
+      response_types_supported: [],
+      grant_types_supported: [],
+      token_endpoint_auth_methods_supported: ["none"],
+    };
+    router.get("/.well-known/oauth-authorization-server", (ctx) => {
+      ctx.set("Access-Control-Allow-Origin", "*");
+      ctx.set("Cache-Control", "public, max-age=300");
+      ctx.body = serverMetadata;
+    });
   }
   return router;
 }

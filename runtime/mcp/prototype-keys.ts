@@ -1,77 +1,59 @@
 import { isJsonContentType, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { messageRefusal, refusalBody, toolCallsCarryPrototypeKey } from "./message-policy.js";
 
 /**
- * Own `__proto__` keys in tool arguments (C5, G9). `JSON.parse` keeps `{"__proto__": …}` as an own
- * property, but the SDK's request schema copies `arguments` into a fresh object and skips that key,
- * so the contract's validator would never see it and the call would succeed without the key. The
- * MCP handler's `fetch` therefore looks at the parsed body (the mount's `parsedBody`, or the body it
- * parses itself), remembers each request whose tool arguments carry an own `__proto__` key (at any
- * depth), and hands the parsed body on (the SDK's documented `parsedBody`, which also spares it a
- * clone and a second parse). The dispatcher refuses
- * a remembered request with INVALID_INPUT, like any other unknown property.
+ * The endpoint's guard of a POSTed JSON body, before the SDK sees it (C5, G9). The body is parsed
+ * once here (or taken as the OAuth gate parsed it) and handed on as the SDK's documented
+ * `parsedBody`, which also spares it a clone and a second parse. A body `messageRefusal` refuses
+ * (nested too deeply, a batch the protocol revision does not allow, an own `__proto__` key outside
+ * a tool call) is answered 400 with a JSON-RPC error and reaches no handler.
+ *
+ * Own `__proto__` keys in a tool call: `JSON.parse` keeps `{"__proto__": …}` as an own property,
+ * but the SDK's request schemas copy `params` and `arguments` into fresh objects and skip that key,
+ * so the contract's validator would never see it and the call would succeed without the key. Each
+ * request whose tool call carries one (at any depth, also at the `params` level) is remembered, and
+ * the dispatcher refuses it with INVALID_INPUT, like any other unknown property.
  */
 const withPrototypeKey = new WeakSet<Request>();
 
-/** True when `value` or anything inside it has an own property named `__proto__`. */
-export function hasOwnPrototypeKey(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasOwnPrototypeKey);
-  if (Object.hasOwn(value, "__proto__")) return true;
-  for (const key in value)
-    if (hasOwnPrototypeKey((value as Record<string, unknown>)[key])) return true;
-  return false;
-}
-
-/** The arguments of every `tools/call` in a JSON-RPC message or batch. */
-function toolArguments(message: unknown): unknown[] {
-  if (Array.isArray(message)) return message.flatMap(toolArguments);
-  if (typeof message !== "object" || message === null) return [];
-  const { method, params } = message as { method?: unknown; params?: { arguments?: unknown } };
-  return method === "tools/call" && typeof params === "object" && params !== null
-    ? [params.arguments]
-    : [];
-}
-
 /**
- * Wrap an MCP handler so a POSTed JSON body is parsed here (see above). A body that is empty or not
- * JSON goes on as the text it was, so the SDK answers it exactly as before.
+ * Wrap an MCP handler so a POSTed JSON body is parsed and checked here (see above). A body that is
+ * empty or not JSON goes on as the text it was, so the SDK answers it exactly as before.
  */
 export function guardPrototypeKeys(handler: McpHttpHandler): McpHttpHandler {
   return {
     ...handler,
     fetch: async (request, options) => {
-      // Parsed already (by the HTTP mount): only the scan is left to do.
-      if (options?.parsedBody !== undefined) {
-        if (toolArguments(options.parsedBody).some(hasOwnPrototypeKey))
-          withPrototypeKey.add(request);
-        return handler.fetch(request, options);
-      }
       if (
         request.method.toUpperCase() !== "POST" ||
         !isJsonContentType(request.headers.get("content-type"))
       )
         return handler.fetch(request, options);
-      // The request's body is in memory already (bounded by the mount's size limit).
-      const text = await request.text();
-      let parsedBody: unknown;
-      try {
-        parsedBody = text.length === 0 ? undefined : JSON.parse(text);
-      } catch {
-        parsedBody = undefined;
-      }
+      let parsedBody = options?.parsedBody;
       if (parsedBody === undefined) {
-        const { method, headers, signal } = request;
-        return handler.fetch(new Request(request.url, { method, headers, signal, body: text }), {
-          ...options,
-        });
+        // toNodeHandler has read the body into memory already (bounded by its size limit).
+        const text = await request.text();
+        try {
+          parsedBody = text.length === 0 ? undefined : JSON.parse(text);
+        } catch {
+          parsedBody = undefined;
+        }
+        if (parsedBody === undefined) {
+          const { method, headers, signal } = request;
+          return handler.fetch(new Request(request.url, { method, headers, signal, body: text }), {
+            ...options,
+          });
+        }
       }
-      if (toolArguments(parsedBody).some(hasOwnPrototypeKey)) withPrototypeKey.add(request);
+      const refusal = messageRefusal(parsedBody, request.headers.get("mcp-protocol-version"));
+      if (refusal) return Response.json(refusalBody(refusal), { status: 400 });
+      if (toolCallsCarryPrototypeKey(parsedBody)) withPrototypeKey.add(request);
       return handler.fetch(request, { ...options, parsedBody });
     },
   };
 }
 
-/** Whether the HTTP request being served carried an own `__proto__` key in its tool arguments. */
+/** Whether the HTTP request being served carried an own `__proto__` key in a tool call. */
 export function carriesPrototypeKey(request: Request | undefined): boolean {
   return request !== undefined && withPrototypeKey.has(request);
 }

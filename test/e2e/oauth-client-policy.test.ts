@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import http from "node:http";
 import { promisify } from "node:util";
 import knexFactory, { type Knex } from "knex";
 import type { ClientProfile } from "../../runtime/auth/client-profiles.js";
@@ -82,6 +83,29 @@ async function lineAt(dir: string, policyRevision: number): Promise<string> {
   return file;
 }
 
+/** A config file of a `skillpilot start` process on the shared database (log in `work`). */
+async function serverConfig(
+  work: string,
+  shared: SharedDatabase,
+  issuer: TestIssuer,
+  name: string,
+  profiles: ClientProfile[],
+  revision: number,
+): Promise<string> {
+  const file = path.join(work, `${name}.config.json`);
+  await writeFile(
+    file,
+    JSON.stringify({
+      publicUrl: "https://coach.test",
+      dataDir: shared.overrides.dataDir,
+      lineFile: await lineAt(work, revision),
+      logDestination: path.join(work, `${name}.log`),
+      auth: issuer.config(profiles),
+    }),
+  );
+  return file;
+}
+
 for (const dialect of ["SQLite", "PostgreSQL"] as const) {
   describe(`AuthenticatedClientPolicy on ${dialect} (issue #12; L14)`, function () {
     this.timeout(120_000);
@@ -121,6 +145,7 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
     });
     after(async () => {
       await shared?.close();
+      await issuer?.close();
       if (work) await rm(work, { recursive: true, force: true });
     });
 
@@ -231,20 +256,8 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
     // After the tests above: this one leaves profile B active.
     if (dialect === "SQLite") {
       it("an instance killed with SIGKILL does not block the next start with other profiles", async () => {
-        const config = async (name: string, profiles: ClientProfile[], revision: number) => {
-          const file = path.join(work, `${name}.config.json`);
-          await writeFile(
-            file,
-            JSON.stringify({
-              publicUrl: "https://coach.test",
-              dataDir: shared.overrides.dataDir,
-              lineFile: await lineAt(work, revision),
-              logDestination: path.join(work, `${name}.log`),
-              auth: issuer.config(profiles),
-            }),
-          );
-          return file;
-        };
+        const config = (name: string, profiles: ClientProfile[], revision: number) =>
+          serverConfig(work, shared, issuer, name, profiles, revision);
         const killed = await spawnServerProcess(["--config", await config("a", [profileA], 5)])
           .ready;
         assert.equal(await killed.kill(), "SIGKILL");
@@ -288,3 +301,154 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
     });
   });
 }
+
+describe("client policy under faults: development starts, port changes, takeovers, frozen instances (issue #21 items 2, 4, 5, 9)", function () {
+  this.timeout(180_000);
+  let issuer: TestIssuer;
+  let shared: SharedDatabase;
+  let work: string;
+  const running: RuntimeFixture[] = [];
+  const spawned: { stop(): Promise<unknown>; child: ChildProcess }[] = [];
+  const policy = async () =>
+    Object.fromEntries(
+      ((await shared.db("client_policy").select()) as PolicyRow[]).map((r) => [
+        r.profile_name,
+        `${r.status}${r.retired_at_revision ? `@${r.retired_at_revision}` : ""}`,
+      ]),
+    );
+  const configFile = (name: string, profiles: ClientProfile[], revision = 3) =>
+    serverConfig(work, shared, issuer, name, profiles, revision);
+
+  beforeEach(async () => {
+    shared = await sqliteDatabase();
+    issuer = await createTestIssuer("http://issuer.test");
+    work = await mkdtemp(path.join(tmpdir(), "skillpilot-policy-faults-"));
+  });
+  afterEach(async () => {
+    for (const fx of running.splice(0)) await fx.close();
+    for (const server of spawned.splice(0)) {
+      // A stopped (SIGSTOP) process must run again to hear SIGTERM.
+      if (server.child.exitCode === null && server.child.signalCode === null)
+        server.child.kill("SIGCONT");
+      await server.stop();
+    }
+    await shared.close();
+    await issuer.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("a development start on a configured server's data directory retires none of its profiles", async () => {
+    const configured = () =>
+      startFixture({
+        ...shared.overrides,
+        publicUrl: "https://coach.test",
+        auth: issuer.config([profileA]),
+      });
+    await (await configured()).close();
+    assert.deepEqual(await policy(), { "test-connector": "ACTIVE" });
+    // No issuer: the development issuer, which records no profile.
+    await (await startFixture(shared.overrides)).close();
+    assert.deepEqual(await policy(), { "test-connector": "ACTIVE" });
+    // So the configured server starts again without a raised policyRevision.
+    running.push(await configured());
+    assert.deepEqual(await policy(), { "test-connector": "ACTIVE" });
+  });
+
+  it("on loopback a configured server moves to another port and back without a rollback refusal", async () => {
+    const at = (port: number) =>
+      startFixture({ ...shared.overrides, port, auth: issuer.config([profileA]) });
+    const first = await at(0);
+    const port = first.server.port;
+    await first.close();
+    const other = await at(0);
+    assert.notEqual(other.server.port, port);
+    await other.close();
+    running.push(await at(port));
+    assert.deepEqual(await policy(), { "test-connector": "ACTIVE" });
+  });
+
+  it("`skillpilot start` exits 2 when another instance takes over with other profiles", async () => {
+    const server = await spawnServerProcess(["--config", await configFile("a", [profileA])]).ready;
+    spawned.push(server);
+    // Another instance's cutover, as its activation records it.
+    await shared.db("client_policy").update({ status: "RETIRED", retired_at_revision: 3 });
+    await shared.db("client_policy").insert({
+      fingerprint: "f".repeat(64),
+      profile_name: "elsewhere",
+      client_id: "client-elsewhere",
+      resource: "https://coach.test/mcp",
+      status: "ACTIVE",
+      activated_at: new Date().toISOString(),
+    });
+    assert.equal(await server.exited, 2);
+    assert.match(
+      await readFile(path.join(work, "a.log"), "utf8"),
+      /another instance activated different OAuth client profiles/,
+    );
+  });
+
+  it("a frozen instance serves no retired client's token after another took over, and exits 2", async () => {
+    const frozen = await spawnServerProcess(["--config", await configFile("a", [profileA])]).ready;
+    spawned.push(frozen);
+    const tokenA = await issuer.mint({
+      audience: "https://coach.test/mcp",
+      subject: "ann",
+      scopes: ["coach.read"],
+    });
+    // A new connection per call: a kept-alive one would time out on the server while it is frozen.
+    const ping = () =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+        const req = http.request(
+          frozen.mcpUrl,
+          {
+            method: "POST",
+            agent: false,
+            headers: {
+              accept: "application/json, text/event-stream",
+              "content-type": "application/json",
+              "mcp-protocol-version": "2025-11-25",
+              authorization: `Bearer ${tokenA}`,
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    assert.equal((await ping()).status, 200, "the token is served while the policy is A's");
+    frozen.child.kill("SIGSTOP");
+    // Another instance with other profiles starts as soon as the frozen one's heartbeat is stale;
+    // until then it is refused (exit 2) and tried again.
+    let next: Awaited<ReturnType<typeof spawnServerProcess>["ready"]> | undefined;
+    for (let attempt = 1; !next; attempt++) {
+      const candidate = spawnServerProcess(["--config", await configFile("b", [profileB], 4)]);
+      next = await candidate.ready.catch(() => undefined);
+      if (!next) assert.match(candidate.output(), /another running instance serves this database/);
+      assert.ok(attempt < 120, "the frozen instance's registration never went stale");
+    }
+    spawned.push(next);
+    assert.deepEqual(await policy(), {
+      "test-connector": "RETIRED@4",
+      "test-connector-b": "ACTIVE",
+    });
+    // The call is on its way while the instance is still frozen: its first request on waking.
+    const pending = ping();
+    frozen.child.kill("SIGCONT");
+    // 503, or the connection closed by the stopping instance before it read the request: never
+    // the token served.
+    const answer = await pending.catch((error: NodeJS.ErrnoException) => ({
+      status: 0,
+      text: String(error.code),
+    }));
+    assert.ok(
+      answer.status === 503 || ["ECONNRESET", "ECONNREFUSED"].includes(answer.text),
+      `served a retired client's token: ${answer.status} ${answer.text}`,
+    );
+    assert.equal(await frozen.exited, 2);
+  });
+});

@@ -54,6 +54,24 @@ describe("OAuth discovery and the development issuer (issue #12; L1)", function 
     }
   });
 
+  it("the development issuer publishes RFC 8414 metadata where standard clients look for it (issue #21 item 9)", async () => {
+    const { settings } = fx.services.auth;
+    const prm = (await (await fetch(settings.resourceMetadataUrl)).json()) as {
+      authorization_servers: string[];
+    };
+    // RFC 8414 §3: the well-known suffix goes between the issuer's host and its (empty) path.
+    const issuer = new URL(prm.authorization_servers[0]);
+    const res = await fetch(new URL("/.well-known/oauth-authorization-server", issuer));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    const doc = (await res.json()) as Record<string, unknown>;
+    assert.equal(doc.issuer, prm.authorization_servers[0], "issuer is exactly the advertised one");
+    assert.deepEqual(doc.scopes_supported, [...contractScopes]);
+    assert.deepEqual(doc.response_types_supported, []);
+    const jwks = (await (await fetch(doc.jwks_uri as string)).json()) as { keys: unknown[] };
+    assert.equal(jwks.keys.length, 1, "jwks_uri names the issuer's key set");
+  });
+
   it("serves the OpenAI apps domain-verification token as plain text", async () => {
     const res = await fetch(`${fx.server.origin}/.well-known/openai-apps-challenge`);
     assert.equal(res.status, 200);
@@ -143,12 +161,16 @@ describe("OAuth discovery and the development issuer (issue #12; L1)", function 
 
   it("refuses a public MCP URL other than the plugin's beyond loopback (one origin, L1)", async () => {
     const issuer = await createTestIssuer();
-    const config = await loadConfig(
-      repoRoot,
-      { host: "0.0.0.0", publicUrl: "https://staging.example.com", auth: issuer.config() },
-      {},
-    );
-    await assert.rejects(createServices(config), /must be the plugin's one public MCP URL/);
+    try {
+      const config = await loadConfig(
+        repoRoot,
+        { host: "0.0.0.0", publicUrl: "https://staging.example.com", auth: issuer.config() },
+        {},
+      );
+      await assert.rejects(createServices(config), /must be the plugin's one public MCP URL/);
+    } finally {
+      await issuer.close();
+    }
   });
 
   it("beyond loopback the issuer and its JWKS URL must be https (keys travel the network)", async () => {

@@ -139,6 +139,7 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
   after(async () => {
     await fx?.close();
     await jwks?.close();
+    await issuer?.close();
   });
 
   it("serves a valid token, and the SDK clients of both eras with it", async () => {
@@ -253,6 +254,7 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
     await refusedAs(bearer(hs), /algorithm/);
     const rogue = await createTestIssuer(issuer.issuer);
     const forged = await rogue.mint({ audience: resource, subject: "ann", scopes: ["coach.read"] });
+    await rogue.close();
     await refusedAs(bearer(forged), /signing key is unknown/);
     const imported = await importJWK(published.keys[0], "ES256");
     assert.ok(imported, "the published key is a usable public key (the refusals are not vacuous)");
@@ -301,11 +303,27 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
     for (const pair of [
       [`Bearer ${valid}`, "Bearer garbage"],
       ["Bearer garbage", `Bearer ${valid}`],
+      // An empty first (or second) header does not make the other one the only one (issue #21
+      // item 6).
+      ["", `Bearer ${valid}`],
+      [`Bearer ${valid}`, ""],
+      ["", ""],
     ]) {
       const status = await rawPost(fx.server.mcpUrl, pair);
       assert.equal(status.code, 400);
       assert.match(status.challenge, /error="invalid_request"/);
     }
+  });
+
+  it("refuses a signed token whose typ header is not a string: 401 invalid_token, never a 5xx (issue #21 item 6)", async () => {
+    for (const typ of [5, true, ["at+jwt"], { v: "at+jwt" }])
+      await refusedAs(bearer(await token({ typ })), /another kind of token/);
+  });
+
+  it("refuses base64url padding on a token, which a JWS never carries (issue #21 item 6; RFC 7515)", async () => {
+    const valid = await token();
+    assert.equal((await contextCall(bearer(valid))).status, 200, "the control");
+    for (const padded of [`${valid}=`, `${valid}==`]) await refusedAs(bearer(padded), /malformed/);
   });
 
   it("asks a step-up only for contract scopes, never echoing unknown ones (C15)", async () => {

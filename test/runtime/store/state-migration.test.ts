@@ -180,7 +180,7 @@ const dialects: Dialect[] = [
         async cleanup() {
           await pg.stop();
           await rm(dir, { recursive: true, force: true });
-          await rm(path.dirname(issuer.jwksFile), { recursive: true, force: true });
+          await issuer.close();
         },
       };
     },

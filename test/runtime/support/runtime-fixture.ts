@@ -74,18 +74,31 @@ export async function startFixture(
     (overrides.databaseUrl !== undefined ||
       (overrides.host !== undefined && !isLoopbackHost(overrides.host)));
   const testIssuer = needsIssuer ? await createTestIssuer() : undefined;
-  const config = await loadConfig(
-    root,
-    {
-      port: 0,
-      dataDir: path.join(dir, "data"),
-      logDestination: logFile,
-      ...overrides,
-      ...(testIssuer && { auth: { ...testIssuer.config(), ...overrides.auth } }),
-    },
-    {},
-  );
-  const { running: server, services } = await serve(config, handlers);
+  // A start that is refused (what many tests assert) leaves nothing behind either.
+  const removeAll = async () => {
+    await testIssuer?.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  let started: Awaited<ReturnType<typeof serve>>;
+  try {
+    const config = await loadConfig(
+      root,
+      {
+        port: 0,
+        dataDir: path.join(dir, "data"),
+        logDestination: logFile,
+        ...overrides,
+        ...(testIssuer && { auth: { ...testIssuer.config(), ...overrides.auth } }),
+      },
+      {},
+    );
+    started = await serve(config, handlers);
+  } catch (error) {
+    await removeAll();
+    throw error;
+  }
+  const { running: server, services } = started;
+  const config = services.config;
   const dbFile = path.join(config.dataDir, databaseFileName);
   const db = knexFactory({
     client: "better-sqlite3",
@@ -155,7 +168,7 @@ export async function startFixture(
     async close() {
       await stop();
       await db.destroy();
-      await rm(dir, { recursive: true, force: true });
+      await removeAll();
     },
   };
 }

@@ -139,6 +139,7 @@ export async function startCluster(
       const codes = await Promise.all(instances.map((p) => p.stop()));
       await db.destroy();
       await rm(dir, { recursive: true, force: true });
+      await issuer.close();
       const unclean = codes.findIndex((code) => code !== 0);
       if (unclean !== -1)
         throw new Error(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,8 +20,8 @@ export interface TestTokenRequest {
   notBefore?: number;
   /** Claims set after the defaults (`undefined` removes one), for tokens with odd claims. */
   claims?: Record<string, unknown>;
-  /** The header's `typ` (default `at+jwt`; null: none). */
-  typ?: string | null;
+  /** The header's `typ` (default `at+jwt`; null: none); any JSON value, as a careless issuer signs. */
+  typ?: unknown;
 }
 
 /** A confidential client profile tests configure (the ChatGPT connector's shape). */
@@ -56,6 +56,8 @@ export interface TestIssuer {
   rotate(): Promise<void>;
   /** Stop publishing every key but the current one. */
   retireOldKeys(): Promise<void>;
+  /** Remove the JWKS file and its temporary directory. */
+  close(): Promise<void>;
 }
 
 async function newKey(): Promise<SigningKey> {
@@ -102,7 +104,11 @@ export async function createTestIssuer(issuer = "https://issuer.test"): Promise<
         if (value === undefined) delete claims[name];
       const typ = r.typ === undefined ? "at+jwt" : r.typ;
       return new SignJWT(claims)
-        .setProtectedHeader({ alg: "ES256", kid: key.kid, ...(typ !== null && { typ }) })
+        .setProtectedHeader({
+          alg: "ES256",
+          kid: key.kid,
+          ...(typ !== null && { typ: typ as string }),
+        })
         .sign(key.privateKey);
     },
     async serveJwks() {
@@ -128,5 +134,6 @@ export async function createTestIssuer(issuer = "https://issuer.test"): Promise<
       keys = keys.slice(-1);
       await publish();
     },
+    close: () => rm(dir, { recursive: true, force: true }),
   };
 }
