@@ -90,7 +90,8 @@ export function buildTurns(
       continue;
     }
     const { message, from, where } = event;
-    const id = "id" in message ? JSON.stringify(message.id) : undefined;
+    // An error with a null id answers a message that could not be read (JSON-RPC): no request.
+    const id = "id" in message && message.id !== null ? JSON.stringify(message.id) : undefined;
     const isRequest = typeof message.method === "string";
     if (from === "server") strings(message, issued);
     if (isRequest && from === "client" && id !== undefined) {

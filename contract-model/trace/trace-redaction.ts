@@ -9,7 +9,9 @@ import { isProseString } from "./prose-value.js";
  * `sessionFingerprint`), bearer tokens `redacted:token`, learner-visible prose
  * `redacted:prose:<n>-words` (every text content block, every string a tool's output schema
  * declares prose-capable, and any other string that reads as prose, in results, `_meta` and
- * arguments alike), and resource bodies `redacted:content:sha256-<hex>`. A leading stable error code
+ * arguments alike), and resource bodies `redacted:content:sha256-<hex>`; a tools/list result keeps
+ * each tool's name and the sha256 of its descriptor (the schemas are the contract's, and large).
+ * A leading stable error code
  * of a text block (`STATE_CONFLICT: …`) is kept. Ids, capabilities, option payloads, numbers and
  * enums stay: the trace rules compare them.
  */
@@ -31,6 +33,13 @@ const proseMarker = (text: string) => {
   const words = text.trim().split(/\s+/u).filter(Boolean).length;
   return `redacted:prose:${words}-word${words === 1 ? "" : "s"}`;
 };
+
+/** A listed tool as a trace keeps it: its name and the hash of its descriptor. */
+function listedTool(tool: unknown): unknown {
+  if (!isObject(tool)) return tool;
+  const sha256 = createHash("sha256").update(JSON.stringify(tool)).digest("hex");
+  return { name: tool.name, sha256 };
+}
 
 /** Redacts the messages of one trace; remembers session ids seen, to redact every occurrence. */
 export class TraceRedactor {
@@ -75,6 +84,7 @@ export class TraceRedactor {
     for (const [k, v] of Object.entries(value)) {
       const at = path ? `${path}.${k}` : k;
       if (at === "result.content" && Array.isArray(v)) out[k] = v.map((b) => this.block(b));
+      else if (at === "result.tools" && Array.isArray(v)) out[k] = v.map(listedTool);
       else if (at === "result.contents" && Array.isArray(v)) out[k] = v.map((c) => this.body(c));
       else if (at.startsWith("result.structuredContent") && tool) {
         const field = at.slice("result.structuredContent.".length);

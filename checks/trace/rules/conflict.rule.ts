@@ -16,7 +16,13 @@ export const conflictNotReloaded = traceRule(
   (ctx, report) => {
     for (const [turn, steps] of ctx.steps)
       for (const s of steps)
-        if (s.previous?.code === STATE_CONFLICT && !s.isRead && !s.stopped)
+        if (
+          s.previous?.code === STATE_CONFLICT &&
+          // A continuation's chained call that conflicts is not retried, not reloaded for.
+          !ctx.facts.chainedTools.has(s.previous.tool) &&
+          !s.isRead &&
+          !s.stopped
+        )
           report(turn, { tool: s.call.tool }, s.call.where);
   },
 );

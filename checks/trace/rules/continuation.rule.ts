@@ -10,10 +10,10 @@ interface Followed {
   turn: Turn;
   issuedBy: ToolCall;
   expected: Record<string, unknown>;
-  /** The call that followed it, if the next model-visible call was its tool. */
+  /** The next model-visible call of the turn, if any. */
   next?: ToolCall;
-  /** Calls of its tool after the first invocation, in the same turn. */
-  again: ToolCall[];
+  /** Every later call of the continuation's tool in the turn, in order. */
+  invocations: ToolCall[];
 }
 
 /** Every continuation tool call of the trace and how it was followed (C10, C13). */
@@ -28,16 +28,14 @@ function continuations(ctx: TraceContext): Followed[] {
         ...c.arguments,
         ...(field && s.call.session !== undefined && { [field]: s.call.session }),
       };
-      const next = steps[i + 1]?.call;
-      const followed: Followed = { turn, issuedBy: s.call, expected, again: [] };
-      if (next && next.tool === c.name) {
-        followed.next = next;
-        followed.again = steps
-          .slice(i + 2)
-          .map((x) => x.call)
-          .filter((x) => x.tool === c.name);
-      } else if (next) followed.next = undefined;
-      out.push(followed);
+      const later = steps.slice(i + 1).map((x) => x.call);
+      out.push({
+        turn,
+        issuedBy: s.call,
+        expected,
+        ...(later[0] && { next: later[0] }),
+        invocations: later.filter((x) => x.tool === c.name),
+      });
     });
   return out;
 }
@@ -68,13 +66,10 @@ export const continuationNotFollowed = traceRule(
   }),
   (ctx, report) => {
     for (const f of followedIn(ctx)) {
-      if (f.next) continue;
-      const steps = ctx.steps.get(f.turn) ?? [];
-      const i = steps.findIndex((s) => s.call === f.issuedBy);
-      const other = steps[i + 1]?.call;
-      const expected = String(ctxName(f));
-      if (other) report(f.turn, { variant: "other", tool: other.tool, expected }, other.where);
-      else
+      const expected = String(f.issuedBy.continuation?.name);
+      if (f.next && f.next.tool !== expected)
+        report(f.turn, { variant: "other", tool: f.next.tool, expected }, f.next.where);
+      else if (!f.next)
         report(
           f.turn,
           { variant: "never", expected },
@@ -83,8 +78,6 @@ export const continuationNotFollowed = traceRule(
     }
   },
 );
-
-const ctxName = (f: Followed) => f.issuedBy.continuation?.name;
 
 /** Its arguments are copied unchanged, plus the current session handle only (C13). */
 export const continuationAltered = traceRule(
@@ -100,13 +93,11 @@ export const continuationAltered = traceRule(
       "continuation's {expected:json}",
   }),
   (ctx, report) => {
-    for (const f of followedIn(ctx))
-      if (f.next && canonicalJsonCompact(f.next.args) !== canonicalJsonCompact(f.expected))
-        report(
-          f.turn,
-          { tool: f.next.tool, actual: f.next.args, expected: f.expected },
-          f.next.where,
-        );
+    for (const f of followedIn(ctx)) {
+      const [first] = f.invocations;
+      if (first && canonicalJsonCompact(first.args) !== canonicalJsonCompact(f.expected))
+        report(f.turn, { tool: first.tool, actual: first.args, expected: f.expected }, first.where);
+    }
   },
 );
 
@@ -122,18 +113,11 @@ export const continuationRepeated = traceRule(
     message: "turn {turn}: {tool} was called again after the continuation's call ({outcome})",
   }),
   (ctx, report) => {
-    for (const f of followedIn(ctx))
-      for (const again of f.again)
-        report(
-          f.turn,
-          {
-            tool: again.tool,
-            outcome:
-              f.next?.code === "OK"
-                ? "which succeeded"
-                : `which answered ${f.next?.code ?? "nothing"}`,
-          },
-          again.where,
-        );
+    for (const f of followedIn(ctx)) {
+      const [first, ...again] = f.invocations;
+      const outcome =
+        first?.code === "OK" ? "which succeeded" : `which answered ${first?.code ?? "nothing"}`;
+      for (const call of again) report(f.turn, { tool: call.tool, outcome }, call.where);
+    }
   },
 );
