@@ -54,19 +54,20 @@ export function checkTrace(
   options: TraceCheckOptions,
 ): TraceCheckResult {
   const read = readTrace(text, file);
-  const problems = [...read.problems];
-  const base = { format: read.format, events: read.events.length };
-  if (problems.length === 0 && read.events.length === 0)
-    problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "empty", file }, { file }));
-  if (problems.length > 0)
-    return { diagnostics: problems, unusable: true, ...base, turns: 0, inferred: false };
-  const { turns, inferred } = buildTurns(
+  const problems = read.problems;
+  // Whether learner messages are marked decides how turns are split; a text search is enough.
+  const marked = read.format === "jsonl" && /"learnerMessage":\s*true\s*}\s*$/m.test(text);
+  const { turns, inferred, events } = buildTurns(
     read.events,
     facts,
     contract,
     { turnGapMs: options.turnGapSeconds * 1000 },
     problems,
+    marked,
   );
+  const base = { format: read.format, events };
+  if (problems.length === 0 && events === 0)
+    problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "empty", file }, { file }));
   if (problems.length > 0)
     return { diagnostics: problems, unusable: true, ...base, turns: turns.length, inferred };
   const steps = new Map<Turn, Step[]>(turns.map((t) => [t, stepsOf(t, facts)]));

@@ -20,8 +20,6 @@ export interface ToolCall {
   answered: boolean;
   /** "OK", a stable error code, "TOOL_ERROR" (an error result without one) or "RPC_<code>". */
   code?: string;
-  /** The result's structuredContent. */
-  output?: Record<string, unknown>;
   answerWhere?: Location;
   /** A continuation's server-filled tool call the result carries. */
   continuation?: { name: string; arguments: Record<string, unknown> };
@@ -64,13 +62,14 @@ const asObject = (v: unknown): Record<string, unknown> | undefined =>
  * response without its request, a tool the contract does not have) are pushed to `problems`.
  */
 export function buildTurns(
-  events: readonly ReadEvent[],
+  events: Iterable<ReadEvent>,
   facts: TurnFacts,
   contract: string,
   options: TurnOptions,
   problems: Diagnostic[],
-): { turns: Turn[]; inferred: boolean } {
-  const marked = events.some((e) => "learnerMessage" in e);
+  /** Whether the trace marks learner messages (known up front: the events are read once). */
+  marked: boolean,
+): { turns: Turn[]; inferred: boolean; events: number } {
   const turns: Turn[] = [];
   let current: Turn | undefined;
   const pending = new Map<string, ToolCall | null>();
@@ -83,7 +82,9 @@ export function buildTurns(
     current = { number: turns.length + 1, where, calls: [] };
     turns.push(current);
   };
-  for (const [seq, event] of events.entries()) {
+  let seq = -1;
+  for (const event of events) {
+    seq++;
     if ("learnerMessage" in event) {
       open(event.where);
       lastAt = event.at;
@@ -93,7 +94,14 @@ export function buildTurns(
     // An error with a null id answers a message that could not be read (JSON-RPC): no request.
     const id = "id" in message && message.id !== null ? JSON.stringify(message.id) : undefined;
     const isRequest = typeof message.method === "string";
-    if (from === "server") strings(message, issued);
+    // What the server issued: the strings of its results' structured content and _meta (a text
+    // block is prose or a summary), of a tools/list or resources result, of its own requests.
+    if (from === "server") {
+      const result = asObject(message.result);
+      if (result) {
+        for (const key in result) if (key !== "content") strings(result[key], issued);
+      } else strings(message.params, issued);
+    }
     if (isRequest && from === "client" && id !== undefined) {
       const params = asObject(message.params);
       if (message.method !== "tools/call" || typeof params?.name !== "string") {
@@ -158,7 +166,7 @@ export function buildTurns(
     }
     lastAt = event.at;
   }
-  return { turns, inferred: !marked };
+  return { turns, inferred: !marked, events: seq + 1 };
 }
 
 function answer(
@@ -187,7 +195,6 @@ function answer(
   call.code = "OK";
   const output = asObject(result.structuredContent);
   if (!output) return;
-  call.output = output;
   for (const at of facts.tools.get(call.tool)?.continuationAt ?? []) {
     const toolCall = asObject(asObject(output[at])?.toolCall);
     if (toolCall && typeof toolCall.name === "string")

@@ -14,10 +14,14 @@ export type ReadEvent = (
 /** The formats `trace check` reads. */
 export type TraceFormat = "jsonl" | "har" | "inspector";
 
-/** A trace read into events, or the diagnostics that make it unusable (exit 2). */
+/**
+ * A trace read into events, or the diagnostics that make it unusable (exit 2). JSON Lines are
+ * read as they are iterated (a large trace is never held parsed whole): `problems` is complete
+ * once `events` has been iterated.
+ */
 export interface ReadTrace {
   format: TraceFormat;
-  events: ReadEvent[];
+  events: Iterable<ReadEvent>;
   problems: Diagnostic[];
 }
 
@@ -36,7 +40,8 @@ export const timeOf = (at: unknown): number => (typeof at === "string" ? Date.pa
  * character and, for a JSON document, its shape.
  */
 export function readTrace(text: string, file: string): ReadTrace {
-  const first = text.trimStart()[0];
+  // The first non-blank character (without copying a large trace, as trimStart would).
+  const first = /\S/.exec(text.slice(0, 4096))?.[0];
   if (first === "[" || first === "{") {
     const doc = parseDocument(text);
     if (first === "[" && Array.isArray(doc)) return readInspectorExport(doc, file);
@@ -59,11 +64,24 @@ const isHar = (doc: unknown) =>
   Array.isArray((doc as { log?: { entries?: unknown } }).log?.entries);
 
 function readJsonLines(text: string, file: string): ReadTrace {
-  const events: ReadEvent[] = [];
   const problems: Diagnostic[] = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
+  return { format: "jsonl", events: jsonLines(text, file, problems), problems };
+}
+
+/** How many own keys an object has (cheaper than listing them, on every event). */
+function keyCount(o: Record<string, unknown>): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+function* jsonLines(text: string, file: string, problems: Diagnostic[]): Generator<ReadEvent> {
+  let start = 0;
+  for (let i = 0; start < text.length && problems.length < 20; i++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const raw = text.slice(start, end);
+    start = end + 1;
     if (raw.trim() === "") continue;
     const where = { file, line: i + 1, column: 1 };
     let event: unknown;
@@ -71,27 +89,25 @@ function readJsonLines(text: string, file: string): ReadTrace {
       event = JSON.parse(raw);
     } catch {
       problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "notJson", line: i + 1 }, where));
-      if (problems.length >= 20) break;
       continue;
     }
     const e = event as Record<string, unknown>;
     const at = timeOf(e?.at);
-    const keys = typeof event === "object" && event !== null ? Object.keys(e).sort().join() : "";
-    if (keys === "at,learnerMessage" && e.learnerMessage === true && !Number.isNaN(at))
-      events.push({ at, learnerMessage: true, where });
+    const keys = typeof event === "object" && event !== null ? keyCount(e) : 0;
+    if (keys === 2 && e.learnerMessage === true && !Number.isNaN(at))
+      yield { at, learnerMessage: true, where };
     else if (
-      keys === "at,from,message" &&
+      keys === 3 &&
+      "message" in e &&
       (e.from === "client" || e.from === "server") &&
       !Number.isNaN(at)
     ) {
-      if (isMessage(e.message)) events.push({ at, from: e.from, message: e.message, where });
+      if (isMessage(e.message)) yield { at, from: e.from, message: e.message, where };
       else
         problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "notMessage", line: i + 1 }, where));
     } else
       problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "unknownEvent", line: i + 1 }, where));
-    if (problems.length >= 20) break;
   }
-  return { format: "jsonl", events, problems };
 }
 
 export { isMessage };

@@ -19,9 +19,10 @@ function keyedWrites(ctx: TraceContext): { turn: Turn; call: ToolCall; key: stri
   return out;
 }
 
+/** The operation a write asks for: its tool and arguments without the key (as the host wrote them). */
 const withoutKey = (ctx: TraceContext, call: ToolCall) => {
   const { [ctx.facts.idempotencyKey ?? ""]: _key, ...rest } = call.args;
-  return `${call.tool} ${canonicalJsonCompact(rest)}`;
+  return `${call.tool} ${JSON.stringify(rest)}`;
 };
 
 /** A new operation uses a fresh key: a key is never reused with other arguments (G6, L8). */
@@ -37,13 +38,14 @@ export const keyReused = traceRule(
       "turn {turn}: {tool} reused the clientRequestId of an earlier call with other arguments",
   }),
   (ctx, report) => {
-    const seen = new Map<string, string>();
+    const seen = new Map<string, ToolCall>();
     for (const { turn, call, key } of keyedWrites(ctx)) {
       const id = `${call.tool} ${key}`;
-      const args = canonicalJsonCompact(call.args);
       const before = seen.get(id);
-      if (before !== undefined && before !== args) report(turn, { tool: call.tool }, call.where);
-      if (before === undefined) seen.set(id, args);
+      // Canonical JSON only when a key comes back: key order is the host's, not the meaning.
+      if (before && canonicalJsonCompact(before.args) !== canonicalJsonCompact(call.args))
+        report(turn, { tool: call.tool }, call.where);
+      if (!before) seen.set(id, call);
     }
   },
 );
