@@ -21,7 +21,10 @@ const capability = (purpose: string) => `cap1.${purpose}.${"A".repeat(180)}`;
 let clock = Date.UTC(2026, 11, 1);
 let id = 0;
 const lines: string[] = [];
-const at = () => new Date((clock += 700)).toISOString();
+const at = () => {
+  clock += 700;
+  return new Date(clock).toISOString();
+};
 const push = (event: unknown) => lines.push(JSON.stringify(event));
 const context = (version: number) => ({
   contractMajor: 1,
