@@ -11,6 +11,7 @@ import { registerStartCommand } from "./commands/start.command.js";
 import { registerFreezeCommand } from "./commands/freeze.command.js";
 import { registerPrepareCommand } from "./commands/prepare.command.js";
 import { registerRecordPublishedCommand } from "./commands/record-published.command.js";
+import { registerTraceCommand } from "./commands/trace.command.js";
 import { registerUiCommand } from "./commands/ui.command.js";
 import { registerUnfreezeCommand } from "./commands/unfreeze.command.js";
 import { registerVerifyCommand } from "./commands/verify.command.js";
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
     registerDiffCommand,
     registerLintCommand,
     registerSkillLintCommand,
+    registerTraceCommand,
   ])
     register(program);
   registerHelpCommand(program);

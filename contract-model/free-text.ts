@@ -2,49 +2,40 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import { pointerJoin } from "../diagnostics/diagnostic.js";
 import { createAjv } from "../json-schema/ajv.js";
 import { isObject } from "../json-schema/walk.js";
+import { type ProseShape, proseWitness, UndecidedPattern } from "./string-language.js";
+import { WORD_LIST_BOUND } from "./trace/prose-value.js";
 
 /**
- * Free text in tool inputs (C5, G11), decided by behaviour: a field is free text when the project's
- * Ajv accepts ordinary prose for it, whatever its keywords look like. Shared by the generator's
+ * Free text in tool inputs (C5, G11), judged by what a field's language CAN hold, not by whether it
+ * matches a list of sample sentences: a string field is prose-capable when its pattern's regular
+ * language (string-language.ts) holds words separated by white space, a run of letters of a script
+ * beyond ASCII, or — for a URL format — prose in a percent-encoded path; an array of strings is
+ * prose-capable when its items admit plain words and it admits more of them than a small bound.
+ * Exempt: `enum` and `const` (finite by declaration), formats with a fixed grammar (uuid,
+ * date-time, email …), and opaque tokens, whose alphabets hold none of that. Every verdict is
+ * checked on a real value (the witness) against the whole field with the project's Ajv, so the
+ * other keywords (types, lengths, `not`, `anyOf` …) count too. Shared by the generator's
  * FREE_TEXT_INPUT (schema sources) and the gate lint's GATE_FREE_TEXT_INPUT (any tools/list).
  */
 
-const lowercaseSentence = "i think i understood the rebase step";
+/** Formats whose grammar holds no spaces, no non-ASCII runs and no free path. */
+const fixedGrammarFormats = new Set([
+  "uuid",
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "byte",
+]);
+/** Formats of links: prose hides in their path. */
+const urlFormats = new Set(["uri", "uri-reference", "iri", "iri-reference", "url"]);
 
-/**
- * Ordinary chat prose, short to long: replies of a few characters, sentences in English and German
- * with and without punctuation, all-lowercase ASCII, all caps, multi-line text, Cyrillic, Greek,
- * Devanagari and CJK (without spaces), emoji, right-to-left scripts, and prose carried in a URL or a
- * path. Every sample holds a character no identifier alphabet does (a space, a non-ASCII letter,
- * `%`), so identifiers with prefixes and fixed alphabets (`^sps_[A-Za-z0-9_-]{22,64}$`, the slug
- * `^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*$`), uuid, email, date-time and the like reject them all.
- * Words joined by `-`, `_` or `.` are left out on purpose: a slug pattern accepts them.
- */
-export const proseSamples: readonly string[] = [
-  "I see",
-  "got it",
-  "明白了",
-  "not sure yet",
-  "I think I understood the rebase step",
-  lowercaseSentence,
-  "yes, i merged the branch, but the conflict in readme.md confused me.",
-  "Yes, I merged the branch, but the conflict in README.md confused me.",
-  "I THINK I GOT IT NOW",
-  "Ich habe den Branch gemergt, aber der Konflikt war verwirrend!",
-  "Line one of my notes.\nLine two: what I still do not get.",
-  "first line of my notes\nsecond line",
-  "Я думаю, что понял этот шаг",
-  "Νομίζω ότι κατάλαβα το βήμα",
-  "मुझे लगता है कि मैं समझ गया",
-  "我觉得我明白了这一步",
-  "Ich verstehe 変更 noch nicht ganz 🙂",
-  "التغيير واضح الآن, thanks for the help",
-  "שלום, I got it right this time",
-  `https://notes.example/${lowercaseSentence.replaceAll(" ", "%20")}`,
-  `/notes/${lowercaseSentence}`,
-  Array(40).fill(lowercaseSentence).join(" "),
-  Array(20).fill("Yes, I merged the branch, but the conflict confused me.").join("\n"),
-];
+/** Witnesses of prose-shaped strings, for a field whose pattern could not be analysed. */
+const shapeSamples = ["a a", "\u4f60\u4f60", "https://a.example/a%20a"];
 
 /** A field of an input schema that accepts ordinary prose. */
 export interface FreeTextField {
@@ -135,10 +126,11 @@ export class FreeTextJudge {
   private readonly verdicts = new Map<string, { accepted: unknown }>();
 
   /**
-   * Every value position of `schema` (a self-contained input schema: local `$ref`s only) that
-   * accepts ordinary prose. A string, an untyped field, `{}`, `not: {type: number}`, a format that
-   * accepts prose (`regex`, `uri` without a bounding pattern, an unknown format) and an array
-   * without `items` all count. `enum` and `const` fields are finite by declaration and exempt.
+   * Every value position of `schema` (a self-contained input schema: local `$ref`s only) that can
+   * hold prose. A string, an untyped field, `{}`, `not: {type: number}`, a format that holds prose
+   * (`regex`, `uri` without a bounding pattern, an unknown format), an array without `items` and an
+   * unbounded list of words all count. `enum` and `const` fields are finite by declaration and
+   * exempt (exact-string-match.rule.ts judges enum values that are phrases).
    */
   fields(schema: unknown): FreeTextField[] {
     const key = `free-text:${this.next++}`;
@@ -177,19 +169,21 @@ export class FreeTextJudge {
   }
 
   private accepted(node: unknown, key: string, pointer: string): unknown {
-    if (node === true) return proseSamples[0];
+    if (node === true) return shapeSamples[0];
     if (!isObject(node) || "enum" in node || "const" in node) return undefined;
-    // `type` alone rules out every sample (prose, or an array holding it): nothing to compile. Its
-    // own fields are positions of their own.
     const types = [node.type].flat();
-    if (node.type !== undefined && !types.includes("string") && !types.includes("array"))
-      return undefined;
+    const admits = (t: string) => node.type === undefined || types.includes(t);
+    if (!admits("string") && !admits("array")) return undefined;
     const validate = this.compile(node, key, pointer);
-    if (!validate) return acceptedByShape(node);
-    const string = proseSamples.find((s) => validate(s) === true);
+    const holds = (value: unknown) => (validate ? validate(value) === true : true);
+    const strings = admits("string") ? stringWitnesses(node) : [];
+    const string = strings.find(holds);
     if (string !== undefined) return string;
-    if ("items" in node || "prefixItems" in node) return undefined; // judged as positions
-    return proseSamples.map((s) => [s]).find((a) => validate(a) === true);
+    if (!admits("array")) return undefined;
+    if (!("items" in node) && !("prefixItems" in node))
+      return (strings.length > 0 ? strings : shapeSamples).map((s) => [s]).find(holds);
+    const words = wordList(node);
+    return words && holds(words) ? words : undefined;
   }
 
   /**
@@ -209,21 +203,83 @@ export class FreeTextJudge {
   }
 }
 
+/** The patterns a string at `node` must match: its own and those of its `allOf` branches. */
+function patternsOf(node: Record<string, unknown>): string[] {
+  const own = typeof node.pattern === "string" ? [node.pattern] : [];
+  const all = Array.isArray(node.allOf) ? node.allOf : [];
+  return [
+    ...own,
+    ...all.flatMap((b) => (isObject(b) && typeof b.pattern === "string" ? [b.pattern] : [])),
+  ];
+}
+
+/**
+ * Prose-shaped strings the field's language holds (shortest first, padded to its minLength), from
+ * its patterns and, in turn, those of each `anyOf`/`oneOf` branch. None for an enum, a const or a
+ * fixed-grammar format; shape samples when a pattern cannot be analysed (Ajv then decides).
+ */
+export function stringWitnesses(node: Record<string, unknown>): string[] {
+  if ("enum" in node || "const" in node) return [];
+  const format = typeof node.format === "string" ? node.format : undefined;
+  if (format && fixedGrammarFormats.has(format)) return [];
+  const shapes: ProseShape[] = format && urlFormats.has(format) ? ["url"] : ["spaced", "script"];
+  const base = patternsOf(node);
+  const branches = [node.anyOf, node.oneOf].flatMap((list) =>
+    Array.isArray(list) ? list.filter(isObject).map((b) => patternsOf(b)) : [],
+  );
+  const variants = [base, ...branches.filter((p) => p.length > 0).map((p) => [...base, ...p])];
+  const min = typeof node.minLength === "number" ? node.minLength : 0;
+  const out: string[] = [];
+  try {
+    for (const patterns of variants)
+      for (const shape of shapes) {
+        const w = proseWitness(patterns, shape);
+        if (w !== undefined) out.push(w.length < min ? w + "a".repeat(min - w.length) : w);
+      }
+  } catch (error) {
+    if (!(error instanceof UndecidedPattern)) throw error;
+    return shapeSamples;
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * A list of plain words the array at `node` accepts, when its items are strings that admit a word
+ * (not an enum, a const or a fixed format, and not prose-capable one by one: those are judged as
+ * their own position) and it admits more than {@link WORD_LIST_BOUND} of them.
+ */
+function wordList(node: Record<string, unknown>): string[] | undefined {
+  const items = node.items;
+  if (!isObject(items) || "enum" in items || "const" in items) return undefined;
+  if (typeof node.maxItems === "number" && node.maxItems <= WORD_LIST_BOUND) return undefined;
+  const types = [items.type].flat();
+  if (items.type !== undefined && !types.includes("string")) return undefined;
+  if (typeof items.format === "string" && fixedGrammarFormats.has(items.format)) return undefined;
+  if (stringWitnesses(items).length > 0) return undefined;
+  let word: string | undefined;
+  try {
+    word = proseWitness(patternsOf(items), "word");
+  } catch (error) {
+    if (!(error instanceof UndecidedPattern)) throw error;
+    word = "aa";
+  }
+  if (word === undefined) return undefined;
+  const count = Math.max(
+    WORD_LIST_BOUND + 1,
+    typeof node.minItems === "number" ? node.minItems : 0,
+  );
+  // Distinct words, for lists with uniqueItems: the same word with a growing tail of its letter.
+  return Array.from({ length: count }, (_, i) => word + word.slice(-1).repeat(i));
+}
+
 /**
  * The fallback when Ajv cannot compile a field (a pattern Ajv rejects, a draft-07 tuple): a
- * string-typed field without enum, const or format is free text unless its pattern, compiled as
- * Ajv compiles it (Unicode mode, unanchored search), rejects every sample.
+ * string-typed field is free text when its language holds prose (its format is not checked here).
  */
 function acceptedByShape(node: unknown): unknown {
-  if (node === true) return proseSamples[0];
-  if (!isObject(node) || "enum" in node || "const" in node || "format" in node) return undefined;
+  if (node === true) return shapeSamples[0];
+  if (!isObject(node) || "enum" in node || "const" in node) return undefined;
   const types = Array.isArray(node.type) ? node.type : [node.type];
   if (!types.includes("string")) return undefined;
-  if (!("pattern" in node)) return proseSamples[0];
-  try {
-    const regex = new RegExp(String(node.pattern), "u");
-    return proseSamples.find((s) => regex.test(s));
-  } catch {
-    return undefined;
-  }
+  return stringWitnesses(node)[0];
 }

@@ -7,7 +7,15 @@ import {
 } from "./message-template.js";
 
 /** Which part of the toolchain reports a rule; `docs/rules.md` has one section per family. */
-export const ruleFamilies = ["cli", "generator", "lint", "diff", "skill-lint", "release"] as const;
+export const ruleFamilies = [
+  "cli",
+  "generator",
+  "lint",
+  "diff",
+  "skill-lint",
+  "trace",
+  "release",
+] as const;
 export type RuleFamily = (typeof ruleFamilies)[number];
 
 /** The SemVer bump a contract change requires, smallest first. */

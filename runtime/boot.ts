@@ -14,6 +14,7 @@ import { runtimeIdentity } from "./identity.js";
 import { loadUiPages } from "./mcp/ui-resources.js";
 import { closeLogger, createLogger } from "./observability/call-log.js";
 import { createMetrics } from "./observability/metrics.js";
+import { contractObservers } from "./contract-observers.js";
 import { checkSecretsConfig, resolveSecrets } from "./secrets.js";
 import type { RuntimeServices } from "./services.js";
 import { refuseLostDatabase } from "./store/database-file.js";
@@ -73,6 +74,8 @@ export async function createServices(
       { testCommitDelayMs: commitDelay.delayMs },
       `test-only crash hook ${TEST_COMMIT_DELAY_ENV} is on: never in production`,
     );
+  const metrics = createMetrics();
+  const observers = await contractObservers(config, identity, secrets.logHmacKey, metrics);
   return {
     config,
     identity,
@@ -88,7 +91,8 @@ export async function createServices(
     launchSecret: secrets.launchSecret,
     auth,
     logger,
-    metrics: createMetrics(),
+    metrics,
+    ...observers,
     now,
   };
 }
@@ -123,5 +127,6 @@ export async function closeServices(services: RuntimeServices): Promise<void> {
   await services.stateGuard?.floor.close();
   await services.store.close();
   await services.stateGuard?.close();
+  await services.traffic?.close();
   await closeLogger(services.logger);
 }

@@ -7,6 +7,8 @@ import type { LineSource } from "./domain/line-source.js";
 import type { RuntimeIdentity } from "./identity.js";
 import type { ServablePages } from "./mcp/ui-resources.js";
 import type { RuntimeMetrics } from "./observability/metrics.js";
+import type { TurnMonitor } from "./observability/turn-monitor.js";
+import type { TrafficTaps } from "./observability/traffic-taps.js";
 import type { OpenSession } from "./domain/session-gate.js";
 import type { CoachStore, SessionRecord } from "./store/store.js";
 import type { StateGuard } from "./state-guard.js";
@@ -39,6 +41,10 @@ export interface RuntimeServices {
   auth: AuthRuntime;
   logger: Logger;
   metrics: RuntimeMetrics;
+  /** Counts the hosts' turn-contract deviations; never refuses a call (C2, G10). */
+  turnMonitor?: TurnMonitor;
+  /** What sees the raw MCP traffic, when configured: a self-trace, OpenTelemetry spans. */
+  traffic?: TrafficTaps;
   /** The clock; tests may pin it. */
   now: () => Date;
 }

@@ -44,6 +44,13 @@ const sections: Record<RuleFamily, { title: string; intro: string }> = {
     title: "Skill-Contract-Lint",
     intro: "`skillpilot skill-lint` (L7). Details in [lint.md](lint.md#skillpilot-skill-lint).",
   },
+  trace: {
+    title: "Trace check",
+    intro:
+      "`skillpilot trace check`: recorded host traffic judged against the minimal turn " +
+      "contract derived from the contract (G10, C2, C10, C11, C16). Details in " +
+      "[traces.md](traces.md).",
+  },
   release: {
     title: "Release",
     intro:

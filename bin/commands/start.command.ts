@@ -15,7 +15,7 @@ function overrides(opts: ServeOptions): ConfigOverrides {
 }
 
 /** `--port`: an integer 0–65535, checked before anything starts. */
-function portArgument(value: string): number {
+export function portArgument(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
     throw new InvalidArgumentError(
       `expected a port number from 0 to 65535 (0 picks a free port), got "${value}".`,

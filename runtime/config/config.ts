@@ -69,6 +69,10 @@ export interface RuntimeConfig {
   capabilityKeys?: KeyringConfig;
   /** OAuth resource server settings (issue #12); absent on loopback: the development issuer. */
   auth?: AuthConfig;
+  /** A redacted trace of the server's own MCP traffic is appended here; unset: none. */
+  traceFile?: string;
+  /** OpenTelemetry spans exported over OTLP/HTTP; unset: none. */
+  openTelemetry?: { tracesEndpoint: string; serviceName?: string };
   /**
    * TEST ONLY: the crash harness's commit delay (ms) of the SQLite store. Set only by the
    * environment variable `SKILLPILOT_TEST_COMMIT_DELAY_MS` (no config file key, no flag); the
@@ -138,6 +142,8 @@ const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
   ["SKILLPILOT_OAUTH_ISSUER", "/auth/issuer"],
   ["SKILLPILOT_OAUTH_JWKS_URI", "/auth/jwksUri"],
   ["SKILLPILOT_OPENAI_APPS_CHALLENGE", "/auth/domainVerificationToken"],
+  ["SKILLPILOT_TRACE_FILE", "/traceFile"],
+  ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/openTelemetry/tracesEndpoint"],
 ];
 
 /** Variables whose values are keys: a message about them never quotes the value. */
@@ -276,6 +282,10 @@ export async function loadConfig(
   // Environment settings of the auth section refine the file's, key by key.
   if (file.auth || fromEnv.auth || flags.auth)
     merged.auth = { ...file.auth, ...fromEnv.auth, ...flags.auth };
+  if (file.openTelemetry || fromEnv.openTelemetry)
+    merged.openTelemetry = { ...file.openTelemetry, ...fromEnv.openTelemetry } as {
+      tracesEndpoint: string;
+    };
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -312,6 +322,8 @@ export async function loadConfig(
     ...(merged.metricsToken && { metricsToken: merged.metricsToken }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
+    ...(merged.traceFile && { traceFile: at(merged.traceFile) }),
+    ...(merged.openTelemetry && { openTelemetry: merged.openTelemetry }),
     ...(merged.auth && {
       auth: {
         ...merged.auth,

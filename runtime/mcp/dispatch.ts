@@ -42,6 +42,7 @@ function record(
   code: ErrorCode | "OK" | typeof UNKNOWN_TOOL,
   facts: CallFacts,
   started: bigint,
+  turnDeviation?: string,
 ): void {
   const { identity, metrics, logger, logHmacKey } = services;
   const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -63,6 +64,7 @@ function record(
   }
   if (facts.stateVersion !== undefined) fields.stateVersion = facts.stateVersion;
   if (facts.clientRequestId !== undefined) fields.clientRequestId = facts.clientRequestId;
+  if (turnDeviation) fields.turnDeviation = turnDeviation;
   logCall(logger, fields);
   const labels = {
     contractMajor: String(identity.contractMajor),
@@ -111,7 +113,8 @@ export async function callTool(
     if (prototypeKey || !validate(args ?? {})) throw new CoachError("INVALID_INPUT");
     const handler = handlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
     const output = await handler(args, ctx);
-    record(services, tool, "OK", ctx.facts, started);
+    const deviation = services.turnMonitor?.observe({ tool, args, code: "OK", output });
+    record(services, tool, "OK", ctx.facts, started, deviation);
     return successResult(tool, output as never, ctx.widgetMeta);
   } catch (error) {
     const code = errorCodeOf(error);
@@ -123,7 +126,10 @@ export async function callTool(
         },
         "internal error",
       );
-    record(services, tool, code, ctx.facts, started);
+    // Refused input named nothing the monitor may trust; every other outcome is part of a turn.
+    const deviation =
+      code === "INVALID_INPUT" ? undefined : services.turnMonitor?.observe({ tool, args, code });
+    record(services, tool, code, ctx.facts, started, deviation);
     const locale =
       code === "INVALID_INPUT" && !ctx.facts.locale
         ? await refusedInputLocale(services, args, caller)

@@ -14,6 +14,7 @@ import type { CallContext, RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
 import { carriesPrototypeKey, guardPrototypeKeys } from "./prototype-keys.js";
+import { tapTraffic } from "./traffic-tap.js";
 import { createUiResources } from "./ui-resources.js";
 
 /** `tools/list` exactly as generated: the schemas are advertised unchanged. */
@@ -98,5 +99,5 @@ export function createCoachMcpHandler(
       },
     ),
   );
-  return guardPrototypeKeys(handler);
+  return guardPrototypeKeys(tapTraffic(handler, services.traffic));
 }

@@ -19,6 +19,8 @@ export interface CallLogFields {
   curriculumRevision?: string;
   /** Writes only, and only once the input validated (so it is a UUID, not caller text). */
   clientRequestId?: string;
+  /** A turn-contract deviation this call showed (turn-monitor.ts); the call was served anyway. */
+  turnDeviation?: string;
 }
 
 /** Bytes of log lines gathered before one write(2); the buffer also goes out every FLUSH_MS. */

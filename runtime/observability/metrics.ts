@@ -10,11 +10,19 @@ export const metricLabels = [
 ] as const;
 type Label = (typeof metricLabels)[number];
 
+/**
+ * Labels of the turn-contract deviation counter: the line (as on every metric) and the deviation's
+ * kind, a closed set of four values (turn-monitor.ts) — never a session, tool argument or revision.
+ */
+export const deviationLabels = ["contractMajor", "pluginLine", "kind"] as const;
+
 /** The runtime's Prometheus metrics, in their own registry (one per server instance). */
 export interface RuntimeMetrics {
   registry: Registry;
   calls: Counter<Label>;
   latency: Histogram<Label>;
+  /** Turn-contract deviations the server saw on its own (C2, C13, G10). */
+  deviations: Counter<(typeof deviationLabels)[number]>;
 }
 
 /** Create the registry with the tool-call counter and latency histogram. */
@@ -33,5 +41,11 @@ export function createMetrics(): RuntimeMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [registry],
   });
-  return { registry, calls, latency };
+  const deviations = new Counter({
+    name: "coach_turn_contract_deviations_total",
+    help: "Turn-contract deviations seen in hosts' calls (never refused): kind is context_repoll, context_after_write, continuation_not_followed or continuation_altered.",
+    labelNames: deviationLabels,
+    registers: [registry],
+  });
+  return { registry, calls, latency, deviations };
 }

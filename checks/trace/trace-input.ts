@@ -1,0 +1,38 @@
+import { defineRule } from "../../diagnostics/rule.js";
+
+/** Input a trace check cannot judge: exit 2, never a stack (G9). */
+export const TRACE_INPUT_INVALID = defineRule({
+  id: "TRACE_INPUT_INVALID",
+  family: "trace",
+  severity: "error",
+  summary:
+    "A trace cannot be judged: unreadable, empty, not JSON Lines (or a HAR or Inspector " +
+    "export), an event of unknown shape, a response without its request, or tools the " +
+    "contract does not have (G10).",
+  message: {
+    unreadable: "{file} cannot be read",
+    empty: "{file} holds no events: record a trace first",
+    notJson: "line {line} is not JSON: each line of a trace is one JSON event",
+    unknownEvent:
+      'line {line} is not a trace event: expected {"at","from","message"} or ' +
+      '{"at","learnerMessage":true}',
+    notMessage: "line {line}: the message is not a JSON-RPC 2.0 message",
+    orphanResponse: "line {line}: a response to request id {id}, which the trace never sent",
+    foreignTool:
+      "line {line}: tool {tool} is not a tool of {contract}: is this a trace of another server?",
+    contract: "{contract} is not a contract snapshot or tools/list: {error}",
+  },
+});
+
+/** A note, not a finding: the trace marks no learner messages, so turns were inferred. */
+export const TRACE_TURNS_INFERRED = defineRule({
+  id: "TRACE_TURNS_INFERRED",
+  family: "trace",
+  severity: "note",
+  summary:
+    "The trace marks no learner messages: turns were inferred from pauses between calls " +
+    "(G10).",
+  message:
+    "{file} marks no learner messages: {turns} turn(s) inferred from pauses of at least " +
+    "{gap} s between tool calls",
+});
