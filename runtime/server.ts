@@ -162,7 +162,7 @@ export async function startServer(
         if (ok) return;
         services.logger.error(
           "another instance activated different OAuth client profiles on this database: " +
-            "this instance stops serving (L14)",
+            "this instance stops serving",
         );
         void close().then(() => stop("client-policy-conflict"));
       })

@@ -30,13 +30,18 @@ function portArgument(value: string): number {
 export function registerAuthCommand(program: Command): void {
   const auth = program
     .command("auth")
-    .description("OAuth helpers for local development (issue #12).")
+    .summary("OAuth helpers for local development")
+    .description(
+      "OAuth helpers for local development: tokens of the development issuer a loopback server " +
+        "runs when no OAuth issuer is configured.",
+    )
     .addHelpText(
       "after",
       exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
     );
   auth
     .command("token")
+    .summary("Print a development access token")
     .description(
       "Print an access token of the local development issuer (loopback servers without a " +
         "configured issuer): subject NAME, audience the local MCP URL, all of the contract's " +

@@ -35,10 +35,11 @@ function collectHeader(
 export function registerDiffCommand(program: Command): void {
   program
     .command("diff")
+    .summary("Compare the contract with published snapshots")
     .description(
       "Compare the contract against every published snapshot (or --against, or " +
         "OLD NEW): breaking changes with witnesses, the minimum SemVer bump and " +
-        "its L6 class.",
+        "its class (server-only, patch, minor or incompatible).",
     )
     .argument(
       "[old]",

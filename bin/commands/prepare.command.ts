@@ -9,6 +9,7 @@ import { projectPaths } from "./root.js";
 export function registerPrepareCommand(program: Command): void {
   program
     .command("prepare")
+    .summary("Regenerate the release draft and its archives")
     .description(
       "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree " +
         "(plugin.json, tools.json, contract-line.json, skills/, ui/), contract " +

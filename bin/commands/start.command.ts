@@ -54,6 +54,7 @@ export function registerStartCommand(program: Command): void {
     program
       .command("start")
       .alias("serve")
+      .summary("Run the coach server")
       .description(
         "Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party " +
           "launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain " +
@@ -62,7 +63,7 @@ export function registerStartCommand(program: Command): void {
   )
     .option(
       "--allow-contract-drift",
-      "start even though the served contract differs from the version under review freeze (L3)",
+      "start even though the served contract differs from the version under review freeze",
     )
     .addHelpText(
       "after",
@@ -121,6 +122,7 @@ export function registerStartCommand(program: Command): void {
 
   const session = program
     .command("session")
+    .summary("Start first-party learning sessions")
     .description("First-party learning sessions (never started from a chat tool).")
     .addHelpText(
       "after",
@@ -129,6 +131,7 @@ export function registerStartCommand(program: Command): void {
   runtimeOptions(
     session
       .command("start")
+      .summary("Start a learning session for a learner")
       .description(
         "Mint a learning session for a learner under the contract line in " +
           "release/line.json and print its sps_… id. Exit 1 when the line refuses " +
