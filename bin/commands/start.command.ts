@@ -94,6 +94,10 @@ export function registerStartCommand(program: Command): void {
         return;
       }
       if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
+      // A build or a widget older than its sources is served as it is, but never silently.
+      const { staleServeWarnings } = await import("../build-freshness.js");
+      for (const warning of await staleServeWarnings(root))
+        process.stderr.write(`skillpilot: warning: ${warning}\n`);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       const { running, services } = await serve(await loadConfig(root, overrides(opts)));
       // The stop handlers go in before the ready line: a supervisor that stops the server as soon
