@@ -34,7 +34,9 @@ const RELEASE_VERSION_MISMATCH = defineRule({
     "The release version must equal packageVersion in schemas/plugin.json; bump " +
     "it there first (L12.1).",
   message:
-    "release version {version} differs from packageVersion {packageVersion}; bump schemas/plugin.json first",
+    "release version {version} differs from packageVersion {packageVersion}: set packageVersion " +
+    "to {version} in schemas/plugin.json and run `skillpilot generate`, or run " +
+    "`skillpilot prepare` without --version to draft {packageVersion}",
 });
 const BUNDLE_INPUT_INVALID = defineRule({
   id: "BUNDLE_INPUT_INVALID",
