@@ -188,10 +188,12 @@ export function registerDbCommand(program: Command): void {
       const { migrateForward, readStateSchemaStatus } = await import(
         "../../runtime/store/state-schema.js"
       );
+      const { startProgress } = await import("../progress.js");
       await withDatabase(command, opts, true, async (db, where) => {
         const knex = db!;
         const before = (await readStateSchemaStatus(knex)).database;
-        const applied = await migrateForward(knex, opts.to);
+        const progress = startProgress("db migrate", `migrating ${where}`);
+        const applied = await migrateForward(knex, opts.to).finally(progress.done);
         const after = (await readStateSchemaStatus(knex)).database;
         const message = applied.length
           ? `migrated ${where} from state schema ${before} to ${after}: ${applied.join(", ")}`

@@ -119,6 +119,12 @@ export function registerDiffCommand(program: Command): void {
           process.exitCode = ExitCode.usage;
           return;
         }
+        const { startProgress } = await import("../progress.js");
+        const live = [oldFile, newFile, opts.against].find((s) => s && /^https?:\/\//.test(s));
+        const progress = startProgress(
+          "diff",
+          live ? `reading the tools of ${live}` : "comparing the contract with its baselines",
+        );
         const outcome = await runDiff({
           root: projectPaths(command).root,
           oldFile,
@@ -131,7 +137,7 @@ export function registerDiffCommand(program: Command): void {
           now,
           versionCheck: opts.versionCheck,
           live: { headers: opts.header ?? {}, era: opts.protocolEra },
-        });
+        }).finally(progress.done);
         if (outcome.status === "input-error") {
           emitReport(outcome.diagnostics, opts.format);
           process.exitCode = ExitCode.usage;

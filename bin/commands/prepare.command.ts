@@ -34,7 +34,12 @@ export function registerPrepareCommand(program: Command): void {
     )
     .action(async (opts: { version?: string; format: DiagnosticFormat }, command: Command) => {
       const { prepare } = await import("../../release/prepare/prepare.js");
-      const result = await prepare(projectPaths(command).root, { version: opts.version });
+      const { startProgress } = await import("../progress.js");
+      const progress = startProgress("prepare", "reading the project");
+      const result = await prepare(projectPaths(command).root, {
+        version: opts.version,
+        onStep: progress.step,
+      }).finally(progress.done);
       const message =
         result.draft &&
         `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} ` +

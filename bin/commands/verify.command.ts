@@ -42,7 +42,12 @@ export function registerVerifyCommand(program: Command): void {
         }
       }
       const { verifyRelease } = await import("../../release/verify/verify.js");
-      const diagnostics = await verifyRelease(root, { since: opts.since });
+      const { startProgress } = await import("../progress.js");
+      const progress = startProgress(
+        "verify",
+        "checking the release records and the contract line's history",
+      );
+      const diagnostics = await verifyRelease(root, { since: opts.since }).finally(progress.done);
       process.exitCode = emitReport(diagnostics, opts.format, {
         summary: "release verify: all checks passed",
       });

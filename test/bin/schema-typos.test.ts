@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { runCli } from "../support/run-cli.js";
 import type { WireObject } from "../support/wire.js";
-import { repoRoot, tempProject } from "../support/temp-project.js";
+import { releaseProject, repoRoot, tempProject } from "../support/temp-project.js";
 
 const TOOL = "schemas/tools/complete_skillpilot_goal.json";
 const WRITE_REQUEST = "https://skillpilot.com/schemas/openai/coach/v1/envelopes/write-request";
@@ -18,15 +18,7 @@ describe("schema typos and release steps: one cause, one diagnostic, first, with
   this.timeout(120_000);
   let project: { root: string; cleanup: () => Promise<void> };
   beforeEach(async () => {
-    project = await tempProject(repoRoot, [
-      "schemas",
-      "release",
-      "generated",
-      "contracts",
-      "skills",
-      "ui",
-      "curricula",
-    ]);
+    project = await tempProject(repoRoot, releaseProject);
   });
   afterEach(() => project.cleanup());
 
