@@ -16,16 +16,17 @@ import { registerUiCommand } from "./commands/ui.command.js";
 import { registerUnfreezeCommand } from "./commands/unfreeze.command.js";
 import { registerVerifyCommand } from "./commands/verify.command.js";
 import { exitCodesHelp } from "./exit-codes.js";
+import { configureHelpLayout } from "./help.js";
 
 /**
  * Build the `skillpilot` program without running it (tests walk its commands). Each subcommand
  * lives in its own `commands/*.command.ts`; `skillpilot.ts` is the entry point that parses argv.
  */
 export function buildProgram(): Command {
-  const program = new Command("skillpilot")
+  const program = configureHelpLayout(new Command("skillpilot"))
     .description(
-      "SkillPilot Coach contract toolchain: generate, check, serve, diff, lint " +
-        "and release the MCP tool contract.",
+      "SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the " +
+        "MCP tool contract. `skillpilot help COMMAND` explains a command.",
     )
     .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
     .showHelpAfterError("(run with --help for usage)")
@@ -73,7 +74,8 @@ function registerHelpCommand(program: Command): void {
   program
     .command("help")
     .argument("[command...]", "the command (and subcommand) to explain")
-    .description("display help for command")
+    .summary("Show the help of a command")
+    .description("Show the help of a command, e.g. `skillpilot help db migrate`.")
     .addHelpText("after", exitCodesHelp({ ok: "help shown", usage: "unknown command" }))
     .action((names: string[]) => {
       let target = program;

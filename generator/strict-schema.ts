@@ -9,7 +9,7 @@ const SCHEMA_NOT_STRICT = defineRule({
   summary:
     "A schema breaks Ajv strict mode (e.g. a keyword without the type it applies to, such as a " +
     "pattern in an untyped allOf branch), so its validator cannot be compiled.",
-  message: "{error}; state the type the keyword applies to (strict mode, G9)",
+  message: "{error}; state the type the keyword applies to (strict mode)",
 });
 
 /** Whether an emitter failed on Ajv's strict mode (a problem of the schema, not of the code). */

@@ -29,9 +29,13 @@ const SOURCE_CHANGED = defineRule({
   severity: "error",
   summary: "A schema changed since generated/ was last written.",
   message: {
-    changed: "{file} changed since generated/ was last written; run `skillpilot generate`",
-    added: "{file} was added since generated/ was last written; run `skillpilot generate`",
-    removed: "{file} was removed since generated/ was last written",
+    changed:
+      "{file} changed since generated/ was last written, so {stale} out of date; " +
+      "run `skillpilot generate`",
+    added:
+      "{file} was added since generated/ was last written, so {stale} out of date; run `skillpilot generate`",
+    removed:
+      "{file} was removed since generated/ was last written, so {stale} out of date; run `skillpilot generate`",
   },
 });
 
@@ -61,9 +65,10 @@ export async function writeGenerated(
 }
 
 /**
- * Compare emitted files with the disk. Each drifted file is named, and the on-disk manifest tells
- * whether a schema changed (SOURCE_CHANGED) or a generated file was edited by hand
- * (GENERATED_EDITED).
+ * Compare emitted files with the disk. The on-disk manifest tells whether a schema changed
+ * (SOURCE_CHANGED: reported alone, once per changed schema, since regenerating fixes every output)
+ * or, with the schemas unchanged, which generated file was edited by hand (GENERATED_EDITED) or
+ * drifted (GENERATED_DRIFT).
  */
 export async function checkGenerated(
   root: string,
@@ -79,34 +84,40 @@ export async function checkGenerated(
   }
   const fresh = files.find((f) => f.path === manifestPath);
   const freshManifest = fresh ? (JSON.parse(fresh.contents) as typeof onDisk) : {};
-  for (const [file, hash] of Object.entries(freshManifest.sources ?? {}))
-    if (onDisk.sources && onDisk.sources[file] !== hash)
-      diagnostics.push(
-        diagnose(
-          SOURCE_CHANGED,
-          { variant: onDisk.sources[file] ? "changed" : "added", file },
-          { file },
-        ),
-      );
-  for (const file of Object.keys(onDisk.sources ?? {}))
-    if (!(file in (freshManifest.sources ?? {})))
-      diagnostics.push(diagnose(SOURCE_CHANGED, { variant: "removed", file }, { file }));
+  const outputs: Diagnostic[] = [];
   for (const f of files) {
     if (f.path === manifestPath) continue;
     const current = await readFile(path.join(root, f.path), "utf8").catch(() => undefined);
     if (current === f.contents) continue;
     if (current === undefined) {
-      diagnostics.push(
+      outputs.push(
         diagnose(GENERATED_DRIFT, { variant: "missing", file: f.path }, { file: f.path }),
       );
     } else if (onDisk.outputs?.[f.path] && onDisk.outputs[f.path] !== sha256Hex(current)) {
-      diagnostics.push(diagnose(GENERATED_EDITED, { file: f.path }, { file: f.path }));
+      outputs.push(diagnose(GENERATED_EDITED, { file: f.path }, { file: f.path }));
     } else {
-      diagnostics.push(
+      outputs.push(
         diagnose(GENERATED_DRIFT, { variant: "differs", file: f.path }, { file: f.path }),
       );
     }
   }
+  // A changed schema is the cause of every drifted output, and `generate` is its one fix: report
+  // the cause, once per changed schema, with the count of what it made stale.
+  const stale =
+    outputs.length === 1 ? "1 file in generated/ is" : `${outputs.length} files in generated/ are`;
+  for (const [file, hash] of Object.entries(freshManifest.sources ?? {}))
+    if (onDisk.sources && onDisk.sources[file] !== hash)
+      diagnostics.push(
+        diagnose(
+          SOURCE_CHANGED,
+          { variant: onDisk.sources[file] ? "changed" : "added", file, stale },
+          { file },
+        ),
+      );
+  for (const file of Object.keys(onDisk.sources ?? {}))
+    if (!(file in (freshManifest.sources ?? {})))
+      diagnostics.push(diagnose(SOURCE_CHANGED, { variant: "removed", file, stale }, { file }));
+  if (diagnostics.length === 0) diagnostics.push(...outputs);
   if (diagnostics.length === 0 && manifestText !== fresh?.contents)
     diagnostics.push(
       diagnose(GENERATED_DRIFT, { variant: "differs", file: manifestPath }, { file: manifestPath }),

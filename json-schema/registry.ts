@@ -75,6 +75,11 @@ export class SchemaRegistry {
     return { registry, diagnostics };
   }
 
+  /** Every registered document id. */
+  ids(): string[] {
+    return [...this.docs.keys()];
+  }
+
   /** The source registered under a document id. */
   get(docId: string): SourceFile | undefined {
     return this.docs.get(stripHash(docId));

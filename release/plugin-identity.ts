@@ -18,6 +18,18 @@ export async function readPluginName(root: string): Promise<string> {
   return doc.packageName;
 }
 
+/** The package SemVer from schemas/plugin.json, or undefined when it is unreadable. */
+export async function readPackageVersion(root: string): Promise<string | undefined> {
+  try {
+    const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {
+      packageVersion?: unknown;
+    };
+    return typeof doc.packageVersion === "string" ? doc.packageVersion : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The tool contract major from schemas/plugin.json: the `<major>` segment of UI URIs. */
 export async function readPluginContractMajor(root: string): Promise<number> {
   const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {

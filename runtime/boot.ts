@@ -1,12 +1,7 @@
 import path from "node:path";
 import { checkAuthConfig, createAuthRuntime } from "./auth/auth-runtime.js";
 import { keyringFromConfig } from "./capability/index.js";
-import {
-  loadConfig,
-  TEST_COMMIT_DELAY_ENV,
-  type ConfigOverrides,
-  type RuntimeConfig,
-} from "./config/config.js";
+import { TEST_COMMIT_DELAY_ENV, type RuntimeConfig } from "./config/config.js";
 import { checkDataDir, checkLogDestination } from "./config/writable-paths.js";
 import { loadCurriculum } from "./domain/curriculum.js";
 import { LineSource } from "./domain/line-source.js";
@@ -110,14 +105,6 @@ function testCommitDelayHook(config: RuntimeConfig): { delayMs: number } | undef
       `before and after COMMIT (a test-only crash hook, ${scope}). Never set it in production.\n`,
   );
   return config.databaseUrl ? undefined : { delayMs };
-}
-
-/** Resolve config for `root` and build services. */
-export async function bootServices(
-  root: string,
-  overrides: ConfigOverrides = {},
-): Promise<RuntimeServices> {
-  return createServices(await loadConfig(root, overrides));
 }
 
 /** Release what services hold: close the database, then make the log durable and close it. */

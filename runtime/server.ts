@@ -25,6 +25,7 @@ import { createCoachMcpHandler } from "./mcp/endpoint.js";
 import { isLoopbackHost, type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
 import { type BoundListener, bindListener } from "./http/listener.js";
 import type { CallContext, RuntimeServices } from "./services.js";
+import { storageId } from "./storage-id.js";
 
 /** A running server. */
 export interface RunningServer {
@@ -67,11 +68,16 @@ export function createApp(
     services.logger.warn({ err: error.name, status: error.status ?? 500 }, "http error"),
   );
   const router = new Router();
-  router.get("/healthz", (ctx) => {
+  // On loopback, where the CLI acts on the same machine, /healthz names where the data is kept, so
+  // `auth token` and `session start` can refuse to act on another data directory than this one.
+  const storage = isLoopbackHost(config.host) ? storageId(config) : undefined;
+  router.get("/healthz", async (ctx) => {
+    const id = await storage;
     ctx.body = {
       status: "ok",
       contractMajor: services.identity.contractMajor,
       serverBuild: services.identity.serverBuild,
+      ...(id && { storageId: id }),
     };
   });
   router.get(

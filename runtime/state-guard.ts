@@ -99,7 +99,7 @@ export async function openStateGuard(
         "POLICY_REVISION_LOWERED",
         `${config.lineFile}: policyRevision ${line.policyRevision} is below ${floor.current}, the ` +
           `highest revision ${describeDatabase(config)} was served under. A revision never goes ` +
-          `back (L11): lowering it would bring sessions a bump retired back into use. Set ` +
+          `back: lowering it would bring sessions a bump retired back into use. Set ` +
           `policyRevision to ${floor.current} or higher.`,
       );
     // The floor rises when a line is served (a call, a launch: LineSource and the launch

@@ -42,6 +42,7 @@ import "../generator/rules/free-text-input.rule.js";
 import "../generator/rules/pattern.rule.js";
 import "../generator/rules/prefix-items.rule.js";
 import "../generator/rules/schema-refs.rule.js";
+import "../generator/rules/schema-types.rule.js";
 import "../generator/rules/tool-name.rule.js";
 import "../generator/rules/ui-binding.rule.js";
 import "../generator/rules/unknown-keyword.rule.js";

@@ -30,13 +30,18 @@ function portArgument(value: string): number {
 export function registerAuthCommand(program: Command): void {
   const auth = program
     .command("auth")
-    .description("OAuth helpers for local development (issue #12).")
+    .summary("OAuth helpers for local development")
+    .description(
+      "OAuth helpers for local development: tokens of the development issuer a loopback server " +
+        "runs when no OAuth issuer is configured.",
+    )
     .addHelpText(
       "after",
       exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
     );
   auth
     .command("token")
+    .summary("Print a development access token")
     .description(
       "Print an access token of the local development issuer (loopback servers without a " +
         "configured issuer): subject NAME, audience the local MCP URL, all of the contract's " +
@@ -48,7 +53,7 @@ export function registerAuthCommand(program: Command): void {
       "a scope to grant (repeatable; default: every contract scope)",
       collect,
     )
-    .option("--ttl <seconds>", "lifetime in seconds", positiveSeconds, 3600)
+    .option("--ttl <seconds>", "lifetime in seconds, at least 60", positiveSeconds, 3600)
     .option("--host <host>", "the server's interface (env HOST; default 127.0.0.1)")
     .option("--port <port>", "the server's port (env PORT; default 3000)", portArgument)
     .option("--data-dir <dir>", "where the development key lives (default ./data)")
@@ -67,6 +72,7 @@ export function registerAuthCommand(program: Command): void {
       const { resolveAuthSettings } = await import("../../runtime/auth/auth-settings.js");
       const { loadDevIssuer } = await import("../../runtime/auth/dev-issuer.js");
       const { runtimeIdentity } = await import("../../runtime/identity.js");
+      const { probeServer, serverMismatch } = await import("../server-probe.js");
       const config = await loadConfig(projectPaths(command).root, {
         host: opts.host,
         port: opts.port,
@@ -88,6 +94,19 @@ export function registerAuthCommand(program: Command): void {
           `skillpilot: unknown scope ${unknown.join(", ")}; the contract's scopes are ` +
             `${settings.scopesSupported.join(", ")}\n`,
         );
+        process.exitCode = ExitCode.usage;
+        return;
+      }
+      // The token is signed with the key in this configuration's data directory and names this
+      // configuration's issuer and resource: refuse before the key is created when the server on
+      // the port named checks other ones (it would refuse the token).
+      const mismatch = await serverMismatch(config, await probeServer(config), {
+        consequence: "sign the token with another development key than that server checks",
+        resource: settings.resource,
+        issuer: settings.issuer,
+      });
+      if (mismatch) {
+        process.stderr.write(`skillpilot: ${mismatch}\n`);
         process.exitCode = ExitCode.usage;
         return;
       }

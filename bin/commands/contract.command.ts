@@ -6,13 +6,15 @@ import { projectPaths } from "./root.js";
 export function registerContractCommand(program: Command): void {
   const contract = program
     .command("contract")
-    .description("Inspect the generated contract.")
+    .summary("Inspect the generated contract")
+    .description("Inspect the contract as generated from schemas/.")
     .addHelpText(
       "after",
       exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
     );
   contract
     .command("show")
+    .summary("Print the contract's identity, line and tools")
     .description(
       "Print the contract summary (identity, version layers, line policy, tools " +
         "with kind and annotations) from generated/contract.snapshot.json.",

@@ -95,10 +95,12 @@ function statusLines(where: string, status: StateSchemaStatus, verdict: string):
 export function registerDbCommand(program: Command): void {
   const db = program
     .command("db")
+    .summary("Show, migrate or roll back the state schema")
     .description(
-      "The database's state schema version (the persistence format, L2): status, migrate " +
-        "forward, roll back (L12.5). `start` migrates forward on its own from state schema 3 up " +
-        "to its own version and refuses a database of a version it does not know.",
+      "The database's state schema version (the format learner data is stored in): status, " +
+        "migrate forward, roll back with the learner data kept. `start` migrates forward on its " +
+        "own from state schema 3 up to its own version and refuses a database of a version it " +
+        "does not know.",
     )
     .addHelpText(
       "after",
@@ -108,6 +110,7 @@ export function registerDbCommand(program: Command): void {
   dbOptions(
     db
       .command("status")
+      .summary("Show the state schema and pending migrations")
       .description(
         "Show the database's state schema version, its applied and pending migrations and its " +
           "learner rows per stored version, and what `start` would do.",
@@ -160,6 +163,7 @@ export function registerDbCommand(program: Command): void {
   dbOptions(
     db
       .command("migrate")
+      .summary("Migrate the database forward")
       .description(
         "Migrate the database forward to this server's state schema version (or --to a lower " +
           "known one), one known migration at a time. Never touches a database of a version this " +
@@ -184,10 +188,12 @@ export function registerDbCommand(program: Command): void {
       const { migrateForward, readStateSchemaStatus } = await import(
         "../../runtime/store/state-schema.js"
       );
+      const { startProgress } = await import("../progress.js");
       await withDatabase(command, opts, true, async (db, where) => {
         const knex = db!;
         const before = (await readStateSchemaStatus(knex)).database;
-        const applied = await migrateForward(knex, opts.to);
+        const progress = startProgress("db migrate", `migrating ${where}`);
+        const applied = await migrateForward(knex, opts.to).finally(progress.done);
         const after = (await readStateSchemaStatus(knex)).database;
         const message = applied.length
           ? `migrated ${where} from state schema ${before} to ${after}: ${applied.join(", ")}`
@@ -204,6 +210,7 @@ export function registerDbCommand(program: Command): void {
   dbOptions(
     db
       .command("rollback")
+      .summary("Roll the database back to an earlier state schema")
       .description(
         "Roll the database back to an earlier state schema version (default: the one before its " +
           "current version), newest migration first, keeping learner data. Data only the newer " +

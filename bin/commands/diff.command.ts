@@ -35,10 +35,11 @@ function collectHeader(
 export function registerDiffCommand(program: Command): void {
   program
     .command("diff")
+    .summary("Compare the contract with published snapshots")
     .description(
       "Compare the contract against every published snapshot (or --against, or " +
         "OLD NEW): breaking changes with witnesses, the minimum SemVer bump and " +
-        "its L6 class.",
+        "its class (server-only, patch, minor or incompatible).",
     )
     .argument(
       "[old]",
@@ -120,6 +121,12 @@ export function registerDiffCommand(program: Command): void {
           process.exitCode = ExitCode.usage;
           return;
         }
+        const { startProgress } = await import("../progress.js");
+        const live = [oldFile, newFile, opts.against].find((s) => s && /^https?:\/\//.test(s));
+        const progress = startProgress(
+          "diff",
+          live ? `reading the tools of ${live}` : "comparing the contract with its baselines",
+        );
         const outcome = await runDiff({
           root: projectPaths(command).root,
           oldFile,
@@ -132,7 +139,7 @@ export function registerDiffCommand(program: Command): void {
           now,
           versionCheck: opts.versionCheck,
           live: { headers: opts.header ?? {}, era: opts.protocolEra },
-        });
+        }).finally(progress.done);
         if (outcome.status === "input-error") {
           emitReport(outcome.diagnostics, opts.format);
           process.exitCode = ExitCode.usage;

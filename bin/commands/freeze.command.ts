@@ -9,6 +9,7 @@ import { projectPaths } from "./root.js";
 export function registerFreezeCommand(program: Command): void {
   program
     .command("freeze")
+    .summary("Lock a draft for portal review")
     .description(
       "Lock the draft of <version> for portal review: records its content " +
         "identity in contracts/review-freeze.json; prepare may then only reproduce " +

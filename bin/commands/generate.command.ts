@@ -8,6 +8,7 @@ import { projectPaths } from "./root.js";
 export function registerGenerateCommand(program: Command): void {
   program
     .command("generate")
+    .summary("Validate schemas/ and write generated/")
     .description(
       "Validate schemas/ and write generated/ (types, validators, MCP " +
         "descriptors, handler interfaces, contract snapshot).",

@@ -10,6 +10,7 @@ import { projectPaths, rootRelative } from "./root.js";
 export function registerHandlersCommand(program: Command): void {
   const handlers = program
     .command("handlers")
+    .summary("Scaffold handlers from the generated interfaces")
     .description("Work with the typed handler interfaces generated from the schemas.")
     .addHelpText(
       "after",
@@ -17,6 +18,7 @@ export function registerHandlersCommand(program: Command): void {
     );
   handlers
     .command("scaffold")
+    .summary("Create a not-implemented handler file per tool")
     .argument("<dir>", "folder to create the handler files in (relative to -C/--root)")
     .description(
       "Create a <tool>.handler.ts per tool that implements the generated " +

@@ -14,8 +14,9 @@ import { projectPaths } from "./root.js";
 export function registerLintCommand(program: Command): void {
   program
     .command("lint")
+    .summary("Check the contract against the acceptance gate")
     .description(
-      "Check the contract against the automatable gate (G1–G4, G11, C5, C16): " +
+      "Check the contract against the automatable acceptance gate: " +
         "write envelopes, no free text, closed inputs, no loops, one imperative, " +
         "UI only on reads, explicit truthful annotations, no secrets in outputs.",
     )

@@ -9,6 +9,7 @@ import { projectPaths } from "./root.js";
 export function registerPrepareCommand(program: Command): void {
   program
     .command("prepare")
+    .summary("Regenerate the release draft and its archives")
     .description(
       "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree " +
         "(plugin.json, tools.json, contract-line.json, skills/, ui/), contract " +
@@ -33,7 +34,12 @@ export function registerPrepareCommand(program: Command): void {
     )
     .action(async (opts: { version?: string; format: DiagnosticFormat }, command: Command) => {
       const { prepare } = await import("../../release/prepare/prepare.js");
-      const result = await prepare(projectPaths(command).root, { version: opts.version });
+      const { startProgress } = await import("../progress.js");
+      const progress = startProgress("prepare", "reading the project");
+      const result = await prepare(projectPaths(command).root, {
+        version: opts.version,
+        onStep: progress.step,
+      }).finally(progress.done);
       const message =
         result.draft &&
         `${result.outcome === "unchanged" ? "unchanged" : "wrote"} ${result.dir} ` +

@@ -15,6 +15,7 @@ const isoDate = (value: string): string => {
 export function registerRecordPublishedCommand(program: Command): void {
   program
     .command("record-published")
+    .summary("Record a version the portal has published")
     .description(
       "After portal publication of <version>: copy its frozen draft to " +
         "contracts/published/openai/<plugin>/<version>/, retain its UI bytes under " +

@@ -19,6 +19,7 @@ interface SkillLintOptions {
 export function registerSkillLintCommand(program: Command): void {
   program
     .command("skill-lint")
+    .summary("Check the tools the skills name")
     .description(
       "Check that every tool the skills name (front matter and backticked names) " +
         "exists in the contract and is model-visible, and hash the skills tree " +

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { ConfigOverrides } from "../../runtime/config/config.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
+import type { BannerInput } from "../start-banner.js";
 import { projectPaths } from "./root.js";
 
 interface ServeOptions {
@@ -54,6 +55,7 @@ export function registerStartCommand(program: Command): void {
     program
       .command("start")
       .alias("serve")
+      .summary("Run the coach server")
       .description(
         "Run the SkillPilot Coach server: MCP endpoint at /mcp, first-party " +
           "launch at /api/sessions, /healthz and /metrics. SIGTERM/SIGINT drain " +
@@ -62,7 +64,7 @@ export function registerStartCommand(program: Command): void {
   )
     .option(
       "--allow-contract-drift",
-      "start even though the served contract differs from the version under review freeze (L3)",
+      "start even though the served contract differs from the version under review freeze",
     )
     .addHelpText(
       "after",
@@ -81,7 +83,7 @@ export function registerStartCommand(program: Command): void {
     )
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
       const { checkFrozenContract } = await import("../../release/freeze/assert-not-drifted.js");
-      const { loadConfig } = await import("../../runtime/config/config.js");
+      const { configEnvironment, loadConfig } = await import("../../runtime/config/config.js");
       const { serve } = await import("../../runtime/server.js");
       const root = projectPaths(command).root;
       // Review freeze (L3): while a version is under review, the served contract is locked to it.
@@ -92,6 +94,10 @@ export function registerStartCommand(program: Command): void {
         return;
       }
       if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
+      // A build or a widget older than its sources is served as it is, but never silently.
+      const { staleServeWarnings } = await import("../build-freshness.js");
+      for (const warning of await staleServeWarnings(root))
+        process.stderr.write(`skillpilot: warning: ${warning}\n`);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       const { running, services } = await serve(await loadConfig(root, overrides(opts)));
       // The stop handlers go in before the ready line: a supervisor that stops the server as soon
@@ -104,16 +110,30 @@ export function registerStartCommand(program: Command): void {
       });
       process.stdout.write(`SkillPilot Coach listening: MCP endpoint ${running.mcpUrl}\n`);
       const { settings } = services.auth;
-      const port = services.config.port === 3000 ? "" : ` --port ${services.config.port}`;
+      // The commands as printed act for exactly this server, also from a shell without its
+      // environment (data directory, config file, host and port spelled out where they differ).
+      const { bannerCommand } = await import("../start-banner.js");
+      const banner: BannerInput = {
+        config: services.config,
+        plain: await loadConfig(root, { configFile: opts.config }, {}).catch(() => ({
+          ...services.config,
+          dataDir: "",
+          host: "",
+          port: -1,
+        })),
+        configFile: opts.config,
+        cwd: process.cwd(),
+        environment: configEnvironment(process.env),
+      };
       if (settings.development)
         process.stdout.write(
           `OAuth: development issuer ${settings.issuer} (loopback only). An access token for ` +
-            `a learner: npx skillpilot auth token --learner NAME${port}\n`,
+            `a learner: ${bannerCommand("auth token --learner NAME", banner)}\n`,
         );
       else process.stdout.write(`OAuth: tokens of ${settings.issuer} for ${settings.resource}\n`);
       process.stdout.write(
-        `Start a learning session at ${services.config.launchUrl} or: npx ` +
-          `skillpilot session start --learner NAME${port}\n`,
+        `Start a learning session at ${services.config.launchUrl} or: ` +
+          `${bannerCommand("session start --learner NAME", banner)}\n`,
       );
       const reason = await stopped;
       if (reason === "client-policy-conflict") process.exitCode = ExitCode.usage;
@@ -121,6 +141,7 @@ export function registerStartCommand(program: Command): void {
 
   const session = program
     .command("session")
+    .summary("Start first-party learning sessions")
     .description("First-party learning sessions (never started from a chat tool).")
     .addHelpText(
       "after",
@@ -129,6 +150,7 @@ export function registerStartCommand(program: Command): void {
   runtimeOptions(
     session
       .command("start")
+      .summary("Start a learning session for a learner")
       .description(
         "Mint a learning session for a learner under the contract line in " +
           "release/line.json and print its sps_… id. Exit 1 when the line refuses " +
@@ -155,8 +177,10 @@ export function registerStartCommand(program: Command): void {
       opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean },
       command: Command,
     ) => {
-      const { bootServices, closeServices } = await import("../../runtime/boot.js");
+      const { createServices, closeServices } = await import("../../runtime/boot.js");
+      const { loadConfig } = await import("../../runtime/config/config.js");
       const { isValidLearnerName, launchSession } = await import("../../runtime/domain/launch.js");
+      const { probeServer, serverMismatch } = await import("../server-probe.js");
       if (!isValidLearnerName(opts.learner)) {
         process.stderr.write(
           "skillpilot: --learner must be a non-empty name of at most 200 characters\n",
@@ -164,10 +188,21 @@ export function registerStartCommand(program: Command): void {
         process.exitCode = ExitCode.usage;
         return;
       }
-      const services = await bootServices(projectPaths(command).root, {
+      const config = await loadConfig(projectPaths(command).root, {
         ...overrides(opts),
         logDestination: process.platform === "win32" ? "NUL" : "/dev/null",
       });
+      // The session goes into this configuration's database: refuse before anything is created
+      // when the server on the port named keeps its data elsewhere (it would never find it).
+      const mismatch = await serverMismatch(config, await probeServer(config), {
+        consequence: "start a session that server cannot find",
+      });
+      if (mismatch) {
+        process.stderr.write(`skillpilot: ${mismatch}\n`);
+        process.exitCode = ExitCode.usage;
+        return;
+      }
+      const services = await createServices(config);
       try {
         const result = await launchSession(services, {
           learner: opts.learner,

@@ -10,12 +10,17 @@ import { projectPaths, rootRelative } from "./root.js";
 export function registerUiCommand(program: Command): void {
   const ui = program
     .command("ui")
-    .description("Content-addressed MCP Apps UI pages (L10).")
+    .summary("Build the widget pages (content-addressed)")
+    .description(
+      "The MCP Apps widget pages under ui/: each is built into one self-contained page whose " +
+        "URI names its hash, so a URI once served never changes its bytes.",
+    )
     .addHelpText(
       "after",
       exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
     );
   ui.command("build")
+    .summary("Build each ui/<name>/ page and print its URI")
     .description(
       "Build each ui/<name>/ into one self-contained HTML page and print its " +
         "ui://skillpilot/coach/<major>/sha256-<hex>/index.html URI.",

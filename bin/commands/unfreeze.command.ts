@@ -15,6 +15,7 @@ const nonEmpty = (value: string): string => {
 export function registerUnfreezeCommand(program: Command): void {
   program
     .command("unfreeze")
+    .summary("End a review freeze without publishing")
     .description(
       "End the review freeze of <version> (e.g. the review was rejected); the " +
         "reason is kept in the freeze history.",

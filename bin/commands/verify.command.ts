@@ -8,12 +8,13 @@ import { projectPaths } from "./root.js";
 export function registerVerifyCommand(program: Command): void {
   program
     .command("verify")
+    .summary("Check the release records and the line (CI gate)")
     .description(
       "Release CI gate: published folders match contracts/release-index.json and " +
         "rebuild to the same archives, release records only grow, a line is published only " +
         "by record-published, every published UI URI still serves identical bytes, the " +
-        "manifest gate (L12.1), the contract line across its git history (L11) and the " +
-        "review freeze (L3).",
+        "manifest gate (names, versions, origins), the contract line across its git history " +
+        "and the review freeze.",
     )
     .addOption(formatOption())
     .option(
@@ -41,7 +42,12 @@ export function registerVerifyCommand(program: Command): void {
         }
       }
       const { verifyRelease } = await import("../../release/verify/verify.js");
-      const diagnostics = await verifyRelease(root, { since: opts.since });
+      const { startProgress } = await import("../progress.js");
+      const progress = startProgress(
+        "verify",
+        "checking the release records and the contract line's history",
+      );
+      const diagnostics = await verifyRelease(root, { since: opts.since }).finally(progress.done);
       process.exitCode = emitReport(diagnostics, opts.format, {
         summary: "release verify: all checks passed",
       });

@@ -43,7 +43,7 @@ export async function collectTree(
       else
         throw new BundleInputError(
           abs,
-          `${abs}: ${describe(stat)} cannot be bundled; archives hold regular files only (L5)`,
+          `${abs}: ${describe(stat)} cannot be bundled; archives hold regular files only`,
         );
     }
   };

@@ -5,6 +5,7 @@ import { invalidPattern } from "./pattern.rule.js";
 import { prefixItems } from "./prefix-items.rule.js";
 import type { GeneratorRule } from "./rule.js";
 import { remoteRef, unresolvedRef } from "./schema-refs.rule.js";
+import { keywordWrongType, unknownType } from "./schema-types.rule.js";
 import { toolName } from "./tool-name.rule.js";
 import { uiBinding } from "./ui-binding.rule.js";
 import { unknownKeyword } from "./unknown-keyword.rule.js";
@@ -12,6 +13,8 @@ import { unknownKeyword } from "./unknown-keyword.rule.js";
 /** The generator's gate, in reporting order. */
 export const generatorRules: readonly GeneratorRule[] = [
   unknownKeyword,
+  unknownType,
+  keywordWrongType,
   remoteRef,
   unresolvedRef,
   prefixItems,

@@ -16,7 +16,7 @@ export const uiBinding = generatorRule(
       "Only read tools bind UI, to an active URI from release/line.json; app-only " +
       'tools have visibility ["app"] (L9, L10).',
     message: {
-      notRead: "{tool} binds UI but is not a read tool; domain writes stay unbound (C10)",
+      notRead: "{tool} binds UI but is not a read tool; domain writes stay unbound",
       inactive: "{tool} binds UI resource {resource}, but {lineFile} names no active URI for it",
       appOnly: '{tool} is app-only but its visibility is not ["app"]',
       kind: '{tool} has visibility ["app"] but kind {kind}; use kind app-only',

@@ -8,7 +8,7 @@ import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { projectLayout, draftDir, releaseFiles } from "../../contract-model/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
 import { readReleaseIndex } from "../publish/release-index.js";
-import { readPluginName } from "../plugin-identity.js";
+import { readPackageVersion, readPluginName } from "../plugin-identity.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { readFreezeState, writeFreezeState } from "./freeze-state.js";
 
@@ -19,7 +19,10 @@ const DRAFT_MISSING = defineRule({
   summary: "There is no draft folder for the version; run `skillpilot prepare` (L3).",
   message: {
     notSemver: "{version:json} is not a SemVer version",
-    missing: "{dir} does not exist; run `skillpilot prepare --version {version}`",
+    missing: "{dir} does not exist; run `skillpilot prepare`",
+    otherVersion:
+      "{dir} does not exist, and the project's packageVersion is {packageVersion}: set it to " +
+      "{version} in schemas/plugin.json, run `skillpilot generate`, then `skillpilot prepare`",
   },
 });
 const DRAFT_CORRUPT = defineRule({
@@ -90,12 +93,15 @@ export async function intactDraft(
       diagnostics: [diagnose(DRAFT_MISSING, { variant: "notSemver", version }, { file: dir })],
     };
   const state = await inspectReleaseDir(path.join(root, dir));
-  if (!state.exists)
-    return {
-      plugin,
-      dir,
-      diagnostics: [diagnose(DRAFT_MISSING, { variant: "missing", dir, version }, { file: dir })],
-    };
+  if (!state.exists) {
+    // The way out leads to a command that works: prepare drafts the project's own version only.
+    const packageVersion = await readPackageVersion(root);
+    const hint =
+      packageVersion === undefined || packageVersion === version
+        ? ({ variant: "missing", dir } as const)
+        : ({ variant: "otherVersion", dir, version, packageVersion } as const);
+    return { plugin, dir, diagnostics: [diagnose(DRAFT_MISSING, hint, { file: dir })] };
+  }
   if (state.problems.length)
     return {
       plugin,

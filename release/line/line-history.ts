@@ -30,8 +30,7 @@ export const LINE_TRANSITION_FORBIDDEN = defineRule({
     "never a draft again, support only moves forward, RETIRED is final) (L4, L11).",
   message: {
     axis: "{axis} {from} → {to} is not an allowed transition (the state recorded by {recorded}); contract-line-transition/v1 allows {from} → {allowed}",
-    retired:
-      "a RETIRED line stays UNPUBLISHED (L11); {version} cannot be recorded as published under it",
+    retired: "a RETIRED line stays UNPUBLISHED; {version} cannot be recorded as published under it",
     major:
       "{lineFile} is the line of contract major {line}, but {version} ships contract major {published}",
   },

@@ -34,7 +34,9 @@ const RELEASE_VERSION_MISMATCH = defineRule({
     "The release version must equal packageVersion in schemas/plugin.json; bump " +
     "it there first (L12.1).",
   message:
-    "release version {version} differs from packageVersion {packageVersion}; bump schemas/plugin.json first",
+    "release version {version} differs from packageVersion {packageVersion}: set packageVersion " +
+    "to {version} in schemas/plugin.json and run `skillpilot generate`, or run " +
+    "`skillpilot prepare` without --version to draft {packageVersion}",
 });
 const BUNDLE_INPUT_INVALID = defineRule({
   id: "BUNDLE_INPUT_INVALID",
@@ -99,12 +101,15 @@ export interface DraftContent {
  */
 export async function assembleDraft(
   root: string,
-  options: { version?: string } = {},
+  options: { version?: string; onStep?: (label: string) => void } = {},
 ): Promise<{ draft?: DraftContent; diagnostics: Diagnostic[] }> {
+  const step = options.onStep ?? (() => undefined);
   const paths = defaultPaths(root);
+  step("generating the contract");
   const generated = await generateFromSources(await readContractSources(paths));
   const diagnostics: Diagnostic[] = [...generated.diagnostics];
   if (hasErrors(diagnostics)) return { diagnostics };
+  step("checking generated/ and the contract line");
   diagnostics.push(
     ...(await checkGenerated(root, generated.files)),
     ...(await checkLine(root)).diagnostics,
@@ -115,11 +120,14 @@ export async function assembleDraft(
   const snapshot = JSON.parse(snapshotText) as ContractSnapshot;
   const version = options.version ?? snapshot.plugin.packageVersion;
   diagnostics.push(...checkVersion(version, snapshot.plugin.packageVersion));
+  step("building the widget pages");
   const ui = await activeUi(root, snapshot, diagnostics);
+  step("collecting the skills");
   const skills = await collectSkills(root, diagnostics);
   if (hasErrors(diagnostics)) return { diagnostics };
 
   const pkg = packageTree({ snapshot, version, skills, ui });
+  step("building the archives");
   const archives = await buildArchives(pkg);
   const files: BundleFile[] = [
     ...pkg.map((f) => ({ ...f, path: `${releaseFiles.packageDir}/${f.path}` })),

@@ -44,7 +44,7 @@ export interface PrepareResult {
  */
 export async function prepare(
   root: string,
-  options: { version?: string } = {},
+  options: { version?: string; onStep?: (label: string) => void } = {},
 ): Promise<PrepareResult> {
   const { draft, diagnostics } = await assembleDraft(root, options);
   if (!draft || hasErrors(diagnostics)) return { diagnostics };
@@ -81,6 +81,7 @@ export async function prepare(
   const current = await inspectReleaseDir(abs);
   if (current.contentSha256 === draft.contentSha256 && current.problems.length === 0)
     return { diagnostics, draft, dir, outcome: "unchanged" };
+  options.onStep?.("writing the draft");
   await writeReleaseDir(abs, draft.files, { replace: true });
   return { diagnostics, draft, dir, outcome: "written" };
 }

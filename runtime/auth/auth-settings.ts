@@ -66,7 +66,7 @@ export function resolveAuthSettings(
   if (!loopback && resource !== identity.mcpUrl)
     throw invalid(
       `beyond loopback the server's MCP URL must be the plugin's one public MCP URL ` +
-        `${identity.mcpUrl} (L1: the MCP URL is the OAuth resource), but this configuration ` +
+        `${identity.mcpUrl} (the MCP URL is the OAuth resource), but this configuration ` +
         `serves ${resource}; fix publicUrl`,
     );
   const auth = config.auth ?? {};
@@ -91,7 +91,7 @@ export function resolveAuthSettings(
   const configured: readonly ClientProfile[] = auth.clientProfiles ?? [];
   if (!development && configured.length === 0)
     throw invalid(
-      "auth.clientProfiles is empty: no client could obtain a token this server accepts (L14)",
+      "auth.clientProfiles is empty: no client could obtain a token this server accepts",
     );
   const profiles = development ? [developmentProfile, ...configured] : configured;
   const names = new Set<string>();

@@ -210,7 +210,7 @@ export async function activateClientPolicy(
         "another running instance serves this database with different OAuth client profiles " +
           `(its set sha256-${other.policy_set.slice(0, 12)}, this configuration's ` +
           `sha256-${setHash.slice(0, 12)}); old and new profiles never serve one database at ` +
-          "once (L14): stop the other instance first, or start this one with the same profiles",
+          "once: stop the other instance first, or start this one with the same profiles",
       );
     const rows = await sql.all<PolicyRow>(
       "SELECT fingerprint, client_id, resource, status, retired_at_revision FROM client_policy",
@@ -224,7 +224,7 @@ export async function activateClientPolicy(
           `client profile "${p.name}" (fingerprint ${p.fingerprint.slice(0, 12)}…): ${refusal.what} ` +
             `was retired at policyRevision ${refusal.at}; rolling back to a retired profile needs ` +
             `a new policyRevision above ${refusal.at} in release/line.json and fresh ` +
-            "authorization (L14)",
+            "authorization",
         );
     }
     const wanted = new Set(recorded(request.profiles).map((p) => p.fingerprint));

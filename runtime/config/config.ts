@@ -146,6 +146,11 @@ const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
   ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/openTelemetry/tracesEndpoint"],
 ];
 
+/** The environment variables the configuration reads that are set (non-empty) in `env`. */
+export function configEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return ENV_SETTINGS.map(([name]) => name).filter((name) => env[name]);
+}
+
 /** Variables whose values are keys: a message about them never quotes the value. */
 const SECRET_ENV = new Set([
   "SKILLPILOT_LAUNCH_SECRET",

@@ -10,10 +10,21 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 /** The small contract the emitter golden tests run on (it changes only when the emitters do). */
 export const miniContract = path.join(repoRoot, "test/fixtures/mini-contract");
 
+/** What a project needs for the whole release flow (generate, prepare, freeze, verify, serve). */
+export const releaseProject = [
+  "schemas",
+  "release",
+  "generated",
+  "contracts",
+  "skills",
+  "ui",
+  "curricula",
+] as const;
+
 /** Copy the given folders/files of `from` into a fresh temp dir; returns the dir and a cleanup. */
 export async function tempProject(
   from: string,
-  entries: string[],
+  entries: readonly string[],
 ): Promise<{ root: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(path.join(tmpdir(), "skillpilot-test-"));
   for (const e of entries) await cp(path.join(from, e), path.join(root, e), { recursive: true });

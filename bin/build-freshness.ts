@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** TypeScript's incremental build record: every compiled file and the sha256 of its text. */
+interface BuildInfo {
+  fileNames?: string[];
+  fileInfos?: (string | { version?: string })[];
+}
+
+/** The toolchain folder this module runs from, when it runs compiled (build/bin/…). */
+function compiledToolRoot(): string | undefined {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.basename(here) === "bin" && path.basename(path.dirname(here)) === "build"
+    ? path.dirname(path.dirname(here))
+    : undefined;
+}
+
+/**
+ * The sources that changed since the compiled build in `build/` was made (repository-relative,
+ * sorted): each file the build compiled whose text no longer has the sha256 TypeScript recorded in
+ * `build/.tsbuildinfo`. Empty when the build is current, when this runs from the sources (tsx), or
+ * when the sources are not there to compare (an installed package).
+ */
+export async function changedSinceBuild(toolRoot = compiledToolRoot()): Promise<string[]> {
+  if (!toolRoot) return [];
+  const buildDir = path.join(toolRoot, "build");
+  let info: BuildInfo;
+  try {
+    info = JSON.parse(await readFile(path.join(buildDir, ".tsbuildinfo"), "utf8")) as BuildInfo;
+  } catch {
+    return [];
+  }
+  const changed: string[] = [];
+  await Promise.all(
+    (info.fileNames ?? []).map(async (name, i) => {
+      if (name.includes("node_modules")) return;
+      const entry = info.fileInfos?.[i];
+      const recorded = typeof entry === "string" ? entry : entry?.version;
+      const abs = path.resolve(buildDir, name);
+      const text = await readFile(abs, "utf8").catch(() => undefined);
+      if (recorded === undefined || text === undefined) return;
+      if (createHash("sha256").update(text).digest("hex") !== recorded)
+        changed.push(path.relative(toolRoot, abs).split(path.sep).join("/"));
+    }),
+  );
+  return changed.sort();
+}
+
+/**
+ * The pages under `ui/` of the project at `root` that build to another URI than release/line.json
+ * activates: edited but not activated, so the server keeps serving the active bytes.
+ */
+export async function unactivatedUi(root: string): Promise<string[]> {
+  const { buildAllUi } = await import("../release/ui/build-ui.js");
+  const { readPluginContractMajor } = await import("../release/plugin-identity.js");
+  try {
+    const { projectLayout } = await import("../contract-model/project-layout.js");
+    const line = JSON.parse(await readFile(path.join(root, projectLayout.lineFile), "utf8")) as {
+      activeUi?: Record<string, string>;
+    };
+    const built = await buildAllUi(root, await readPluginContractMajor(root));
+    return built
+      .filter((page) => line.activeUi?.[page.name] && line.activeUi[page.name] !== page.uri)
+      .map((page) => page.name);
+  } catch {
+    return [];
+  }
+}
+
+/** `start`'s warnings about what it would serve out of date (empty: all current). */
+export async function staleServeWarnings(root: string): Promise<string[]> {
+  const [changed, pages] = await Promise.all([changedSinceBuild(), unactivatedUi(root)]);
+  const warnings: string[] = [];
+  if (pages.length)
+    warnings.push(
+      `ui/${pages.join(", ui/")} changed since it was activated; the server serves the active ` +
+        "page. Run `npx skillpilot ui build --activate`, then `npm run build`.",
+    );
+  if (changed.length) {
+    const shown = changed.slice(0, 3).join(", ");
+    const more = changed.length > 3 ? ` and ${changed.length - 3} more` : "";
+    warnings.push(
+      `the compiled build in build/ is older than its sources (${shown}${more} changed since ` +
+        "it was built), so this server runs the old code. Run `npm run build` (`npm start` does).",
+    );
+  }
+  return warnings;
+}
