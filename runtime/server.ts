@@ -161,7 +161,7 @@ export async function startServer(
     () => {
       services.logger.error(
         "another instance activated different OAuth client profiles on this database: " +
-          "this instance stops serving (L14)",
+          "this instance stops serving",
       );
       void close("client-policy-conflict");
     },

@@ -122,7 +122,9 @@ export function registerDiffCommand(program: Command): void {
           return;
         }
         const { startProgress } = await import("../progress.js");
-        const live = [oldFile, newFile, opts.against].find((s) => s && /^https?:\/\//.test(s));
+        const live = [oldFile, newFile, ...(opts.against ?? [])].find(
+          (s) => s && /^https?:\/\//.test(s),
+        );
         const progress = startProgress(
           "diff",
           live ? `reading the tools of ${live}` : "comparing the contract with its baselines",
