@@ -263,6 +263,7 @@ function toolModel(
     annotations: d.annotations,
     scopes: [...d.scopes].sort(),
     ...(d.visibility ? { visibility: d.visibility } : {}),
+    ...(typeof d.supersededBy === "string" ? { supersededBy: d.supersededBy } : {}),
     ...(d.ui
       ? { ui: { resource: d.ui.resource, resourceUri: String(line.activeUi?.[d.ui.resource]) } }
       : {}),

@@ -22,6 +22,8 @@ export interface ToolModel {
   annotations: ToolAnnotations;
   scopes: string[];
   visibility?: ("model" | "app")[];
+  /** The current tool that replaced this one incompatibly (served through an adapter). */
+  supersededBy?: string;
   ui?: { resource: string; resourceUri: string };
   /** Repository-relative source file and the tool's `$id`. */
   file: string;

@@ -1,7 +1,6 @@
 import { bodyParser } from "@koa/bodyparser";
 import { Router } from "@koa/router";
 import Koa from "koa";
-import type { CoachHandlers } from "../generated/handlers.gen.js";
 import {
   activateClientPolicy,
   clientPolicyHeartbeat,
@@ -12,7 +11,6 @@ import {
 } from "./auth/client-policy.js";
 import { PolicyLease } from "./auth/policy-lease.js";
 import { closeServices, createServices } from "./boot.js";
-import { coachHandlers } from "./domain/handlers/index.js";
 import { hostGuard, originPolicy } from "./http/host-guard.js";
 import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
@@ -24,7 +22,8 @@ import { startPage } from "./http/start-page.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
 import { isLoopbackHost, type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
 import { type BoundListener, bindListener } from "./http/listener.js";
-import type { CallContext, RuntimeServices } from "./services.js";
+import { type MountedContract, mountContracts, type ServeOptions } from "./served-contracts.js";
+import type { RuntimeServices } from "./services.js";
 import { storageId } from "./storage-id.js";
 
 /** A running server. */
@@ -52,14 +51,22 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
  */
 export function createApp(
   services: RuntimeServices,
-  handlers: CoachHandlers<CallContext> = coachHandlers,
+  contracts: readonly MountedContract[],
   policy?: Pick<PolicyLease, "current">,
 ) {
   const { config, identity } = services;
   // The configuration names the port actually bound (see `serve`).
   const boundOrigin = `http://${urlHost(config.host)}:${config.port}`;
   const mcpUrl = () => launchMcpUrl(config.publicUrl, config.host, boundOrigin, identity.mcpUrl);
-  const mcp = createCoachMcpHandler(services, handlers);
+  // One endpoint per contract major, at its internal adapter path; the public /mcp is the primary
+  // (the line's active major): one public resource and audience for all of them.
+  const endpoints = contracts.map((c) => ({
+    ...c,
+    handler: createCoachMcpHandler(services, c.served),
+  }));
+  const mcp = {
+    close: () => Promise.all(endpoints.map((e) => e.handler.close())).then(() => undefined),
+  };
   const app = new Koa();
   // A thrown route error is answered by Koa; the log gets its name and status only, because a
   // parser's message can quote the request body.
@@ -76,6 +83,7 @@ export function createApp(
     ctx.body = {
       status: "ok",
       contractMajor: services.identity.contractMajor,
+      contractMajors: contracts.map((c) => c.served.contractMajor),
       serverBuild: services.identity.serverBuild,
       ...(id && { storageId: id }),
     };
@@ -101,9 +109,15 @@ export function createApp(
     "/api/sessions",
     launchAuth(requireSecret),
     parseLaunchBody,
-    launchRoute(services, mcpUrl),
+    launchRoute(
+      services,
+      mcpUrl,
+      (major) => contracts.find((c) => c.served.contractMajor === major)?.served,
+    ),
   );
-  router.all("/mcp", mcpAuthGate(services.auth, policy), mcpRoute(mcp));
+  const gate = mcpAuthGate(services.auth, policy);
+  router.all("/mcp", gate, mcpRoute(endpoints[0].handler));
+  for (const e of endpoints) router.all(e.path, gate, mcpRoute(e.handler));
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());
@@ -119,7 +133,7 @@ export function createApp(
  */
 export async function startServer(
   services: RuntimeServices,
-  handlers?: CoachHandlers<CallContext>,
+  options: ServeOptions = {},
   bound?: BoundListener,
 ): Promise<RunningServer> {
   const { config } = services;
@@ -167,7 +181,7 @@ export async function startServer(
     },
     leaseStart,
   );
-  const { app, mcp } = createApp(services, handlers, lease);
+  const { app, mcp } = createApp(services, await mountContracts(services, options), lease);
   const handle = app.callback();
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -218,13 +232,13 @@ export async function startServer(
  */
 export async function serve(
   config: RuntimeConfig,
-  handlers?: CoachHandlers<CallContext>,
+  options: ServeOptions = {},
 ): Promise<{ running: RunningServer; services: RuntimeServices }> {
   const listener = await bindListener(config.host, config.port);
   let services: RuntimeServices | undefined;
   try {
     services = await createServices(withBoundPort(config, listener.port));
-    return { running: await startServer(services, handlers, listener), services };
+    return { running: await startServer(services, options, listener), services };
   } catch (error) {
     await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     if (services) await closeServices(services);

@@ -5,6 +5,7 @@ import type { RuntimeConfig } from "./config/config.js";
 import type { Curriculum } from "./domain/curriculum.js";
 import type { LineSource } from "./domain/line-source.js";
 import type { RuntimeIdentity } from "./identity.js";
+import type { ServedContract } from "./mcp/served-contract.js";
 import type { ServablePages } from "./mcp/ui-resources.js";
 import type { RuntimeMetrics } from "./observability/metrics.js";
 import type { TurnMonitor } from "./observability/turn-monitor.js";
@@ -65,6 +66,11 @@ export interface CallFacts {
 /** The `Ctx` every handler of the generated `CoachHandlers<Ctx>` receives. */
 export interface CallContext {
   services: RuntimeServices;
+  /**
+   * The contract major the call was made on (its endpoint's): its sessions, line and tools. Absent
+   * only in contexts built by hand for unit tests, which run under the primary contract.
+   */
+  contract?: ServedContract;
   /** The clock reading of this call: one per call, so every timestamp in it agrees. */
   now: Date;
   facts: CallFacts;

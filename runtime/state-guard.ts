@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { StartupError } from "./config/startup-error.js";
 import { readLine } from "./domain/line-policy.js";
 import { assertDatabaseIntact, damagedDatabase, isDamagedDatabase } from "./store/database-file.js";
-import { PolicyRevisionFloor } from "./store/policy-floor.js";
+import { floorKey, PolicyRevisionFloor } from "./store/policy-floor.js";
 import {
   type DatabaseLocation,
   describeDatabase,
@@ -16,6 +16,11 @@ import {
 export interface StateGuard {
   /** The highest policyRevision this database was served under; LineSource keeps it (L11). */
   floor: PolicyRevisionFloor;
+  /**
+   * The floor of another contract major served beside the first (its own line, its own
+   * revisions), opened once; refuses (StartupError) when its line file is below it.
+   */
+  floorFor(contractMajor: number, lineFile: string): Promise<PolicyRevisionFloor>;
   /** Migrations this start applied (state schema forward within the documented range, L12.5). */
   migrated: string[];
   /** Log the migrations applied and, from now on, floor write failures. */
@@ -93,15 +98,21 @@ export async function openStateGuard(
     const floor = await PolicyRevisionFloor.open(knex, (error) =>
       logger?.error({ err: (error as Error).name }, "policy revision floor not saved"),
     );
-    const line = await readLine(config.lineFile);
-    if (line && line.policyRevision < floor.current)
-      throw new StartupError(
-        "POLICY_REVISION_LOWERED",
-        `${config.lineFile}: policyRevision ${line.policyRevision} is below ${floor.current}, the ` +
-          `highest revision ${describeDatabase(config)} was served under. A revision never goes ` +
-          `back: lowering it would bring sessions a bump retired back into use. Set ` +
-          `policyRevision to ${floor.current} or higher.`,
-      );
+    const refuseLowered = async (lineFile: string, guard: PolicyRevisionFloor) => {
+      const line = await readLine(lineFile);
+      if (line && line.policyRevision < guard.current)
+        throw new StartupError(
+          "POLICY_REVISION_LOWERED",
+          `${lineFile}: policyRevision ${line.policyRevision} is below ${guard.current}, the ` +
+            `highest revision ${describeDatabase(config)} was served under. A revision never ` +
+            `goes back: lowering it would bring sessions a bump retired back into use. Set ` +
+            `policyRevision to ${guard.current} or higher.`,
+        );
+    };
+    await refuseLowered(config.lineFile, floor);
+    const others = new Map<number, Promise<PolicyRevisionFloor>>();
+    const onError = (error: unknown) =>
+      logger?.error({ err: (error as Error).name }, "policy revision floor not saved");
     // The floor rises when a line is served (a call, a launch: LineSource and the launch
     // transaction), not here: a start that is refused later (e.g. by the client policy) has served
     // nothing.
@@ -111,6 +122,19 @@ export async function openStateGuard(
     }
     return {
       floor,
+      floorFor(contractMajor, lineFile) {
+        let opened = others.get(contractMajor);
+        if (!opened) {
+          opened = PolicyRevisionFloor.open(knex, onError, floorKey(contractMajor)).then(
+            async (other) => {
+              await refuseLowered(lineFile, other);
+              return other;
+            },
+          );
+          others.set(contractMajor, opened);
+        }
+        return opened;
+      },
       migrated,
       attachLogger(to) {
         logger = to;
@@ -119,6 +143,7 @@ export async function openStateGuard(
       },
       async close() {
         await floor.close();
+        for (const other of others.values()) await (await other.catch(() => undefined))?.close();
         await knex.destroy();
       },
     };

@@ -38,6 +38,7 @@ import "../checks/trace/trace-input.js";
 import "../generator/build-model.js";
 import "../generator/rules/annotations-kind.rule.js";
 import "../generator/rules/closed-input.rule.js";
+import "../generator/rules/superseded.rule.js";
 import "../generator/rules/free-text-input.rule.js";
 import "../generator/rules/pattern.rule.js";
 import "../generator/rules/prefix-items.rule.js";

@@ -41,7 +41,7 @@ const { running } = await serve(
     port: 0,
     logDestination: path.join(dataDir, "floor-calls.log"),
   }),
-  handlers,
+  { handlers },
 );
 process.stdout.write(`MCP endpoint ${running.mcpUrl}\n`);
 process.once("SIGTERM", () => void running.close());

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config/config.js";
-import { coachHandlers } from "../../runtime/domain/handlers/index.js";
+import { servePrimary } from "../../runtime/served-contracts.js";
 import { callTool } from "../../runtime/mcp/dispatch.js";
 import { median } from "./load-driver.js";
 import { seedRecallLearners } from "./recall-round.js";
@@ -34,6 +34,7 @@ try {
       {},
     ),
   );
+  const served = servePrimary(services);
   try {
     // Arguments travel as JSON, as they do from a client.
     const call = async <N extends ToolName>(
@@ -49,13 +50,9 @@ try {
         scopes: services.auth.settings.scopesSupported,
         expiresAt: Number.MAX_SAFE_INTEGER,
       };
-      const result = await callTool(
-        services,
-        coachHandlers,
-        name,
-        JSON.parse(JSON.stringify(args)),
-        { caller },
-      );
+      const result = await callTool(services, served, name, JSON.parse(JSON.stringify(args)), {
+        caller,
+      });
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
       return result.structuredContent as ToolOutput<N>;
     };

@@ -20,7 +20,11 @@ export function emitSnapshot(model: ContractModel): EmittedFile {
     plugin: model.plugin,
     line: model.line,
     envelopes,
-    tools: model.tools.map((t) => ({ ...toolDescriptor(t), kind: t.kind })),
+    tools: model.tools.map((t) => ({
+      ...toolDescriptor(t),
+      kind: t.kind,
+      ...(t.supersededBy ? { supersededBy: t.supersededBy } : {}),
+    })),
   };
   return { path: "generated/contract.snapshot.json", contents: canonicalJson(snapshot) };
 }

@@ -6,6 +6,7 @@ import { prefixItems } from "./prefix-items.rule.js";
 import type { GeneratorRule } from "./rule.js";
 import { remoteRef, unresolvedRef } from "./schema-refs.rule.js";
 import { keywordWrongType, unknownType } from "./schema-types.rule.js";
+import { supersededTool } from "./superseded.rule.js";
 import { toolName } from "./tool-name.rule.js";
 import { uiBinding } from "./ui-binding.rule.js";
 import { unknownKeyword } from "./unknown-keyword.rule.js";
@@ -20,6 +21,7 @@ export const generatorRules: readonly GeneratorRule[] = [
   prefixItems,
   invalidPattern,
   toolName,
+  supersededTool,
   closedInput,
   freeTextInput,
   annotationsMatchKind,

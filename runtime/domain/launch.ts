@@ -4,6 +4,19 @@ import { localizeError, type LocalizedError } from "../error-table.js";
 import type { RuntimeServices } from "../services.js";
 import { initialLearnerState } from "./learner-state.js";
 import { decideLaunch, readAllowlist, readLine } from "./line-policy.js";
+import type { LineSource } from "./line-source.js";
+import { floorKey } from "../store/policy-floor.js";
+
+/**
+ * The contract major a session is launched for: pinned to it, under its own line (its policy,
+ * revision and floor). The primary one when the launch names none.
+ */
+export interface LaunchTarget {
+  contractMajor: number;
+  workflowVersion: string;
+  line: LineSource;
+  lineFile: string;
+}
 
 /** A first-party launch request (the WebGUI or the CLI; never a chat tool). */
 export interface LaunchRequest {
@@ -52,15 +65,16 @@ function newSessionId(): string {
 export async function launchSession(
   services: RuntimeServices,
   request: LaunchRequest,
+  target: LaunchTarget = primaryTarget(services),
 ): Promise<LaunchResult> {
-  const { config, identity, curriculum, store } = services;
+  const { config, curriculum, store } = services;
   const [line, allowlist] = await Promise.all([
     // Below the policy revision floor a line is no line (L11): the launch fails closed.
-    readLine(config.lineFile).then((read) => services.line.admit(read)),
+    readLine(target.lineFile).then((read) => target.line.admit(read)),
     readAllowlist(config.allowlistFile),
   ]);
   const decision = decideLaunch(line, allowlist, request.acknowledgeSuccessor === true);
-  if (line) services.line.applied(line.policyRevision);
+  if (line) target.line.applied(line.policyRevision);
   if (decision.kind === "acknowledge")
     return { kind: "acknowledgementRequired", successor: decision.successor };
   if (decision.kind === "refuse") {
@@ -80,15 +94,15 @@ export async function launchSession(
   const refusedBy = await store.write(async (tx): Promise<number | undefined> => {
     // The floor as stored, checked and raised in the transaction that inserts the session: another
     // process may have served a higher revision since this one last read it (L11).
-    const floor = await tx.claimPolicyRevision(policyRevision);
+    const floor = await tx.claimPolicyRevision(policyRevision, floorKey(target.contractMajor));
     if (floor > policyRevision) return floor;
     const learnerId = await tx.ensureLearner(request.learner.trim(), initialLearnerState, at);
     await tx.insertSession({
       sessionId,
       learnerId,
       locale: request.locale,
-      contractMajor: identity.contractMajor,
-      workflowVersion: identity.workflowVersion,
+      contractMajor: target.contractMajor,
+      workflowVersion: target.workflowVersion,
       curriculumRevision: curriculum.revision,
       policyRevision,
       createdAt: at,
@@ -100,7 +114,7 @@ export async function launchSession(
   });
   if (refusedBy !== undefined) {
     // Nothing was written: a line below the floor is no line.
-    services.line.refusedBelow(policyRevision, refusedBy);
+    target.line.refusedBelow(policyRevision, refusedBy);
     const error = localizeError("TEMPORARILY_UNAVAILABLE", request.locale, {
       launchUrl: config.launchUrl,
     });
@@ -112,5 +126,15 @@ export async function launchSession(
     communicationLocale: request.locale,
     expiresAt: new Date(expiresAt).toISOString(),
     newSessionPolicy: decision.warned ? "WARN" : "ALLOW",
+  };
+}
+
+/** The primary contract major: the one the services were built for. */
+export function primaryTarget(services: RuntimeServices): LaunchTarget {
+  return {
+    contractMajor: services.identity.contractMajor,
+    workflowVersion: services.identity.workflowVersion,
+    line: services.line,
+    lineFile: services.config.lineFile,
   };
 }

@@ -2,6 +2,7 @@ import { CoachError } from "../errors.js";
 import type { Caller } from "../auth/auth-runtime.js";
 import type { CallContext } from "../services.js";
 import type { SessionRecord } from "../store/store.js";
+import { primaryTarget } from "./launch.js";
 
 /**
  * A session that passed the gate. `policyRevision` is the line's revision when it launched;
@@ -32,7 +33,10 @@ export async function openSession(
   learningSessionId: string,
   ctx: CallContext,
 ): Promise<OpenSession> {
-  const { store, identity, curriculum, line } = ctx.services;
+  const { store, curriculum } = ctx.services;
+  // The contract major of the endpoint the call came in on: a session of another major is not
+  // served here (each major pins its own tools, line and revisions).
+  const { contractMajor, workflowVersion, line } = ctx.contract ?? primaryTarget(ctx.services);
   const session = await store.findSession(learningSessionId);
   if (!session) throw new CoachError("SESSION_NOT_FOUND");
   ctx.facts.session = session;
@@ -42,8 +46,8 @@ export async function openSession(
   ctx.facts.locale = session.locale;
   if (session.expiresAt <= ctx.now.getTime()) throw new CoachError("SESSION_EXPIRED");
   if (
-    session.contractMajor !== identity.contractMajor ||
-    session.workflowVersion !== identity.workflowVersion ||
+    session.contractMajor !== contractMajor ||
+    session.workflowVersion !== workflowVersion ||
     session.curriculumRevision !== curriculum.revision
   )
     throw new CoachError("SESSION_VERSION_UNAVAILABLE");

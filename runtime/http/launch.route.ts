@@ -1,28 +1,41 @@
 import type { Middleware } from "koa";
 import { errorTable, localizeError } from "../error-table.js";
-import { isValidLearnerName, launchSession } from "../domain/launch.js";
+import { isValidLearnerName, type LaunchTarget, launchSession } from "../domain/launch.js";
 import type { RuntimeServices } from "../services.js";
 
 /**
- * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?}`: the first-party launch.
- * 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the error
- * table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names the
- * endpoint as configured (see `launchMcpUrl`), never as the request's Host header says.
+ * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?, contractMajor?}`: the first-party
+ * launch, for the primary contract major or the one named (a major this server serves; its own line
+ * decides). 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the
+ * error table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names
+ * the endpoint as configured (see `launchMcpUrl`), never as the request's Host header says.
  */
-export function launchRoute(services: RuntimeServices, mcpUrl: () => string): Middleware {
+export function launchRoute(
+  services: RuntimeServices,
+  mcpUrl: () => string,
+  targetOf: (contractMajor: number) => LaunchTarget | undefined = () => undefined,
+): Middleware {
   return async (ctx) => {
     const body = (ctx.request as unknown as { body?: unknown }).body as
       | Record<string, unknown>
       | undefined;
     const locale = body?.locale ?? "en";
     const keys = body && typeof body === "object" ? Object.keys(body) : [];
-    const known = new Set(["learner", "locale", "acknowledgeSuccessor"]);
+    const known = new Set(["learner", "locale", "acknowledgeSuccessor", "contractMajor"]);
+    const target =
+      body?.contractMajor === undefined
+        ? undefined
+        : typeof body.contractMajor === "number"
+          ? (targetOf(body.contractMajor) ?? null)
+          : null;
     if (
       !body ||
       keys.some((k) => !known.has(k)) ||
       !isValidLearnerName(body.learner) ||
       (locale !== "en" && locale !== "de") ||
-      (body.acknowledgeSuccessor !== undefined && typeof body.acknowledgeSuccessor !== "boolean")
+      (body.acknowledgeSuccessor !== undefined && typeof body.acknowledgeSuccessor !== "boolean") ||
+      // A major this server does not serve is no launch target.
+      target === null
     ) {
       ctx.status = errorTable.INVALID_INPUT.httpStatus;
       ctx.body = localizeError("INVALID_INPUT", "en", { launchUrl: services.config.launchUrl });
@@ -30,11 +43,15 @@ export function launchRoute(services: RuntimeServices, mcpUrl: () => string): Mi
     }
     let result: Awaited<ReturnType<typeof launchSession>>;
     try {
-      result = await launchSession(services, {
-        learner: body.learner,
-        locale,
-        acknowledgeSuccessor: body.acknowledgeSuccessor === true,
-      });
+      result = await launchSession(
+        services,
+        {
+          learner: body.learner,
+          locale,
+          acknowledgeSuccessor: body.acknowledgeSuccessor === true,
+        },
+        target,
+      );
     } catch (error) {
       // A failing store (a full disk, a lost connection): the transaction was rolled back, so the
       // answer is the error envelope saying nothing was saved, never a bare 500 page. The log gets

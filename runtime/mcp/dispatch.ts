@@ -3,8 +3,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
-import type { CoachHandlers, ToolName } from "../../generated/handlers.gen.js";
-import { toolScopes } from "../../generated/tools.gen.js";
 import type { Caller } from "../auth/auth-runtime.js";
 import { bearerChallenge } from "../auth/challenge.js";
 import type { ErrorCode } from "../../generated/types.gen.js";
@@ -15,7 +13,8 @@ import { logCall, type CallLogFields } from "../observability/call-log.js";
 import { logFingerprint } from "../observability/session-fingerprint.js";
 import type { CallContext, CallFacts, RuntimeServices } from "../services.js";
 import { refusedInputLocale } from "./input-locale.js";
-import { inputValidators, isToolName } from "./input-validators.js";
+import type { ServedContract, ServedTool } from "./served-contract.js";
+import { AdapterMappingError } from "./served-contract.js";
 import { errorResult, successResult } from "./tool-result.js";
 
 /** The stable code of anything a handler threw; unknown failures become INTERNAL_ERROR. */
@@ -38,6 +37,7 @@ const UNKNOWN_TOOL = "UNKNOWN_TOOL";
 
 function record(
   services: RuntimeServices,
+  contract: ServedContract,
   tool: string,
   code: ErrorCode | "OK" | typeof UNKNOWN_TOOL,
   facts: CallFacts,
@@ -48,8 +48,8 @@ function record(
   const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
   const status = code === "OK" ? "ok" : "error";
   const fields: CallLogFields = {
-    contractMajor: identity.contractMajor,
-    pluginLine: identity.pluginLine,
+    contractMajor: contract.contractMajor,
+    pluginLine: contract.pluginLine,
     serverBuild: identity.serverBuild,
     toolName: tool,
     status,
@@ -67,8 +67,8 @@ function record(
   if (turnDeviation) fields.turnDeviation = turnDeviation;
   logCall(logger, fields);
   const labels = {
-    contractMajor: String(identity.contractMajor),
-    pluginLine: identity.pluginLine,
+    contractMajor: String(contract.contractMajor),
+    pluginLine: contract.pluginLine,
     toolName: tool,
     status,
     resultCode: code,
@@ -88,36 +88,46 @@ function record(
  */
 export async function callTool(
   services: RuntimeServices,
-  handlers: CoachHandlers<CallContext>,
+  contract: ServedContract,
   name: string,
   args: unknown,
   { caller, prototypeKey = false }: { caller?: Caller; prototypeKey?: boolean } = {},
 ): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
-  const ctx: CallContext = { services, now: services.now(), facts: {}, ...(caller && { caller }) };
+  const ctx: CallContext = {
+    services,
+    contract,
+    now: services.now(),
+    facts: {},
+    ...(caller && { caller }),
+  };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
-  if (!isToolName(name)) {
-    record(services, "unknown", UNKNOWN_TOOL, ctx.facts, started);
+  const served = typeof name === "string" ? contract.tools.get(name) : undefined;
+  if (!served) {
+    record(services, contract, "unknown", UNKNOWN_TOOL, ctx.facts, started);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
   }
-  const tool: ToolName = name;
-  const refusal = authRefusal(services, tool, caller);
+  const tool = served.name;
+  const refusal = authRefusal(services, served, caller);
   if (refusal) {
-    record(services, tool, refusal.code, ctx.facts, started);
+    record(services, contract, tool, refusal.code, ctx.facts, started);
     const locale = await refusedInputLocale(services, args, caller);
     const error = localizeError(refusal.code, locale, { launchUrl: services.config.launchUrl });
     return errorResult(error, { "mcp/www_authenticate": [refusal.challenge] });
   }
   try {
-    const validate = inputValidators[tool];
-    if (prototypeKey || !validate(args ?? {})) throw new CoachError("INVALID_INPUT");
-    const handler = handlers[tool] as (input: unknown, ctx: CallContext) => Promise<unknown>;
-    const output = await handler(args, ctx);
+    if (prototypeKey || !served.validateInput(args ?? {})) throw new CoachError("INVALID_INPUT");
+    const output = await served.run(args, ctx);
     const deviation = services.turnMonitor?.observe({ tool, args, code: "OK", output });
-    record(services, tool, "OK", ctx.facts, started, deviation);
+    record(services, contract, tool, "OK", ctx.facts, started, deviation);
     return successResult(tool, output as never, ctx.widgetMeta);
   } catch (error) {
     const code = errorCodeOf(error);
+    if (error instanceof AdapterMappingError)
+      services.logger.error(
+        { toolName: tool, side: error.side },
+        "the adapter of a superseded tool produced a value its schema refuses",
+      );
     if (code === "INTERNAL_ERROR")
       services.logger.error(
         {
@@ -129,7 +139,7 @@ export async function callTool(
     // Refused input named nothing the monitor may trust; every other outcome is part of a turn.
     const deviation =
       code === "INVALID_INPUT" ? undefined : services.turnMonitor?.observe({ tool, args, code });
-    record(services, tool, code, ctx.facts, started, deviation);
+    record(services, contract, tool, code, ctx.facts, started, deviation);
     const locale =
       code === "INVALID_INPUT" && !ctx.facts.locale
         ? await refusedInputLocale(services, args, caller)
@@ -146,7 +156,7 @@ export async function callTool(
  */
 function authRefusal(
   services: RuntimeServices,
-  tool: ToolName,
+  { name: tool, scopes: needed }: ServedTool,
   caller: Caller | undefined,
 ): { code: ErrorCode; challenge: string } | undefined {
   const { settings } = services.auth;
@@ -158,7 +168,6 @@ function authRefusal(
         scopes: settings.scopesSupported,
       }),
     };
-  const needed = toolScopes[tool];
   if (needed.every((s) => caller.scopes.includes(s))) return undefined;
   return {
     code: "INSUFFICIENT_SCOPE",

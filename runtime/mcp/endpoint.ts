@@ -8,18 +8,13 @@ import {
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
-import type { CoachHandlers } from "../../generated/handlers.gen.js";
-import { toolDescriptors } from "../../generated/tools.gen.js";
-import type { CallContext, RuntimeServices } from "../services.js";
+import type { RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
 import { carriesPrototypeKey, guardPrototypeKeys } from "./prototype-keys.js";
 import { tapTraffic } from "./traffic-tap.js";
+import type { ServedContract } from "./served-contract.js";
 import { createUiResources } from "./ui-resources.js";
-
-/** `tools/list` exactly as generated: the schemas are advertised unchanged. */
-const tools = toolDescriptors as unknown as Tool[];
-const outputSchemas = new Map(toolDescriptors.map((d) => [d.name, d.outputSchema]));
 
 /**
  * Create the SDK handler without its start-up warning that JSON responses drop mid-call
@@ -55,11 +50,14 @@ export function withoutJsonModeWarning<T>(create: () => T): T {
  */
 export function createCoachMcpHandler(
   services: RuntimeServices,
-  handlers: CoachHandlers<CallContext>,
+  contract: ServedContract,
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   const options = { capabilities: { tools: {}, resources: {} } };
   const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
+  // tools/list exactly as generated (the schemas advertised unchanged), without the superseded
+  // tools no live approved definition holds any more.
+  const tools = contract.listing as Tool[];
   const listTools = async () => ({ tools });
   const listResources = async () => ({ resources: await ui.list() });
   // Declaring `resources` covers list, read and templates/list: the UI pages are fixed URIs, so
@@ -76,8 +74,8 @@ export function createCoachMcpHandler(
     async (request: CallToolRequest, ctx: ServerContext) => {
       const { name, arguments: args } = request.params;
       const caller = callerOf(ctx.http?.authInfo);
-      const result = await callTool(services, handlers, name, args, { caller, prototypeKey });
-      return server.projectCallToolResult(result, outputSchemas.get(name));
+      const result = await callTool(services, contract, name, args, { caller, prototypeKey });
+      return server.projectCallToolResult(result, contract.tools.get(name)?.outputSchema);
     };
   const handler = withoutJsonModeWarning(() =>
     createMcpHandler(

@@ -15,8 +15,3 @@ export const inputValidators: { readonly [N in ToolName]: Validator<ToolInput<N>
       return [name, validator];
     }),
   ) as { [N in ToolName]: Validator<ToolInput<N>> };
-
-/** True for a name of the contract's tool surface. */
-export function isToolName(name: string): name is ToolName {
-  return (toolNames as readonly string[]).includes(name);
-}

@@ -16,7 +16,7 @@ const saved = (receipt: unknown) => {
  * A concise text for text-only hosts (C9): counts and receipts from the output, never its prompts,
  * answers or widget data.
  */
-export function summarize(tool: ToolName, output: ToolOutput<ToolName>): string {
+export function summarize(tool: string, output: ToolOutput<ToolName>): string {
   const o = output as unknown as Record<string, unknown>;
   if (typeof o.requiredAction === "string") return contextSummary(output as FullContext);
   if (o.receipt && o.successor)
@@ -48,7 +48,7 @@ export function summarize(tool: ToolName, output: ToolOutput<ToolName>): string 
  * widget-private data of a UI-bound tool as `_meta`.
  */
 export function successResult(
-  tool: ToolName,
+  tool: string,
   output: ToolOutput<ToolName>,
   widgetMeta?: Record<string, unknown>,
 ): CallToolResult {

@@ -12,13 +12,20 @@ const MAX_BUSY_RETRIES = 400;
 export const FLOOR_REFRESH_MS = 5_000;
 
 /**
- * The SQL of the floor, the same text for both dialects (`?` placeholders): read it, and raise it
- * (never lower it) in one statement.
+ * The `server_state` key of a contract major's floor: each major has its own line and so its own
+ * revisions (the first major keeps the key it always had).
+ */
+export const floorKey = (contractMajor: number): string =>
+  contractMajor === 1 ? "policy_revision_floor" : `policy_revision_floor:v${contractMajor}`;
+
+/**
+ * The SQL of a floor, the same text for both dialects (`?` placeholders, the key first): read it,
+ * and raise it (never lower it) in one statement.
  */
 export const floorSql = {
-  read: "SELECT value FROM server_state WHERE key = 'policy_revision_floor'",
+  read: "SELECT value FROM server_state WHERE key = ?",
   raise:
-    "INSERT INTO server_state (key, value) VALUES ('policy_revision_floor', ?) " +
+    "INSERT INTO server_state (key, value) VALUES (?, ?) " +
     "ON CONFLICT (key) DO UPDATE SET value = excluded.value " +
     "WHERE server_state.value < excluded.value",
 } as const;
@@ -47,14 +54,17 @@ export class PolicyRevisionFloor {
     private readonly knex: Knex,
     private value: number,
     private readonly onError: (error: unknown) => void,
+    /** Its `server_state` key (`floorKey` of the contract major whose line it guards). */
+    readonly key: string,
   ) {}
 
-  /** Read the floor (0 when nothing was served yet). */
+  /** Read the floor of a contract major (0 when nothing was served yet; the first by default). */
   static async open(
     knex: Knex,
     onError: (error: unknown) => void = () => undefined,
+    key: string = floorKey(1),
   ): Promise<PolicyRevisionFloor> {
-    return new PolicyRevisionFloor(knex, await readFloor(knex), onError);
+    return new PolicyRevisionFloor(knex, await readFloor(knex, key), onError, key);
   }
 
   /** The highest revision served so far, as far as this process knows. */
@@ -80,7 +90,7 @@ export class PolicyRevisionFloor {
    * next one.
    */
   refresh(): Promise<void> {
-    this.reading ??= readFloor(this.knex)
+    this.reading ??= readFloor(this.knex, this.key)
       .then((stored) => this.observe(stored))
       .catch(() => undefined)
       .finally(() => {
@@ -126,8 +136,10 @@ export class PolicyRevisionFloor {
     for (let attempt = 1; ; attempt++) {
       try {
         if (this.store)
-          return await this.store.adminTransaction((sql) => sql.run(floorSql.raise, [revision]));
-        await this.knex.raw(floorSql.raise, [revision]);
+          return await this.store.adminTransaction((sql) =>
+            sql.run(floorSql.raise, [this.key, revision]),
+          );
+        await this.knex.raw(floorSql.raise, [this.key, revision]);
         return;
       } catch (error) {
         if ((error as { code?: string }).code !== "SQLITE_BUSY" || attempt >= MAX_BUSY_RETRIES)
@@ -138,9 +150,7 @@ export class PolicyRevisionFloor {
   }
 }
 
-async function readFloor(knex: Knex): Promise<number> {
-  const row = await knex("server_state")
-    .where({ key: "policy_revision_floor" })
-    .first<{ value: unknown } | undefined>();
+async function readFloor(knex: Knex, key: string): Promise<number> {
+  const row = await knex("server_state").where({ key }).first<{ value: unknown } | undefined>();
   return Number(row?.value ?? 0);
 }

@@ -175,12 +175,12 @@ function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
         subject: r.subject?.sub ?? null,
       });
     },
-    async claimPolicyRevision(revision) {
-      const { rows } = (await trx.raw(floorSql.read)) as { rows: { value: string }[] };
+    async claimPolicyRevision(revision, key) {
+      const { rows } = (await trx.raw(floorSql.read, [key])) as { rows: { value: string }[] };
       const stored = Number(rows[0]?.value ?? 0);
       if (stored > revision) return stored;
       // Under SERIALIZABLE: a concurrent launch that raises it too conflicts and is retried.
-      if (stored < revision) await trx.raw(floorSql.raise, [revision]);
+      if (stored < revision) await trx.raw(floorSql.raise, [key, revision]);
       return revision;
     },
   };

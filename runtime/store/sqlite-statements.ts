@@ -87,8 +87,8 @@ export function statements(db: Database.Database) {
         "?) ON CONFLICT (jti) DO NOTHING",
     ),
     purgeSpent: db.prepare("DELETE FROM spent_capabilities WHERE expires_at <= ?"),
-    floor: db.prepare<[], { value: number }>(floorSql.read),
-    raiseFloor: db.prepare<[number]>(floorSql.raise),
+    floor: db.prepare<[string], { value: number }>(floorSql.read),
+    raiseFloor: db.prepare<[string, number]>(floorSql.raise),
   };
 }
 export type Statements = ReturnType<typeof statements>;
@@ -192,10 +192,10 @@ export function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
         r.subject?.sub ?? null,
       );
     },
-    async claimPolicyRevision(revision) {
-      const stored = s.floor.get()?.value ?? 0;
+    async claimPolicyRevision(revision, key) {
+      const stored = s.floor.get(key)?.value ?? 0;
       if (stored > revision) return stored;
-      if (stored < revision) s.raiseFloor.run(revision);
+      if (stored < revision) s.raiseFloor.run(key, revision);
       return revision;
     },
   };

@@ -75,12 +75,12 @@ export interface WriteTx extends StoreReader {
   ensureLearner(externalName: string, initialState: LearnerState, now: string): Promise<number>;
   insertSession(session: SessionRecord): Promise<void>;
   /**
-   * The policy revision floor (L11) as stored, decided inside this transaction so that processes
-   * sharing the database agree: when `revision` is below the stored floor, returns that floor and
-   * changes nothing; otherwise raises the floor to `revision` (never lowers it) and returns
-   * `revision`.
+   * The policy revision floor (L11) under `key` (`floorKey` of the contract major launched), as
+   * stored, decided inside this transaction so that processes sharing the database agree: when
+   * `revision` is below the stored floor, returns that floor and changes nothing; otherwise raises
+   * the floor to `revision` (never lowers it) and returns `revision`.
    */
-  claimPolicyRevision(revision: number): Promise<number>;
+  claimPolicyRevision(revision: number, key: string): Promise<number>;
   /**
    * Record that single-use capability `jti` is spent by the request whose input hashes to `use`
    * (epoch-ms `expiresAt` for purging): `fresh` on first use, `repeat` for the same request,

@@ -1,12 +1,19 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { listContractLines, servedLines } from "../../contract-model/contract-lines.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { eras } from "../runtime/support/mcp-clients.js";
-import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
-import { lineChecks } from "./contract-matrix/line-checks.js";
+import {
+  repoRoot,
+  type RuntimeFixture,
+  startFixture,
+  useServedClient,
+} from "../runtime/support/runtime-fixture.js";
+import { contractV2 } from "../fixtures/contract-v2/contract.js";
+import { type ContractUnderTest, contractOf, lineChecks } from "./contract-matrix/line-checks.js";
 
 /**
  * The contract-test matrix (L12.4): every non-RETIRED contract line of the repository
@@ -55,25 +62,67 @@ describe("contract-test matrix: the repository's lines (L12.4)", () => {
   });
 });
 
-for (const column of columns)
-  for (const era of eras)
-    describe(
-      `contract-test matrix: ${column.file} (contract major ${String(column.line?.contractMajor)}, ` +
-        `policyRevision ${String(column.line?.policyRevision)}, ` +
-        `${String(column.line?.newSessionPolicy)}) × ${era} (L12.4)`,
-      () => {
-        const served = useServedClient(era, () =>
-          startFixture({ lineFile: path.join(repoRoot, column.file) }),
+/** One column: a line file, the project root whose contract serves it, and the server to use. */
+interface Column {
+  file: string;
+  line: Record<string, unknown>;
+  root: string;
+  start: () => Promise<RuntimeFixture>;
+}
+
+const major = (line: Record<string, unknown> | undefined) => Number(line?.contractMajor);
+const describeColumn = (column: Column, era: (typeof eras)[number], title: string) =>
+  describe(
+    `contract-test matrix: ${title} (contract major ${String(column.line.contractMajor)}, ` +
+      `policyRevision ${String(column.line.policyRevision)}, ` +
+      `${String(column.line.newSessionPolicy)}) × ${era} (L12.4)`,
+    () => {
+      const path = `/internal/openai/v${major(column.line)}/mcp`;
+      const served = useServedClient(era, column.start, path);
+      let contract: ContractUnderTest;
+      before(async () => {
+        contract = await contractOf(column.root);
+      });
+      for (const check of lineChecks)
+        it(check.name, () =>
+          check.run({
+            file: column.file,
+            line: column.line,
+            era,
+            fx: served.fx,
+            client: served.client,
+            mcpUrl: `${served.fx.server.origin}${path}`,
+            contract,
+          }),
         );
-        for (const check of lineChecks)
-          it(check.name, () =>
-            check.run({
-              file: column.file,
-              line: column.line ?? {},
-              era,
-              fx: served.fx,
-              client: served.client,
-            }),
-          );
+    },
+  );
+
+// The repository's own lines, each served by a server running that line.
+for (const c of columns)
+  for (const era of eras)
+    describeColumn(
+      {
+        file: c.file,
+        line: c.line ?? {},
+        root: repoRoot,
+        start: () => startFixture({ lineFile: path.join(repoRoot, c.file) }),
       },
+      era,
+      c.file,
     );
+
+// Two contract majors on one server (the v2 fixture beside this contract): one column per line,
+// each against its own major's internal adapter.
+const v2Root = path.join(repoRoot, "test/fixtures/contract-v2");
+const v2LineFile = path.join(v2Root, "release/line.json");
+const twoMajors: Column[] = [
+  { file: "release/line.json", root: repoRoot },
+  { file: "test/fixtures/contract-v2/release/line.json", root: v2Root },
+].map((c) => ({
+  ...c,
+  line: JSON.parse(readFileSync(path.join(repoRoot, c.file), "utf8")) as Record<string, unknown>,
+  start: () => startFixture({}, { contracts: [contractV2(v2LineFile)] }),
+}));
+for (const c of twoMajors)
+  for (const era of eras) describeColumn(c, era, `two majors on one server, ${c.file}`);

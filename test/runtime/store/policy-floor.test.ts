@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Knex } from "knex";
-import { PolicyRevisionFloor } from "../../../runtime/store/policy-floor.js";
+import { floorKey, PolicyRevisionFloor } from "../../../runtime/store/policy-floor.js";
 import { PostgresStore } from "../../../runtime/store/postgres-store.js";
 import { databaseFileName, SqliteStore } from "../../../runtime/store/sqlite-store.js";
 import { type DatabaseLocation, openAdminKnex } from "../../../runtime/store/state-schema.js";
@@ -68,20 +68,24 @@ for (const dialect of dialects)
 
     it("a launch transaction claims its revision: at or above the floor it raises it, below it the stored floor comes back and nothing changes", async () => {
       assert.equal(await stored(), 0);
-      assert.equal(await store.write((tx) => tx.claimPolicyRevision(3)), 3);
+      assert.equal(await store.write((tx) => tx.claimPolicyRevision(3, floorKey(1))), 3);
       assert.equal(await stored(), 3, "raised");
-      assert.equal(await store.write((tx) => tx.claimPolicyRevision(3)), 3);
+      assert.equal(await store.write((tx) => tx.claimPolicyRevision(3, floorKey(1))), 3);
       await raiseElsewhere(5);
-      assert.equal(await store.write((tx) => tx.claimPolicyRevision(4)), 5, "refused by 5");
+      assert.equal(
+        await store.write((tx) => tx.claimPolicyRevision(4, floorKey(1))),
+        5,
+        "refused by 5",
+      );
       assert.equal(await stored(), 5, "never lowered");
-      assert.equal(await store.write((tx) => tx.claimPolicyRevision(6)), 6);
+      assert.equal(await store.write((tx) => tx.claimPolicyRevision(6, floorKey(1))), 6);
       assert.equal(await stored(), 6);
     });
 
     it("concurrent launches under different revisions leave the highest as the floor", async () => {
       const revisions = [7, 9, 8, 7, 9, 8];
       const claims = await Promise.all(
-        revisions.map((r) => store.write((tx) => tx.claimPolicyRevision(r))),
+        revisions.map((r) => store.write((tx) => tx.claimPolicyRevision(r, floorKey(1)))),
       );
       assert.equal(await stored(), 9);
       // A claim refused returned a floor above its revision; an accepted one returned itself.

@@ -9,6 +9,7 @@ import {
   loadConfig,
 } from "../../../runtime/config/config.js";
 import { type RunningServer, serve } from "../../../runtime/server.js";
+import type { ServeOptions } from "../../../runtime/served-contracts.js";
 import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
 import { repoRoot } from "../../support/temp-project.js";
@@ -63,9 +64,16 @@ export interface RuntimeFixture extends McpTarget {
  */
 export async function startFixture(
   overrides: ConfigOverrides = {},
-  handlers?: CoachHandlers<CallContext>,
+  serving?: CoachHandlers<CallContext> | ServeOptions,
   root = repoRoot,
 ): Promise<RuntimeFixture> {
+  // A bare handler map (what most tests pass) serves the primary contract with those handlers.
+  const options: ServeOptions | undefined =
+    serving && ["handlers", "adapters", "contract", "contracts"].some((key) => key in serving)
+      ? (serving as ServeOptions)
+      : serving
+        ? { handlers: serving as CoachHandlers<CallContext> }
+        : undefined;
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-runtime-"));
   const logFile = path.join(dir, "calls.log");
   // Where the development issuer cannot run (beyond loopback, PostgreSQL), a test issuer signs.
@@ -92,7 +100,7 @@ export async function startFixture(
       },
       {},
     );
-    started = await serve(config, handlers);
+    started = await serve(config, options);
   } catch (error) {
     await removeAll();
     throw error;
@@ -192,12 +200,17 @@ export interface ServedClient {
 export function useServedClient(
   era: Era,
   fixture: ConfigOverrides | (() => Promise<RuntimeFixture>) = {},
+  /** The endpoint path to connect to (default the public `/mcp`), e.g. an internal adapter. */
+  path?: string,
 ): ServedClient {
   let fx: RuntimeFixture | undefined;
   let client: CoachClient | undefined;
   before(async () => {
     fx = await (typeof fixture === "function" ? fixture() : startFixture(fixture));
-    client = await connectClient(fx, era);
+    client = await connectClient(
+      path ? { mcpUrl: `${fx.server.origin}${path}`, authorize: fx.authorize } : fx,
+      era,
+    );
   });
   after(async () => {
     try {

@@ -1,0 +1,171 @@
+import type { Tool } from "@modelcontextprotocol/server";
+import { CoachError } from "../errors.js";
+import type { LineSource } from "../domain/line-source.js";
+import type { CallContext } from "../services.js";
+
+/** A JSON Schema object as the descriptors carry it. */
+type JsonObject = { [key: string]: unknown };
+
+/** A validator of the generated code: a type guard with Ajv's `errors`. */
+type GeneratedValidator = ((value: unknown) => boolean) & { errors?: unknown };
+
+/**
+ * The generated code of one contract major (`generated/` of a project): what the runtime needs to
+ * serve it. The primary contract is imported statically; another major (a second contract beside
+ * it) is loaded from its own project's `generated/` the same way.
+ */
+export interface GeneratedContract {
+  pluginIdentity: { packageName: string; contractMajor: number; workflowVersion: string };
+  toolDescriptors: readonly {
+    name: string;
+    inputSchema: JsonObject;
+    outputSchema: JsonObject;
+  }[];
+  toolScopes: { readonly [name: string]: readonly string[] };
+  contractScopes: readonly string[];
+  toolKinds: { readonly [name: string]: string };
+  /** Superseded tool → its current replacement (absent in code generated before adapters). */
+  supersededTools?: { readonly [name: string]: string };
+  /** Tools still listed (absent: all of them). */
+  listedTools?: readonly string[];
+  /** The namespace of `validators.gen.js`: `validate<Tool>Input` / `validate<Tool>Output`. */
+  validators: { readonly [exported: string]: unknown };
+}
+
+/** A tool's implementation: input already validated, output the tool's structuredContent. */
+export type ToolImplementation = (input: never, ctx: CallContext) => Promise<unknown>;
+
+/** How an old call of a superseded tool maps onto its replacement, and back. */
+export interface ToolAdapter {
+  input(input: never, ctx: CallContext): unknown;
+  output(output: never, ctx: CallContext): unknown;
+}
+
+/** What a contract major is served with besides its generated code. */
+export interface ContractImplementation {
+  contract: GeneratedContract;
+  /** One implementation per current tool (the generated `CoachHandlers`). */
+  handlers: { readonly [name: string]: ToolImplementation };
+  /** One adapter per superseded tool (the generated `CoachAdapters`). */
+  adapters?: { readonly [name: string]: ToolAdapter };
+  /** The contract line this major is served under, and its file. */
+  line: LineSource;
+  lineFile: string;
+}
+
+/** One callable tool of a served contract. */
+export interface ServedTool {
+  name: string;
+  kind: string;
+  scopes: readonly string[];
+  validateInput: GeneratedValidator;
+  outputSchema: JsonObject;
+  run(input: unknown, ctx: CallContext): Promise<unknown>;
+}
+
+/** A contract major as one MCP endpoint serves it. */
+export interface ServedContract {
+  contractMajor: number;
+  /** Log and metric label, e.g. `skillpilot-coach/v1` (L13). */
+  pluginLine: string;
+  workflowVersion: string;
+  line: LineSource;
+  lineFile: string;
+  /** `tools/list`: the descriptors as generated, without superseded tools no host still holds. */
+  listing: readonly Tool[];
+  /** Every name a call may use: current tools and superseded ones (through their adapters). */
+  tools: ReadonlyMap<string, ServedTool>;
+  scopesSupported: readonly string[];
+}
+
+/**
+ * An adapter mapped a call or a result to something its target schema refuses: a bug of the
+ * backend's mapping, not of the caller. The call is refused as temporarily unavailable (text
+ * coaching goes on), before anything is written when the input was at fault.
+ */
+export class AdapterMappingError extends CoachError {
+  override name = "AdapterMappingError";
+  constructor(
+    readonly tool: string,
+    readonly side: "input" | "output",
+  ) {
+    super("TEMPORARILY_UNAVAILABLE", { tool, side });
+  }
+}
+
+const pascal = (snake: string) =>
+  snake.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
+
+function validatorOf(contract: GeneratedContract, tool: string, side: "Input" | "Output") {
+  const v = contract.validators[`validate${pascal(tool)}${side}`];
+  if (typeof v !== "function")
+    throw new Error(
+      `the generated code of contract major ${contract.pluginIdentity.contractMajor} has no ` +
+        `${side.toLowerCase()} validator for ${tool}`,
+    );
+  return v as GeneratedValidator;
+}
+
+/**
+ * Build what an endpoint serves from a contract's generated code and its implementation: each
+ * current tool runs its handler; each superseded tool validates the old call with its own schema,
+ * maps it with its adapter, validates the mapped call with the replacement's schema, runs the
+ * replacement's handler and maps the result back, checked against the old output schema. A tool
+ * without its handler or adapter is a start-up error, not a call-time one.
+ */
+export function serveContract(impl: ContractImplementation): ServedContract {
+  const { contract, handlers, adapters = {} } = impl;
+  const superseded = contract.supersededTools ?? {};
+  const listed = contract.listedTools ? new Set(contract.listedTools) : undefined;
+  const tools = new Map<string, ServedTool>();
+  const base = (name: string) => ({
+    name,
+    kind: String(contract.toolKinds[name]),
+    scopes: contract.toolScopes[name] ?? [],
+    validateInput: validatorOf(contract, name, "Input"),
+    outputSchema: contract.toolDescriptors.find((d) => d.name === name)!.outputSchema,
+  });
+  for (const { name } of contract.toolDescriptors) {
+    if (superseded[name] !== undefined) continue;
+    const handler = handlers[name];
+    if (typeof handler !== "function")
+      throw new Error(
+        `contract major ${contract.pluginIdentity.contractMajor}: no handler for ${name}`,
+      );
+    tools.set(name, { ...base(name), run: (input, ctx) => handler(input as never, ctx) });
+  }
+  for (const [name, replacementName] of Object.entries(superseded)) {
+    const adapter = adapters[name];
+    const replacement = tools.get(replacementName);
+    if (!adapter || !replacement)
+      throw new Error(
+        `contract major ${contract.pluginIdentity.contractMajor}: ${name} is superseded by ` +
+          `${replacementName} but has no adapter (generated CoachAdapters) or no replacement handler`,
+      );
+    const validateOutput = validatorOf(contract, name, "Output");
+    tools.set(name, {
+      ...base(name),
+      async run(input, ctx) {
+        const mapped = await adapter.input(input as never, ctx);
+        if (!replacement.validateInput(mapped)) throw new AdapterMappingError(name, "input");
+        const result = await replacement.run(mapped, ctx);
+        const back = await adapter.output(result as never, ctx);
+        if (!validateOutput(back)) throw new AdapterMappingError(name, "output");
+        return back;
+      },
+    });
+  }
+  const major = contract.pluginIdentity.contractMajor;
+  return {
+    contractMajor: major,
+    pluginLine: `${contract.pluginIdentity.packageName}/v${major}`,
+    workflowVersion: contract.pluginIdentity.workflowVersion,
+    line: impl.line,
+    lineFile: impl.lineFile,
+    listing: contract.toolDescriptors.filter(
+      (d) => superseded[d.name] === undefined || !listed || listed.has(d.name),
+    ) as unknown as Tool[],
+    tools,
+    scopesSupported: contract.contractScopes,
+  };
+}

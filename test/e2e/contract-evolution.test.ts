@@ -1,0 +1,234 @@
+import assert from "node:assert/strict";
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import { createAjv } from "../../json-schema/ajv.js";
+import { generateKeyringConfig } from "../../runtime/capability/index.js";
+import { coachHandlers } from "../../runtime/domain/handlers/index.js";
+import type { ServeOptions } from "../../runtime/served-contracts.js";
+import { connectClient, type CoachClient, errorCode } from "../runtime/support/mcp-clients.js";
+import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import {
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from "../runtime/support/throwaway-postgres.js";
+import type { Wire } from "../support/wire.js";
+import { contractRevision, type ContractRevision, editTool } from "./support/contract-revision.js";
+
+const ajv = createAjv({ strict: false });
+const valid = (schema: unknown, value: unknown) => ajv.validate(schema as object, value) as boolean;
+
+// The definitions hosts approved: the contract as published (this repository's snapshot).
+const published = (
+  JSON.parse(await readFile(path.join(repoRoot, "generated/contract.snapshot.json"), "utf8")) as {
+    tools: Wire[];
+  }
+).tools;
+const definitionOf = (tools: Wire[], name: string) => tools.find((t) => t.name === name)!;
+
+/** Revision B: an optional input added (MINOR): the published definition stays a subset. */
+const withOptionalInput = () =>
+  contractRevision((root) =>
+    editTool(root, "get_skillpilot_learning_context", (d) => {
+      d.input.properties.detail = {
+        description: "How much of the context to describe in the concise text summary.",
+        enum: ["brief", "full"],
+      };
+    }),
+  );
+
+/**
+ * Revision C: `complete_skillpilot_goal` replaced incompatibly (its decision values renamed) by
+ * `complete_skillpilot_active_goal`; the old tool stays, superseded, served through an adapter.
+ */
+const withReplacement = () =>
+  contractRevision(async (root) => {
+    const old = JSON.parse(
+      await readFile(path.join(root, "schemas/tools/complete_skillpilot_goal.json"), "utf8"),
+    ) as Wire;
+    const next = structuredClone(old);
+    next.$id = String(old.$id).replace(
+      /complete_skillpilot_goal$/,
+      "complete_skillpilot_active_goal",
+    );
+    next.name = "complete_skillpilot_active_goal";
+    next.title = "Complete the active goal (revised decisions)";
+    next.input.properties.decision = {
+      title: "ActiveGoalDecision",
+      description: "mastered: the learner's work shows the goal; practiceMore: not yet.",
+      enum: ["mastered", "practiceMore"],
+    };
+    await import("node:fs/promises").then((fs) =>
+      fs.writeFile(
+        path.join(root, "schemas/tools/complete_skillpilot_active_goal.json"),
+        `${JSON.stringify(next, null, 2)}\n`,
+      ),
+    );
+    await editTool(root, "complete_skillpilot_goal", (d) => {
+      d.supersededBy = "complete_skillpilot_active_goal";
+    });
+  });
+
+const asOld = (decision: unknown) => (decision === "mastered" ? "achieved" : "needsMorePractice");
+const asNew = (decision: unknown) => (decision === "achieved" ? "mastered" : "practiceMore");
+
+/** The backend of revision C: the new tool's handler, and the adapter the old name runs through. */
+const replacementServing = (
+  revision: ContractRevision,
+  mapInput: (decision: unknown) => string = asNew,
+): ServeOptions => ({
+  contract: revision.contract,
+  handlers: {
+    ...coachHandlers,
+    complete_skillpilot_active_goal: (input: Wire, ctx: never) =>
+      coachHandlers.complete_skillpilot_goal({ ...input, decision: asOld(input.decision) }, ctx),
+  } as never,
+  adapters: {
+    complete_skillpilot_goal: {
+      input: (input: Wire) => ({ ...input, decision: mapInput(input.decision) }),
+      output: (output: Wire) => output,
+    },
+  } as never,
+});
+
+/** A learner with an active goal: the context and the session. */
+async function activeGoal(fx: RuntimeFixture, client: CoachClient, learner: string) {
+  const sid = await fx.newSession(learner);
+  const ctx = (await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid }))
+    .structuredContent as Wire;
+  const teach = await client.callTool("choose_skillpilot_option", {
+    learningSessionId: sid,
+    expectedStateVersion: ctx.stateVersion,
+    clientRequestId: randomUUID(),
+    option: ctx.options[0].payload,
+  });
+  assert.equal(teach.isError, undefined, JSON.stringify(teach.content));
+  return {
+    sid,
+    stateVersion:
+      (teach.structuredContent as Wire).successor?.stateVersion ??
+      (teach.structuredContent as Wire).stateVersion,
+  };
+}
+
+/** What is written, read from the store the server uses (SQLite file or PostgreSQL). */
+const footprint = async (db: Knex) => ({
+  receipts: Number((await db("receipts").count({ n: "*" }))[0].n),
+  versions: Number((await db("learner_state").sum({ v: "state_version" }))[0].v),
+});
+
+for (const store of ["SQLite", "PostgreSQL"] as const)
+  describe(`contract evolution on one server, ${store} (§10.1, §10.2, L6, L14)`, function () {
+    this.timeout(180_000);
+    let pg: ThrowawayPostgres | undefined;
+    const overrides = () =>
+      store === "SQLite"
+        ? {}
+        : {
+            databaseUrl: pg!.url,
+            capabilityKeys: generateKeyringConfig("k1"),
+            logHmacKey: randomBytes(32).toString("base64url"),
+          };
+    let b: ContractRevision;
+    let c: ContractRevision;
+    before(async function () {
+      if (store === "PostgreSQL") {
+        pg = await startThrowawayPostgres();
+        if (!pg) this.skip();
+      }
+      [b, c] = await Promise.all([withOptionalInput(), withReplacement()]);
+    });
+    after(async () => {
+      await b?.cleanup();
+      await c?.cleanup();
+      await pg?.stop();
+    });
+
+    it("an optional input added: a host holding the published definition and one holding the new one both succeed, each result valid under its own definition", async () => {
+      const fx = await startFixture(overrides(), { contract: b.contract });
+      const client = await connectClient(fx, "2026-07-28 (SDK v2)");
+      try {
+        const sid = await fx.newSession("evolution-b");
+        const old = definitionOf(published, "get_skillpilot_learning_context");
+        const now = definitionOf(b.descriptors, "get_skillpilot_learning_context");
+        const oldCall = { learningSessionId: sid };
+        const newCall = { learningSessionId: sid, detail: "brief" };
+        assert.ok(valid(old.inputSchema, oldCall) && !valid(old.inputSchema, newCall));
+        const a = await client.callTool("get_skillpilot_learning_context", oldCall);
+        const n = await client.callTool("get_skillpilot_learning_context", newCall);
+        assert.equal(a.isError, undefined, JSON.stringify(a.content));
+        assert.equal(n.isError, undefined, JSON.stringify(n.content));
+        assert.ok(valid(old.outputSchema, a.structuredContent), "valid under the published output");
+        assert.ok(valid(now.outputSchema, n.structuredContent), "valid under the new output");
+      } finally {
+        await client.close();
+        await fx.close();
+      }
+    });
+
+    it("a tool renamed incompatibly: calls shaped by the published definition still succeed through the adapter, their results valid under the old output schema; the replacement serves new calls; an exact retry replays", async () => {
+      const fx = await startFixture(overrides(), replacementServing(c));
+      const client = await connectClient(fx, "2026-07-28 (SDK v2)");
+      try {
+        const listed = (await client.listTools()).tools.map((t) => t.name);
+        assert.ok(listed.includes("complete_skillpilot_goal"), "listed while hosts hold it");
+        assert.ok(listed.includes("complete_skillpilot_active_goal"));
+        const old = definitionOf(published, "complete_skillpilot_goal");
+        const first = await activeGoal(fx, client, "evolution-c-old");
+        const oldCall = {
+          learningSessionId: first.sid,
+          expectedStateVersion: first.stateVersion,
+          clientRequestId: randomUUID(),
+          decision: "achieved",
+        };
+        assert.ok(valid(old.inputSchema, oldCall));
+        const answer = await client.callTool("complete_skillpilot_goal", oldCall);
+        assert.equal(answer.isError, undefined, JSON.stringify(answer.content));
+        assert.ok(valid(old.outputSchema, answer.structuredContent), JSON.stringify(ajv.errors));
+        assert.equal((answer.structuredContent as Wire).goal.status, "mastered");
+        assert.deepEqual(await client.callTool("complete_skillpilot_goal", oldCall), answer);
+        const second = await activeGoal(fx, client, "evolution-c-new");
+        const fresh = await client.callTool("complete_skillpilot_active_goal", {
+          learningSessionId: second.sid,
+          expectedStateVersion: second.stateVersion,
+          clientRequestId: randomUUID(),
+          decision: "mastered",
+        });
+        assert.equal(fresh.isError, undefined, JSON.stringify(fresh.content));
+        const now = definitionOf(c.descriptors, "complete_skillpilot_active_goal");
+        assert.ok(valid(now.outputSchema, fresh.structuredContent));
+      } finally {
+        await client.close();
+        await fx.close();
+      }
+    });
+
+    it("an adapter that maps an old call to an invalid replacement call is refused as temporarily unavailable, nothing written, never an internal error", async () => {
+      const fx = await startFixture(
+        overrides(),
+        replacementServing(c, () => "skipped"),
+      );
+      const client = await connectClient(fx, "2026-07-28 (SDK v2)");
+      try {
+        const goal = await activeGoal(fx, client, "evolution-bad-adapter");
+        const db = pg ? knexFactory({ client: "pg", connection: pg.url }) : fx.db;
+        const before = await footprint(db);
+        const answer = await client.callTool("complete_skillpilot_goal", {
+          learningSessionId: goal.sid,
+          expectedStateVersion: goal.stateVersion,
+          clientRequestId: randomUUID(),
+          decision: "achieved",
+        });
+        assert.equal(errorCode(answer), "TEMPORARILY_UNAVAILABLE");
+        assert.deepEqual(await footprint(db), before, "nothing written");
+        if (pg) await db.destroy();
+        const log = await fx.stopAndReadLog();
+        assert.match(log, /adapter of a superseded tool produced a value its schema refuses/);
+        assert.doesNotMatch(log, /INTERNAL_ERROR/);
+      } finally {
+        await client.close();
+        await fx.close();
+      }
+    });
+  });
