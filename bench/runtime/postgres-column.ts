@@ -3,7 +3,8 @@
  * and two `skillpilot start` processes (the compiled CLI) on its database, behind one public URL
  * with one issuer (test/runtime/support/server-cluster.ts). The same context, completion and
  * Verified Recall scenarios as on SQLite, first all on one instance, then with the clients spread
- * over both (client i on instance i % 2, as a balancer without stickiness would).
+ * over both (client i on instance i % 2, as a balancer without stickiness would). The round trips
+ * per call are counted once, in this process, on the same database (postgres-round-trips.ts).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { startThrowawayPostgres } from "../../test/runtime/support/throwaway-pos
 import { tokenBook } from "./bench-tokens.js";
 import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
 import type { Scenario } from "./interleave.js";
+import { postgresRoundTrips, type RoundTrips } from "./postgres-round-trips.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
 import { fromPool, recallRounds, seedRecallLearners, touchSessions } from "./recall-round.js";
 
@@ -20,6 +22,8 @@ import { fromPool, recallRounds, seedRecallLearners, touchSessions } from "./rec
 export interface PostgresColumn {
   oneInstance: Scenario[];
   twoInstances: Scenario[];
+  /** Round trips to the database per context read, goal completion and recall round. */
+  roundTrips: RoundTrips;
   close(): Promise<void>;
 }
 
@@ -61,6 +65,7 @@ export async function postgresColumn(
     });
     for (const [i, id] of pool.entries()) await book.bind(id, `pg-recall-${i}`);
     await touchSessions(callers, pool, clients);
+    const roundTrips = await postgresRoundTrips(root, cluster.configFile, { ...cluster.env });
     const rounds = (from: number, on: (i: number) => RawMcpCaller) =>
       Array.from({ length: clients }, (_, i) => {
         const start = (from + i) * recallPool;
@@ -77,6 +82,7 @@ export async function postgresColumn(
         { name: "pg2 complete", calls: completeCalls(callers, two), pids },
         { name: "pg2 recall", calls: rounds(clients, (i) => callers[i % 2]), pids },
       ],
+      roundTrips,
       close,
     };
   } catch (error) {

@@ -98,7 +98,13 @@ export class RawMcpCaller {
           });
         },
       );
-      req.on("error", reject);
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // The server closed an idle keep-alive connection just as this request went out on it
+        // (it never read it): send it again on a new one, as Node's documentation advises.
+        if (req.reusedSocket && error.code === "ECONNRESET")
+          this.send(name, args).then(resolve, reject);
+        else reject(error);
+      });
       req.end(body);
     });
   }

@@ -1,0 +1,148 @@
+/**
+ * Round trips to PostgreSQL per call (issue #25 item 3), counted rather than timed: the runtime's
+ * own services in this process, on the benchmark's PostgreSQL database and configuration, call
+ * `callTool` (the dispatcher, no HTTP) for context reads, goal completions and Verified Recall
+ * rounds while every query the `pg` driver sends is counted. The driver sends one query at a time
+ * and waits for its answer (no pipelining), so queries are round trips. Sessions are read once
+ * before counting, as a serving instance has them cached.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { ToolName } from "../../generated/handlers.gen.js";
+import { closeServices, createServices } from "../../runtime/boot.js";
+import { loadConfig } from "../../runtime/config/config.js";
+import { launchSession } from "../../runtime/domain/launch.js";
+import { coachHandlers } from "../../runtime/domain/handlers/index.js";
+import { callTool } from "../../runtime/mcp/dispatch.js";
+import type { RuntimeServices } from "../../runtime/services.js";
+import { seedRecallLearners } from "./recall-round.js";
+
+/** Round trips per call (per round for recall). */
+export interface RoundTrips {
+  context: number;
+  complete: number;
+  recall: number;
+}
+
+const CALLS = 20;
+
+/** Count the queries `pg` sends while `work` runs (this process only). */
+async function counted(work: () => Promise<void>): Promise<number> {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  let queries = 0;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    queries++;
+    return query.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    proto.query = query;
+  }
+  return queries;
+}
+
+/** A tool call as the signed-in learner the session belongs to; throws on an error result. */
+async function call(
+  services: RuntimeServices,
+  name: ToolName,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const session = await services.store.findSession(String(args.learningSessionId));
+  const caller = {
+    issuer: session?.subject?.issuer ?? "",
+    subject: session?.subject?.sub ?? "",
+    clientId: "round-trips",
+    scopes: services.auth.settings.scopesSupported,
+    expiresAt: Number.MAX_SAFE_INTEGER,
+  };
+  const result = await callTool(services, coachHandlers, name, JSON.parse(JSON.stringify(args)), {
+    caller,
+  });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/**
+ * Count round trips per context read, per goal completion and per recall round, with the
+ * configuration file and environment the benchmark's PostgreSQL instances run with.
+ */
+export async function postgresRoundTrips(
+  root: string,
+  configFile: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RoundTrips> {
+  const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-round-trips-"));
+  try {
+    const due = await seedRecallLearners(root, dir, CALLS, {
+      configFile,
+      env,
+      learnerPrefix: "pg-round-trips-recall-",
+    });
+    const services = await createServices(
+      await loadConfig(
+        root,
+        { dataDir: dir, port: 0, configFile, logDestination: path.join(dir, "calls.log") },
+        env,
+      ),
+    );
+    try {
+      const launched = await launchSession(services, { learner: "pg-round-trips", locale: "en" });
+      if (launched.kind !== "minted") throw new Error("round trips: launch refused");
+      const learningSessionId = launched.learningSessionId;
+      const ctx = (await call(services, "get_skillpilot_learning_context", {
+        learningSessionId,
+      })) as { stateVersion: number; options: { payload: string }[] };
+      let version = (
+        (await call(services, "choose_skillpilot_option", {
+          learningSessionId,
+          expectedStateVersion: ctx.stateVersion,
+          clientRequestId: randomUUID(),
+          option: ctx.options[0].payload,
+        })) as { stateVersion: number }
+      ).stateVersion;
+      for (const id of due)
+        await call(services, "get_skillpilot_learning_context", { learningSessionId: id });
+      const context = await counted(async () => {
+        for (let i = 0; i < CALLS; i++)
+          await call(services, "get_skillpilot_learning_context", { learningSessionId });
+      });
+      const complete = await counted(async () => {
+        for (let i = 0; i < CALLS; i++) {
+          const done = (await call(services, "complete_skillpilot_goal", {
+            learningSessionId,
+            expectedStateVersion: version,
+            clientRequestId: randomUUID(),
+            decision: "needsMorePractice",
+          })) as { receipt: { stateVersion: number } };
+          version = done.receipt.stateVersion;
+        }
+      });
+      const recall = await counted(async () => {
+        for (const id of due) {
+          const started = (await call(services, "start_skillpilot_verified_recall", {
+            learningSessionId: id,
+          })) as { batchCapability: string; batch: { items: unknown[] } };
+          const revealed = (await call(services, "get_skillpilot_verified_recall_answers", {
+            learningSessionId: id,
+            batchCapability: started.batchCapability,
+          })) as { gradingCapability: string };
+          await call(services, "record_skillpilot_verified_recall_results", {
+            learningSessionId: id,
+            gradingCapability: revealed.gradingCapability,
+            assessments: started.batch.items.map(() => ({ passed: true })),
+          });
+        }
+      });
+      return { context: context / CALLS, complete: complete / CALLS, recall: recall / CALLS };
+    } finally {
+      await closeServices(services);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
