@@ -13,6 +13,8 @@
  *    token verified, their session read: a round comes up in a conversation, see touchSessions),
  *  - floor: the same round against the same server code whose three recall handlers replay their
  *    first output (floor-server.ts): round − floor is what the domain work costs,
+ *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
+ *    and context@today, the same on a built checkout of the code before (BENCH_BASELINE_ROOT),
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
  *    instances sharing one PostgreSQL database (postgres-column.ts).
  * Every server is warmed up first (BENCH_WARM_SECONDS per scenario, unmeasured); then all
@@ -44,6 +46,7 @@ import {
   touchSessions,
 } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
+import { tracingColumn } from "./tracing-column.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -89,6 +92,7 @@ const callers = {
   floor: new RawMcpCaller(floorServer.url, CLIENTS, floorTokens.tokenFor),
 };
 let postgres: PostgresColumn | undefined;
+let tracing: Awaited<ReturnType<typeof tracingColumn>> | undefined;
 
 let results: Map<string, Result>;
 try {
@@ -109,6 +113,7 @@ try {
     coachTokens.bind,
   );
   await touchSessions([callers.coach], recallPool, CLIENTS);
+  tracing = await tracingColumn(root, dir, CLIENTS);
   // The floor server replays each handler's first output: one round alone records them.
   if (!(await recallRounds(callers.floor, () => floorSession)()))
     throw new Error("the floor server's first round failed");
@@ -132,6 +137,7 @@ try {
       calls: Array.from({ length: CLIENTS }, () => recallRounds(callers.floor, () => floorSession)),
       pids: pid(floorServer),
     },
+    ...tracing.scenarios,
     ...(postgres ? [...postgres.oneInstance, ...postgres.twoInstances] : []),
   ];
   await warmUp(scenarios, WARM_SECONDS);
@@ -147,7 +153,9 @@ try {
   const echoSlices = measured.get("echo")!;
   const pairRatios = measured.get("recall")!.map((r, i) => perSecond(echoSlices[i]) / perSecond(r));
   report(results, pairRatios, postgres !== undefined);
+  tracing.report(results, (line) => process.stdout.write(`${line}\n`));
 } finally {
+  await tracing?.close();
   for (const c of Object.values(callers)) c.close();
   await Promise.all(started.map((s) => stopProcess(s.child)));
   await postgres?.close();
