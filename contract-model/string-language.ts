@@ -23,11 +23,13 @@ const shapes: Record<ProseShape, string> = {
 };
 
 /**
- * Bounded repetition above this is read as unbounded, a lower bound above it as this bound: both
- * only widen the language, and keep automata small (a 4096-character capability body would
- * otherwise build thousands of states). The verdict is then checked on a real value by the caller.
+ * Bounded repetition above this is read as unbounded: it only widens the language and keeps
+ * automata small (a 4096-character capability body would otherwise build thousands of states).
+ * Lower bounds are kept (a witness must be long enough), up to {@link MIN_BOUND}.
  */
 const WIDEN_ABOVE = 64;
+/** A lower bound above this is read as this bound (widening only; the caller checks the value). */
+const MIN_BOUND = 1024;
 /** Most AST nodes one pattern may parse into before it is given up as undecidable here. */
 const MAX_NODES = 200_000;
 
@@ -41,7 +43,7 @@ function widen(node: unknown): void {
   const n = node as Record<string, unknown>;
   if (n.type === "Quantifier") {
     if (typeof n.max === "number" && n.max > WIDEN_ABOVE) n.max = Number.POSITIVE_INFINITY;
-    if (typeof n.min === "number" && n.min > WIDEN_ABOVE) n.min = WIDEN_ABOVE;
+    if (typeof n.min === "number" && n.min > MIN_BOUND) n.min = MIN_BOUND;
   }
   for (const key of ["alternatives", "elements"]) {
     const list = n[key];

@@ -15,8 +15,8 @@ import type { ToolName } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config/config.js";
 import { launchSession } from "../../runtime/domain/launch.js";
-import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { callTool } from "../../runtime/mcp/dispatch.js";
+import { servePrimary } from "../../runtime/served-contracts.js";
 import type { RuntimeServices } from "../../runtime/services.js";
 import { seedRecallLearners } from "./recall-round.js";
 
@@ -60,9 +60,15 @@ async function call(
     scopes: services.auth.settings.scopesSupported,
     expiresAt: Number.MAX_SAFE_INTEGER,
   };
-  const result = await callTool(services, coachHandlers, name, JSON.parse(JSON.stringify(args)), {
-    caller,
-  });
+  const result = await callTool(
+    services,
+    servePrimary(services),
+    name,
+    JSON.parse(JSON.stringify(args)),
+    {
+      caller,
+    },
+  );
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Record<string, unknown>;
 }

@@ -17,6 +17,8 @@
  *    token verified, their session read: a round comes up in a conversation, see touchSessions),
  *  - floor: the same round against the same server code whose three recall handlers replay their
  *    first output (floor-server.ts): round − floor is what the domain work costs,
+ *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
+ *    and context@today, the same on a built checkout of the code before (BENCH_BASELINE_ROOT),
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
  *    instances sharing one PostgreSQL database (postgres-column.ts), and the round trips to the
  *    database per call, counted (postgres-round-trips.ts).
@@ -48,6 +50,7 @@ import {
   touchSessions,
 } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
+import { tracingColumn } from "./tracing-column.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -95,6 +98,7 @@ const callers = {
   floor: new RawMcpCaller(floorServer.url, CLIENTS, floorTokens.tokenFor),
 };
 let postgres: PostgresColumn | undefined;
+let tracing: Awaited<ReturnType<typeof tracingColumn>> | undefined;
 
 let results: Map<string, Result>;
 try {
@@ -115,6 +119,7 @@ try {
     coachTokens.bind,
   );
   await touchSessions([callers.coach], recallPool, CLIENTS);
+  tracing = await tracingColumn(root, dir, CLIENTS);
   // The floor server replays each handler's first output: one round alone records them.
   if (!(await recallRounds(callers.floor, () => floorSession)()))
     throw new Error("the floor server's first round failed");
@@ -139,6 +144,7 @@ try {
       calls: Array.from({ length: CLIENTS }, () => recallRounds(callers.floor, () => floorSession)),
       pids: pid(floorServer),
     },
+    ...tracing.scenarios,
     ...(postgres ? [...postgres.oneInstance, ...postgres.twoInstances] : []),
   ];
   await warmUp(scenarios, WARM_SECONDS);
@@ -154,7 +160,9 @@ try {
   const peerSlices = measured.get("peer")!;
   const pairRatios = measured.get("recall")!.map((r, i) => perSecond(peerSlices[i]) / perSecond(r));
   report(results, pairRatios, postgres);
+  tracing.report(results, (line) => process.stdout.write(`${line}\n`));
 } finally {
+  await tracing?.close();
   for (const c of Object.values(callers)) c.close();
   await Promise.all(started.map((s) => stopProcess(s.child)));
   await postgres?.close();

@@ -31,6 +31,10 @@ export function registerTraceCommand(program: Command): void {
     .description(
       "Record MCP traffic between a host and a server, and judge recorded traces against " +
         "the turn contract derived from the contract.",
+    )
+    .addHelpText(
+      "after",
+      exitCodesHelp({ ok: "help shown", usage: "unknown subcommand or usage error" }),
     );
   trace
     .command("check")

@@ -3,6 +3,7 @@ import { sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.j
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import type { ContractDoc } from "../../contract-model/contract-doc.js";
 import { BundleInputError } from "../../contract-model/file-tree/collect-tree.js";
+import { promptOnlyRules } from "./prompt-only.js";
 import { skillToolRefs } from "./skill-refs.js";
 import { readSkillTree, type SkillTree } from "./skill-tree.js";
 
@@ -86,8 +87,9 @@ export async function skillLint(
     out.push(diagnose(SKILL_TREE_INVALID, { variant: "noSkill", dir: label }, { file: label }));
   for (const skill of skills) {
     const file = `${label}/${skill.path}`;
-    const { refs, diagnostics } = skillToolRefs(skill.data.toString("utf8"), file);
-    out.push(...diagnostics);
+    const text = skill.data.toString("utf8");
+    const { refs, diagnostics } = skillToolRefs(text, file);
+    out.push(...diagnostics, ...promptOnlyRules(text, file, contract));
     for (const ref of refs) {
       const where = { file, line: ref.line, column: ref.column };
       const tool = contract.tools.get(ref.name);

@@ -1,5 +1,6 @@
 import type { LintRule } from "../lint-rule.js";
 import { explicitAnnotations, truthfulAnnotations } from "./annotations.rule.js";
+import { exactStringMatch, unreceiptedWrite } from "./c16.rule.js";
 import { competingImperative } from "./imperative-channel.rule.js";
 import { closedInput, derivableInput, freeTextInput, multiActionTool } from "./input-shape.rule.js";
 import { itemLoop } from "./item-loop.rule.js";
@@ -15,9 +16,11 @@ export const lintRules: readonly LintRule[] = [
   competingImperative,
   writeEnvelope,
   freeTextInput,
+  exactStringMatch,
   closedInput,
   uiOnReadOnly,
   explicitAnnotations,
   truthfulAnnotations,
   secretOutput,
+  unreceiptedWrite,
 ];

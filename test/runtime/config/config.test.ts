@@ -60,3 +60,25 @@ describe("configuration from the environment (issue #11: friendly errors)", () =
     assert.equal(elsewhere.logDestination, "/var/log/c.log");
   });
 });
+
+describe("configuration of traces and OpenTelemetry (issue #22: off by default; G10, L13)", () => {
+  it("is off by default and set by config keys or their environment variables", async () => {
+    const none = await loadConfig(repoRoot, {}, {});
+    assert.equal(none.traceFile, undefined);
+    assert.equal(none.openTelemetry, undefined);
+    const env = await loadConfig(
+      repoRoot,
+      {},
+      {
+        SKILLPILOT_TRACE_FILE: "traces/self.jsonl",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces",
+      },
+    );
+    assert.equal(env.traceFile, path.join(repoRoot, "traces/self.jsonl"));
+    assert.deepEqual(env.openTelemetry, { tracesEndpoint: "http://127.0.0.1:4318/v1/traces" });
+    assert.match(
+      await refusal({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "collector:4318" }),
+      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must /,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { existsSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { benchTokens } from "./bench-tokens.js";
+import { activeLearners, contextCalls } from "./coach-learners.js";
+import type { Scenario } from "./interleave.js";
+import type { Result } from "./load-driver.js";
+import { RawMcpCaller } from "./raw-mcp-client.js";
+import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "./recall-round.js";
+import { startProcess, stopProcess } from "./server-process.js";
+
+/**
+ * The tracing column of `bench:runtime` (issue #22): the context read on the same server code
+ * with OpenTelemetry on (spans exported over OTLP/HTTP to a loopback sink that discards them),
+ * and, when BENCH_BASELINE_ROOT names a built checkout of the code before tracing existed, on
+ * that code ("today"): tracing off must be within noise of it, tracing on cost at most 0.15 of an
+ * echo call.
+ */
+export async function tracingColumn(root: string, dir: string, clients: number) {
+  let exported = 0;
+  const sink = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      exported++;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", () => resolve()));
+  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`;
+  const baseline = process.env.BENCH_BASELINE_ROOT;
+  const variants = [
+    { name: "context+otel", root, env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sinkUrl } },
+    ...(baseline && existsSync(path.join(baseline, "build"))
+      ? [{ name: "context@today", root: baseline, env: {} }]
+      : []),
+  ];
+  const servers = await Promise.all(
+    variants.map(async (v, i) => {
+      const data = path.join(dir, `tracing-${i}`);
+      const server = await startProcess(
+        v.root,
+        [path.join(v.root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", data],
+        {
+          SKILLPILOT_LOG: path.join(data, "calls.log"),
+          SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL,
+          ...v.env,
+        },
+      );
+      const tokens = await benchTokens(data, BENCH_MCP_URL);
+      const caller = new RawMcpCaller(server.url, clients, tokens.tokenFor);
+      const learners = await activeLearners(
+        new URL(server.url).origin,
+        caller,
+        Array.from({ length: clients }, (_, n) => `trace-bench-${n}`),
+        tokens.bind,
+      );
+      return { ...v, server, caller, learners };
+    }),
+  );
+  const scenarios: Scenario[] = servers.map((s) => ({
+    name: s.name,
+    calls: contextCalls([s.caller], s.learners),
+    pids: [s.server.child.pid],
+  }));
+  return {
+    scenarios,
+    /** The verdict lines, against the same run's context (tracing off) and echo. */
+    report(results: Map<string, Result>, out: (line: string) => void) {
+      const cpu = (name: string) => results.get(name)?.serverCpuMs ?? Number.NaN;
+      const echo = cpu("echo");
+      const on = (cpu("context+otel") - cpu("context")) / echo;
+      out(
+        `${"tracing on: (context+otel - context) server CPU / echo call".padEnd(58)} ` +
+          `${on.toFixed(2)}x  (target <= 0.15: ${on <= 0.15 ? "met" : "NOT met"}; ${exported} OTLP exports)`,
+      );
+      if (results.has("context@today")) {
+        const off = (cpu("context") - cpu("context@today")) / echo;
+        out(
+          `${"tracing off: (context - context@today) server CPU / echo call".padEnd(58)} ` +
+            `${off.toFixed(2)}x  (within noise: compare the spread of the rounds)`,
+        );
+      } else out("tracing off vs today: set BENCH_BASELINE_ROOT to a built checkout of the base");
+    },
+    async close() {
+      for (const s of servers) s.caller.close();
+      await Promise.all(servers.map((s) => stopProcess(s.server.child)));
+      await new Promise<void>((resolve) => sink.close(() => resolve()));
+    },
+  };
+}
