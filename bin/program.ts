@@ -12,6 +12,7 @@ import { registerFreezeCommand } from "./commands/freeze.command.js";
 import { registerPrepareCommand } from "./commands/prepare.command.js";
 import { registerRecordPublishedCommand } from "./commands/record-published.command.js";
 import { registerTraceCommand } from "./commands/trace.command.js";
+import { registerRetireDefinitionsCommand } from "./commands/retire-definitions.command.js";
 import { registerUiCommand } from "./commands/ui.command.js";
 import { registerUnfreezeCommand } from "./commands/unfreeze.command.js";
 import { registerVerifyCommand } from "./commands/verify.command.js";
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
     registerFreezeCommand,
     registerUnfreezeCommand,
     registerRecordPublishedCommand,
+    registerRetireDefinitionsCommand,
     registerVerifyCommand,
     registerUiCommand,
     registerDiffCommand,

@@ -108,7 +108,8 @@ export function contentHash(value: unknown): string {
 /**
  * Parse a document into a diff side. Accepts our contract snapshot (`snapshotFormat`, `tools`,
  * `envelopes`, `plugin.packageVersion`), an MCP `tools/list` result (`{"tools":[…]}`, optionally
- * wrapped as a JSON-RPC `{"result":{…}}`) or a bare array of tool descriptors.
+ * wrapped as a JSON-RPC `{"result":{…}}`, and with a `plugin.packageVersion` as an imported release
+ * records it) or a bare array of tool descriptors.
  */
 export function parseContractDoc(
   json: unknown,
@@ -173,8 +174,10 @@ export function parseContractDoc(
       envelopes.set(name, { raw, schema: comparable(raw), pointer });
     }
   }
+  // Our snapshot declares its package version; so does the tools/list document an imported
+  // release records (`record-published --import`), which carries no envelopes.
   const declared =
-    isSnapshot && isObject(body.plugin) && typeof body.plugin.packageVersion === "string"
+    isObject(body) && isObject(body.plugin) && typeof body.plugin.packageVersion === "string"
       ? body.plugin.packageVersion
       : undefined;
   const uiBytes = new Map<string, string>();

@@ -35,8 +35,15 @@ export const projectLayout = {
   waiversFile: "contracts/waivers.json",
   /** Parent of every published `openai/<plugin>/<version>` folder. */
   publishedDir: "contracts/published",
+  /** Parent of every draft `openai/<plugin>/<version>-SNAPSHOT` folder. */
+  draftsDir: "contracts/drafts",
   /** Append-only list of every published version (L4). */
   releaseIndex: "contracts/release-index.json",
+  /**
+   * Append-only record of the published releases whose tool definitions hosts no longer hold
+   * (retired with a reason and date); every other published release's definitions stay live.
+   */
+  retiredDefinitions: "contracts/retired-definitions.json",
   /** The active review freeze (if any) and the freeze history (L3). */
   reviewFreeze: "contracts/review-freeze.json",
   /**

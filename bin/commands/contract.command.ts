@@ -17,22 +17,42 @@ export function registerContractCommand(program: Command): void {
     .summary("Print the contract's identity, line and tools")
     .description(
       "Print the contract summary (identity, version layers, line policy, tools " +
-        "with kind and annotations) from generated/contract.snapshot.json.",
+        "with kind and annotations) and the live approved definitions of each tool.",
     )
-    .option("--json", "print the canonical snapshot JSON instead")
+    .option("--json", "print the snapshot JSON with an approvedDefinitions member instead")
     .addHelpText(
       "after",
       exitCodesHelp({
         ok: "printed",
-        usage: "usage error, or generated/contract.snapshot.json missing or unreadable",
+        usage:
+          "usage error, generated/contract.snapshot.json missing or unreadable, or unreadable " +
+          "release records",
       }),
     )
     .action(async (opts: { json?: boolean }, command: Command) => {
       const { readSnapshot } = await import("../../contract-model/snapshot.js");
       const { contractSummary } = await import("../../contract-model/summary.js");
-      const snapshot = await readSnapshot(projectPaths(command).root);
+      const { liveApprovedDefinitions } = await import(
+        "../../contract-model/approved-definitions.js"
+      );
+      const { approvedDefinitionsJson, approvedDefinitionsSummary } = await import(
+        "../../contract-model/approved-summary.js"
+      );
+      const { canonicalSha256 } = await import("../../contract-model/canonical.js");
+      const root = projectPaths(command).root;
+      const snapshot = await readSnapshot(root);
+      const approved = await liveApprovedDefinitions(root);
+      if (opts.json) {
+        const doc = { ...snapshot, approvedDefinitions: approvedDefinitionsJson(approved) };
+        process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+        return;
+      }
+      const current = snapshot.tools.map(({ kind: _kind, ...descriptor }) => ({
+        name: descriptor.name,
+        sha256: canonicalSha256(descriptor),
+      }));
       process.stdout.write(
-        opts.json ? `${JSON.stringify(snapshot, null, 2)}\n` : contractSummary(snapshot),
+        contractSummary(snapshot) + approvedDefinitionsSummary(approved, current),
       );
     });
 }

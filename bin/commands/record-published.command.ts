@@ -1,15 +1,45 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
-import { exitCodesHelp } from "../exit-codes.js";
+import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
-import { projectPaths } from "./root.js";
+import { projectPaths, rootRelative } from "./root.js";
 
-const isoDate = (value: string): string => {
+/** `--published-at`, `--date`: a calendar date YYYY-MM-DD, or a usage error (exit 2). */
+export const isoDate = (value: string): string => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
     throw new InvalidArgumentError("expected YYYY-MM-DD");
   return value;
 };
+
+/** `--sha256`: 64 hex digits, as release notes publish a bundle's hash. */
+const sha256Argument = (value: string): string => {
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new InvalidArgumentError("expected 64 hex digits");
+  return value.toLowerCase();
+};
+
+interface RecordOptions {
+  publishedAt?: string;
+  format: DiagnosticFormat;
+  import?: boolean;
+  bundle?: string;
+  tools?: string;
+  manifest?: string;
+  sha256?: string;
+}
+
+/** What is wrong with the combination of import options, or undefined. */
+function importUsage(opts: RecordOptions): string | undefined {
+  const given = (["bundle", "tools", "manifest", "sha256"] as const).filter((k) => opts[k]);
+  if (!opts.import) return given.length ? `--${given[0]} needs --import` : undefined;
+  if (opts.bundle && (opts.tools || opts.manifest))
+    return "--import takes either --bundle FILE or --tools FILE --manifest FILE, not both";
+  if (!opts.bundle && !(opts.tools && opts.manifest))
+    return "--import needs --bundle FILE, or --tools FILE and --manifest FILE";
+  if (opts.sha256 && !opts.bundle) return "--sha256 is the hash of the --bundle file";
+  if (!opts.publishedAt) return "--import needs --published-at (the portal publication date)";
+  return undefined;
+}
 
 /** `skillpilot record-published X`: record a version after the portal published it. */
 export function registerRecordPublishedCommand(program: Command): void {
@@ -20,7 +50,7 @@ export function registerRecordPublishedCommand(program: Command): void {
       "After portal publication of <version>: copy its frozen draft to " +
         "contracts/published/openai/<plugin>/<version>/, retain its UI bytes under " +
         "contracts/ui/, append contracts/release-index.json and end the freeze. " +
-        "Never overwrites.",
+        "Never overwrites. With --import: adopt a release published without this toolchain.",
     )
     .argument(
       "<version>",
@@ -28,26 +58,47 @@ export function registerRecordPublishedCommand(program: Command): void {
       semverArgument,
     )
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
+    .option("--import", "record a release published without this toolchain, from its bytes")
+    .option("--bundle <file>", "with --import: its install bundle (.tar.gz, .tgz, .tar)")
+    .option("--tools <file>", "with --import: its submitted tools list (tools.json)")
+    .option("--manifest <file>", "with --import: its package manifest (plugin.json)")
+    .option("--sha256 <hex>", "with --bundle: the bundle's published sha256", sha256Argument)
     .addOption(formatOption())
     .addHelpText(
       "after",
       exitCodesHelp({
         ok: "recorded (or already recorded with the same bytes)",
         findings: "refused",
-        usage: "usage or I/O error",
+        usage: "usage or I/O error, or an unreadable or malformed import",
       }),
     )
-    .action(
-      async (
-        version: string,
-        opts: { publishedAt?: string; format: DiagnosticFormat },
-        command: Command,
-      ) => {
-        const { recordPublished } = await import("../../release/publish/record-published.js");
-        const result = await recordPublished(projectPaths(command).root, version, {
-          publishedAt: opts.publishedAt,
+    .action(async (version: string, opts: RecordOptions, command: Command) => {
+      const usage = importUsage(opts);
+      if (usage) {
+        process.stderr.write(`skillpilot: ${usage}\n`);
+        process.exitCode = ExitCode.usage;
+        return;
+      }
+      const root = projectPaths(command).root;
+      if (opts.import) {
+        const { importRelease } = await import("../../release/import/import-release.js");
+        const at = (file: string) => rootRelative(command, file);
+        const result = await importRelease(
+          root,
+          version,
+          opts.bundle
+            ? { kind: "bundle", bundle: at(opts.bundle), sha256: opts.sha256 }
+            : { kind: "tools-manifest", tools: at(opts.tools!), manifest: at(opts.manifest!) },
+          { publishedAt: opts.publishedAt! },
+        );
+        process.exitCode = emitReport(result.diagnostics, opts.format, {
+          summary: result.message,
+          ...(result.inputInvalid ? { failWith: ExitCode.usage } : {}),
         });
-        process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
-      },
-    );
+        return;
+      }
+      const { recordPublished } = await import("../../release/publish/record-published.js");
+      const result = await recordPublished(root, version, { publishedAt: opts.publishedAt });
+      process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
+    });
 }

@@ -6,7 +6,7 @@ import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
 // Commander turns this into a usage error (exit 2) before anything is read.
-const nonEmpty = (value: string): string => {
+export const nonEmpty = (value: string): string => {
   if (!value.trim()) throw new InvalidArgumentError("the reason must not be empty");
   return value;
 };

@@ -14,6 +14,7 @@ import {
 } from "../../contract-model/contract-doc.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import { arrayElementTexts } from "./json-scan.js";
+import { liveDefinitionHolders } from "../../contract-model/approved-definitions.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
 import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
 import { retainedUiPath } from "../../contract-model/ui-uri.js";
@@ -115,12 +116,22 @@ async function publishedSnapshots(root: string): Promise<string[]> {
   return out;
 }
 
-/** Every published snapshot, oldest version first (L12.2: diff against all of them). */
+/**
+ * Every published snapshot whose definitions are still live (not retired), plus the draft under
+ * review freeze, oldest version first (L12.2: diff against all of them).
+ */
 export async function publishedBaselines(
   root: string,
   diagnostics: Diagnostic[],
 ): Promise<ContractDoc[]> {
-  const files = await publishedSnapshots(root);
+  // Unreadable release records leave every folder a baseline; verify reports the records.
+  const live = await liveDefinitionHolders(root).catch(() => undefined);
+  const retired = new Set(live?.retired.map((r) => r.version));
+  const files = (await publishedSnapshots(root)).filter(
+    (f) => !retired.has(path.basename(path.dirname(f))),
+  );
+  for (const h of live?.holders ?? [])
+    if (h.kind === "frozen-draft") files.push(path.join(root, h.snapshotFile));
   const docs = (await Promise.all(files.map((f) => readDoc(root, f, diagnostics)))).filter(
     (d): d is ContractDoc => d !== undefined,
   );

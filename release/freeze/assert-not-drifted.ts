@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { snapshotPath } from "../../contract-model/snapshot.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { readFreezeState } from "./freeze-state.js";
+import { readFreezeState } from "../../contract-model/review-freeze.js";
 
 /**
  * The answer of `checkFrozenContract`: whether the server may start, and why (one line for the

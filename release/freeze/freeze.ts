@@ -7,10 +7,10 @@ import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { projectLayout, draftDir, releaseFiles } from "../../contract-model/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
-import { readReleaseIndex } from "../publish/release-index.js";
+import { readReleaseIndex } from "../../contract-model/release-index.js";
 import { readPackageVersion, readPluginName } from "../plugin-identity.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { readFreezeState, writeFreezeState } from "./freeze-state.js";
+import { readFreezeState, writeFreezeState } from "../../contract-model/review-freeze.js";
 
 const DRAFT_MISSING = defineRule({
   id: "DRAFT_MISSING",

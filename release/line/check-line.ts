@@ -8,7 +8,7 @@ import { LINE_INVALID } from "../../generator/build-model.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import { type GitHistory, readGitHistory } from "../history/git-history.js";
 import { readPluginName } from "../plugin-identity.js";
-import { readReleaseIndex } from "../publish/release-index.js";
+import { readReleaseIndex } from "../../contract-model/release-index.js";
 import {
   checkLineHistory,
   committedLines,

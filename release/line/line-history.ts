@@ -6,7 +6,7 @@ import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateLineTransition } from "../../generated/validators.gen.js";
 import { projectLayout, publishedRoot, releaseFiles } from "../../contract-model/project-layout.js";
 import { type FileVersion, readGitFile } from "../history/git-history.js";
-import type { ReleaseEntry, ReleaseIndex } from "../publish/release-index.js";
+import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
 
 /** The three orthogonal axes of a contract line (L11), in the order they are checked. */
 export const lineAxes = ["supportLifecycle", "publicationStatus", "newSessionPolicy"] as const;

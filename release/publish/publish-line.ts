@@ -16,7 +16,7 @@ import {
   transitionAllowed,
 } from "../line/line-history.js";
 import { readPluginName } from "../plugin-identity.js";
-import { readReleaseIndex, type ReleaseEntry } from "./release-index.js";
+import { readReleaseIndex, type ReleaseEntry } from "../../contract-model/release-index.js";
 
 /** What `record-published` will do to `release/line.json`, decided before anything is written. */
 export interface LinePublicationPlan {

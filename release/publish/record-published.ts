@@ -6,12 +6,16 @@ import { diagnose, defineRule } from "../../diagnostics/rule.js";
 import { collectTree } from "../../contract-model/file-tree/collect-tree.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { intactDraft, NOT_FROZEN, type ReleaseStepResult } from "../freeze/freeze.js";
-import { readFreezeState, writeFreezeState } from "../freeze/freeze-state.js";
+import { readFreezeState, writeFreezeState } from "../../contract-model/review-freeze.js";
 import { projectLayout, publishedDir, releaseFiles } from "../../contract-model/project-layout.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui-store.js";
 import { writeReleaseDir } from "../write-release-dir.js";
-import { appendReleaseEntry, readReleaseIndex, type ReleaseEntry } from "./release-index.js";
+import {
+  appendReleaseEntry,
+  readReleaseIndex,
+  type ReleaseEntry,
+} from "../../contract-model/release-index.js";
 import { planLinePublication, writeLine } from "./publish-line.js";
 
 export const FROZEN_DRAFT_MODIFIED = defineRule({
@@ -25,7 +29,7 @@ export const FROZEN_DRAFT_MODIFIED = defineRule({
     reviewBecause: "{dir} no longer holds the bytes frozen for review: {problems}",
   },
 });
-const PUBLISHED_EXISTS = defineRule({
+export const PUBLISHED_EXISTS = defineRule({
   id: "PUBLISHED_EXISTS",
   family: "release",
   severity: "error",
@@ -36,9 +40,11 @@ const PUBLISHED_EXISTS = defineRule({
       "{version} is already recorded ({dir}) with other bytes than its draft; published versions are never overwritten",
     folder:
       "{dir} exists with other bytes than the draft of {version}; published versions are never overwritten",
+    imported:
+      "{dir} exists but {version} is not in the release index; an import records a new folder only, it never adopts or overwrites one",
   },
 });
-const VERSION_NOT_NEWER = defineRule({
+export const VERSION_NOT_NEWER = defineRule({
   id: "VERSION_NOT_NEWER",
   family: "release",
   severity: "error",

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { checkFrozenContract } from "../freeze/assert-not-drifted.js";
-import { readFreezeState } from "../freeze/freeze-state.js";
+import { readFreezeState } from "../../contract-model/review-freeze.js";
 import { projectLayout, draftDir } from "../../contract-model/project-layout.js";
 import { FROZEN_DRAFT_MODIFIED } from "../publish/record-published.js";
 import { inspectReleaseDir } from "../release-dir.js";

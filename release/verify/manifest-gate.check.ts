@@ -13,7 +13,7 @@ import {
   releaseFiles,
 } from "../../contract-model/project-layout.js";
 import { pluginIdentityFile as pluginFile } from "../plugin-identity.js";
-import type { ReleaseIndex } from "../publish/release-index.js";
+import type { ReleaseIndex } from "../../contract-model/release-index.js";
 import {
   MANIFEST_DISPLAY_NAME,
   MANIFEST_ORIGIN,

@@ -12,7 +12,8 @@ import {
   publishedRoot,
   releaseFiles,
 } from "../../contract-model/project-layout.js";
-import type { ReleaseIndex } from "../publish/release-index.js";
+import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
+import { checkImportedRelease } from "./imported.check.js";
 import { inspectReleaseDir } from "../release-dir.js";
 
 const PUBLISHED_TAMPERED = defineRule({
@@ -103,31 +104,47 @@ export async function checkPublished(
     const read = (rel: string) => readFile(path.join(abs, rel)).catch(() => Buffer.alloc(0));
     if (sha256Hex(await read(releaseFiles.snapshot)) !== entry.snapshotSha256)
       mismatch(releaseFiles.snapshot);
-    const tarGz = await read(releaseFiles.installBundle);
-    const zip = await read(releaseFiles.submissionZip);
-    if (sha256Hex(tarGz) !== entry.archives["plugin-install-bundle.tar.gz"])
-      mismatch(releaseFiles.installBundle);
-    if (sha256Hex(zip) !== entry.archives["directory-submission.zip"])
-      mismatch(releaseFiles.submissionZip);
-    const tarHash = (() => {
-      try {
-        return sha256Hex(gunzipSync(tarGz));
-      } catch {
-        return "";
-      }
-    })();
-    if (tarHash !== entry.archives["plugin-install-bundle.tar"]) mismatch("the uncompressed tar");
-    const rebuilt = await buildArchives(
-      await collectTree(path.join(abs, releaseFiles.packageDir)).catch(() => []),
-    );
-    if (rebuilt.sha256.tar !== tarHash || rebuilt.sha256.zip !== sha256Hex(zip))
-      out.push(
-        diagnose(
-          BUNDLE_NOT_REPRODUCIBLE,
-          { dir, packageDir: releaseFiles.packageDir },
-          { file: dir },
-        ),
-      );
+    if (entry.imported) out.push(...(await checkImportedRelease(abs, dir, entry)));
+    else if (!entry.archives) mismatch("the archive hashes (the entry records none)");
+    else out.push(...(await checkArchives(abs, dir, entry.archives, mismatch)));
   }
   return out;
+}
+
+/**
+ * The archives of a release this toolchain built: their hashes match the entry, and rebuilding
+ * them from the published package tree gives the same bytes (L5, L12.3).
+ */
+async function checkArchives(
+  abs: string,
+  dir: string,
+  archives: NonNullable<ReleaseEntry["archives"]>,
+  mismatch: (what: string) => void,
+): Promise<Diagnostic[]> {
+  const read = (rel: string) => readFile(path.join(abs, rel)).catch(() => Buffer.alloc(0));
+  const tarGz = await read(releaseFiles.installBundle);
+  const zip = await read(releaseFiles.submissionZip);
+  if (sha256Hex(tarGz) !== archives["plugin-install-bundle.tar.gz"])
+    mismatch(releaseFiles.installBundle);
+  if (sha256Hex(zip) !== archives["directory-submission.zip"]) mismatch(releaseFiles.submissionZip);
+  const tarHash = (() => {
+    try {
+      return sha256Hex(gunzipSync(tarGz));
+    } catch {
+      return "";
+    }
+  })();
+  if (tarHash !== archives["plugin-install-bundle.tar"]) mismatch("the uncompressed tar");
+  const rebuilt = await buildArchives(
+    await collectTree(path.join(abs, releaseFiles.packageDir)).catch(() => []),
+  );
+  if (rebuilt.sha256.tar !== tarHash || rebuilt.sha256.zip !== sha256Hex(zip))
+    return [
+      diagnose(
+        BUNDLE_NOT_REPRODUCIBLE,
+        { dir, packageDir: releaseFiles.packageDir },
+        { file: dir },
+      ),
+    ];
+  return [];
 }

@@ -10,7 +10,7 @@ import {
   readGitTree,
   workTreeBlobIds,
 } from "../history/git-history.js";
-import type { ReleaseEntry, ReleaseIndex } from "../publish/release-index.js";
+import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
 
 const RELEASE_RECORD_REWRITTEN = defineRule({
   id: "RELEASE_RECORD_REWRITTEN",

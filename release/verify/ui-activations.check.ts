@@ -7,7 +7,7 @@ import { projectLayout } from "../../contract-model/project-layout.js";
 import { readUiActivations, type UiActivation } from "../../contract-model/ui-store.js";
 import { parseUiUri, retainedUiPath } from "../../contract-model/ui-uri.js";
 import type { FileVersion } from "../history/git-history.js";
-import type { ReleaseIndex } from "../publish/release-index.js";
+import type { ReleaseIndex } from "../../contract-model/release-index.js";
 import { UI_BYTES_CHANGED, UI_NOT_RETAINED } from "./ui-retention.check.js";
 
 const UI_ACTIVATION_UNRECORDED = defineRule({

@@ -7,7 +7,7 @@ import {
   readReleaseIndex,
   releaseIndexFormat,
   type ReleaseIndex,
-} from "../publish/release-index.js";
+} from "../../contract-model/release-index.js";
 import { readGitHistory } from "../history/git-history.js";
 import { checkFreeze } from "./freeze.check.js";
 import { checkLinePublication } from "./line-publication.check.js";

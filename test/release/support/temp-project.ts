@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -128,4 +128,19 @@ export function cliVerify(root: string, ...args: string[]): { status: number; ou
     const err = e as { status: number; stdout: string; stderr: string };
     return { status: err.status, output: `${err.stdout}${err.stderr}` };
   }
+}
+
+/** Run the compiled CLI (`node bin/skillpilot.js -C root …`): exit code, stdout and stderr. */
+export function cli(
+  root: string,
+  ...args: string[]
+): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(
+    process.execPath,
+    [path.join(repo, "bin/skillpilot.js"), "-C", root, ...args],
+    {
+      encoding: "utf8",
+    },
+  );
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }

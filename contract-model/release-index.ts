@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson } from "../../contract-model/canonical.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { canonicalJson } from "./canonical.js";
+import { projectLayout } from "./project-layout.js";
 
 /** Format tag of `contracts/release-index.json`. */
 export const releaseIndexFormat = "skillpilot-release-index/1";
@@ -19,11 +19,20 @@ export interface ReleaseEntry {
   /** sha256 of the published folder's SHA256SUMS. */
   contentSha256: string;
   snapshotSha256: string;
-  archives: {
+  /**
+   * sha256 of the archives this toolchain built for the version; absent on an imported release
+   * (its original bytes are kept instead, see `imported`).
+   */
+  archives?: {
     "plugin-install-bundle.tar": string;
     "plugin-install-bundle.tar.gz": string;
     "directory-submission.zip": string;
   };
+  /**
+   * Present when the release was published before this toolchain recorded it and was adopted with
+   * `record-published --import`: where its bytes came from.
+   */
+  imported?: ImportProvenance;
   /** Resource name → the UI URI this version bound; every one stays servable forever (L10). */
   ui: Record<string, string>;
   linePolicyRevision: number;
@@ -38,6 +47,22 @@ export interface ReleaseEntry {
     publicationStatus: string;
     newSessionPolicy: string;
   };
+}
+
+/** How an imported release entered the records: its source and its original bytes. */
+export interface ImportProvenance {
+  /** `bundle`: an install bundle archive; `tools-manifest`: a submitted tools list + manifest. */
+  source: "bundle" | "tools-manifest";
+  /** Date of the import, `YYYY-MM-DD` (the publication date is `publishedAt`). */
+  importedAt: string;
+  /**
+   * Every original file as given, kept byte-identical in the published folder: its file name, its
+   * folder-relative path (`imported/<name>`) and its sha256.
+   */
+  files: { name: string; path: string; sha256: string }[];
+  /** The manifest and tools list read, as paths inside the bundle (bundle imports only). */
+  manifest?: string;
+  tools?: string;
 }
 
 /** The index file: the plugin and its releases in publication order. */

@@ -1,0 +1,43 @@
+import type { Command } from "commander";
+import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { exitCodesHelp } from "../exit-codes.js";
+import { semverArgument } from "../semver-argument.js";
+import { emitReport, formatOption } from "../report.js";
+import { isoDate } from "./record-published.command.js";
+import { projectPaths } from "./root.js";
+import { nonEmpty } from "./unfreeze.command.js";
+
+/** `skillpilot retire-definitions X --reason …`: hosts no longer hold a release's definitions. */
+export function registerRetireDefinitionsCommand(program: Command): void {
+  program
+    .command("retire-definitions")
+    .description(
+      "Record that no host holds the tool definitions of published <version> any longer; " +
+        "append-only, in contracts/retired-definitions.json.",
+    )
+    .argument("<version>", "a published version", semverArgument)
+    .requiredOption("--reason <text>", "why the definitions are no longer live", nonEmpty)
+    .option("--date <date>", "retirement date YYYY-MM-DD (default: today, UTC)", isoDate)
+    .addOption(formatOption())
+    .addHelpText(
+      "after",
+      exitCodesHelp({
+        ok: "retired",
+        findings: "refused (never published, already retired)",
+        usage: "usage error (e.g. an empty --reason) or I/O error",
+      }),
+    )
+    .action(
+      async (
+        version: string,
+        opts: { reason: string; date?: string; format: DiagnosticFormat },
+        command: Command,
+      ) => {
+        const { retireDefinitions } = await import("../../release/retire/retire-definitions.js");
+        const result = await retireDefinitions(projectPaths(command).root, version, opts.reason, {
+          retiredAt: opts.date,
+        });
+        process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
+      },
+    );
+}

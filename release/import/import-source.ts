@@ -1,0 +1,64 @@
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnose } from "../../diagnostics/rule.js";
+import { IMPORT_INPUT_INVALID } from "./import.rules.js";
+import { locateInBundle, locateInFiles, type LocatedRelease } from "./locate-release.js";
+import { ArchiveError, archiveKind, readArchive, type ArchiveFile } from "./read-archive.js";
+
+/** One original file of an import: its role, its file name and its bytes (kept as they are). */
+export interface OriginalFile {
+  role: "bundle" | "manifest" | "tools";
+  name: string;
+  data: Buffer;
+}
+
+/** The original files of an import: one install bundle, or a package manifest and a tools list. */
+export type ImportSource =
+  | { kind: "bundle"; bundle: OriginalFile }
+  | { kind: "tools-manifest"; manifest: OriginalFile; tools: OriginalFile };
+
+/** Where an original file is kept inside the published folder. */
+export const keptPath = (f: { role: string; name: string }): string =>
+  `imported/${f.role}/${f.name}`;
+
+/** The originals of a source, in the order they are kept. */
+export const originalsOf = (source: ImportSource): OriginalFile[] =>
+  source.kind === "bundle" ? [source.bundle] : [source.manifest, source.tools];
+
+/**
+ * Read what an import source says about its release (manifest, tools list) and, for a bundle, its
+ * files (for the UI pages it carries). Problems are diagnostics; `undefined` when nothing usable
+ * was found. Used by the import and again by `verify` on the kept original bytes.
+ */
+export async function locateImport(
+  source: ImportSource,
+  diagnostics: Diagnostic[],
+): Promise<{ located?: LocatedRelease; files: ArchiveFile[] }> {
+  if (source.kind === "tools-manifest")
+    return {
+      located: locateInFiles(source.manifest, source.tools, diagnostics),
+      files: [],
+    };
+  const { name, data } = source.bundle;
+  const kind = archiveKind(name);
+  if (!kind) {
+    diagnostics.push(
+      diagnose(IMPORT_INPUT_INVALID, { variant: "kind", file: name }, { file: name }),
+    );
+    return { files: [] };
+  }
+  let files: ArchiveFile[];
+  try {
+    files = await readArchive(data, kind);
+  } catch (e) {
+    if (!(e instanceof ArchiveError)) throw e;
+    diagnostics.push(
+      diagnose(
+        IMPORT_INPUT_INVALID,
+        { variant: "archive", file: name, error: e.message },
+        { file: name },
+      ),
+    );
+    return { files: [] };
+  }
+  return { located: locateInBundle(name, files, diagnostics), files };
+}
