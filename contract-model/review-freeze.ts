@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { canonicalJson } from "./canonical.js";
 import { projectLayout } from "./project-layout.js";
+import type { ServerBuild } from "./server-build.js";
 
 /** The review freeze of one draft version: what its bytes and its contract were when frozen. */
 export interface ActiveFreeze {
@@ -12,6 +13,12 @@ export interface ActiveFreeze {
   /** sha256 of the draft's contract.snapshot.json: the runtime must serve exactly this contract. */
   snapshotSha256: string;
   frozenAt: string;
+  /**
+   * The server build frozen with the draft (code, generated, curricula, skills, UI store,
+   * production dependencies; see `serverBuildIdentity`): `start` refuses another build. Absent on
+   * freezes recorded before builds were pinned.
+   */
+  serverBuild?: ServerBuild;
 }
 
 /** One line of the freeze history (append-only). */
@@ -20,6 +27,8 @@ export interface FreezeEvent {
   version: string;
   at: string;
   contentSha256: string;
+  /** The frozen server build's sha256 (freeze events). */
+  serverBuildSha256?: string;
   reason?: string;
 }
 

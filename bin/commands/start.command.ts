@@ -64,7 +64,7 @@ export function registerStartCommand(program: Command): void {
   )
     .option(
       "--allow-contract-drift",
-      "start even though the served contract differs from the version under review freeze",
+      "start even though the contract or server build differs from the one under review freeze",
     )
     .addHelpText(
       "after",
@@ -77,12 +77,14 @@ export function registerStartCommand(program: Command): void {
           ok: "stopped cleanly (SIGTERM/SIGINT)",
           findings: "the contract drifted from the version under review freeze",
           usage:
-            "usage, configuration or I/O error, an unknown database state schema version, or a " +
-            "lowered policyRevision",
+            "usage, configuration or I/O error, an unknown database state schema version, a " +
+            "lowered policyRevision, or a server build other than the one under review freeze",
         }),
     )
     .action(async (opts: ServeOptions & { allowContractDrift?: boolean }, command: Command) => {
-      const { checkFrozenContract } = await import("../../release/freeze/assert-not-drifted.js");
+      const { checkFrozenBuild, checkFrozenContract } = await import(
+        "../../release/freeze/assert-not-drifted.js"
+      );
       const { configEnvironment, loadConfig } = await import("../../runtime/config/config.js");
       const { serve } = await import("../../runtime/server.js");
       const root = projectPaths(command).root;
@@ -93,7 +95,15 @@ export function registerStartCommand(program: Command): void {
         process.exitCode = ExitCode.findings;
         return;
       }
-      if (freeze.frozenVersion) process.stdout.write(`Review freeze: ${freeze.message}\n`);
+      // The freeze pins the server build too: code, generated, curricula, skills, UI, packages.
+      const build = await checkFrozenBuild(root, { allowDrift: opts.allowContractDrift === true });
+      if (!build.ok) {
+        process.stderr.write(`skillpilot: ${build.message}\n`);
+        process.exitCode = ExitCode.usage;
+        return;
+      }
+      if (freeze.frozenVersion)
+        process.stdout.write(`Review freeze: ${freeze.message}; ${build.message}\n`);
       // A build or a widget older than its sources is served as it is, but never silently.
       const { staleServeWarnings } = await import("../build-freshness.js");
       for (const warning of await staleServeWarnings(root))

@@ -5,6 +5,7 @@ import { snapshotPath } from "../../contract-model/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
+import { serverBuildIdentity } from "../../contract-model/server-build.js";
 import { projectLayout, draftDir, releaseFiles } from "../../contract-model/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
 import { readReleaseIndex } from "../../contract-model/release-index.js";
@@ -156,22 +157,32 @@ export async function freeze(
       ),
     );
   const at = now.toISOString();
+  const serverBuild = await serverBuildIdentity(root);
   await writeFreezeState(root, {
     active: {
       version,
       contentSha256: draft.contentSha256!,
       snapshotSha256: draft.snapshotSha256!,
       frozenAt: at,
+      serverBuild,
     },
     history: [
       ...state.history,
-      { action: "freeze", version, at, contentSha256: draft.contentSha256! },
+      {
+        action: "freeze",
+        version,
+        at,
+        contentSha256: draft.contentSha256!,
+        serverBuildSha256: serverBuild.sha256,
+      },
     ],
   });
   return {
     diagnostics: [],
     outcome: "done",
-    message: `froze ${version} (content sha256 ${draft.contentSha256})`,
+    message:
+      `froze ${version} (content sha256 ${draft.contentSha256}; server build sha256 ` +
+      `${serverBuild.sha256})`,
   };
 }
 

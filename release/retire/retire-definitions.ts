@@ -40,8 +40,16 @@ export const RETIRED_DEFINITIONS_INVALID = defineRule({
   id: "RETIRED_DEFINITIONS_INVALID",
   family: "release",
   severity: "error",
-  summary: "contracts/retired-definitions.json is unreadable or not a retirement record (L4).",
-  message: "{file}: {error}",
+  summary:
+    "contracts/retired-definitions.json is unreadable, not a retirement record, or retires a " +
+    "version that was never published or twice (L4).",
+  message: {
+    unreadable: "{file}: {error}",
+    unknown: "{file}: retirement #{index} names {version}, which the release index does not hold",
+    twice: "{file}: {version} is retired twice (#{first} and #{index})",
+    shape:
+      "{file}: retirement #{index} needs a version, a non-empty reason and a YYYY-MM-DD retiredAt",
+  },
 });
 
 /**
@@ -64,7 +72,11 @@ export async function retireDefinitions(
   } catch (e) {
     return {
       diagnostics: [
-        diagnose(RETIRED_DEFINITIONS_INVALID, { file, error: (e as Error).message }, { file }),
+        diagnose(
+          RETIRED_DEFINITIONS_INVALID,
+          { variant: "unreadable", file, error: (e as Error).message },
+          { file },
+        ),
       ],
     };
   }

@@ -12,13 +12,14 @@ import {
 } from "../history/git-history.js";
 import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
 
-const RELEASE_RECORD_REWRITTEN = defineRule({
+export const RELEASE_RECORD_REWRITTEN = defineRule({
   id: "RELEASE_RECORD_REWRITTEN",
   family: "release",
   severity: "error",
   summary:
-    "A release record of the git baseline or history was deleted or rewritten: the release index " +
-    "and the published folders are append-only, every entry and file stays byte-identical (L4).",
+    "A release record of the git baseline or history was deleted or rewritten: the release index, " +
+    "the retired definitions and the published folders are append-only, every entry and file " +
+    "stays byte-identical (L4).",
   message: {
     entryRemoved:
       "{index} no longer holds the entry of {version} recorded at {where}; the release index is append-only: restore the entry",
@@ -30,6 +31,10 @@ const RELEASE_RECORD_REWRITTEN = defineRule({
       "{file} was published (committed at {where}) but is missing; a published folder is immutable: restore it from git",
     fileChanged:
       "{file} differs from its bytes committed at {where}; a published folder is immutable: restore it from git",
+    retirementRemoved:
+      "{file} no longer holds the retirement of {version} committed at {where}; retirements are append-only: restore it",
+    retirementChanged:
+      "{file}: the retirement of {version} differs from the one committed at {where}; a retirement is never edited: restore it",
   },
 });
 

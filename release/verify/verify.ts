@@ -14,6 +14,7 @@ import { checkLinePublication } from "./line-publication.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
 import { checkReleaseRecords } from "./release-records.check.js";
+import { checkRetiredDefinitions } from "./retired-definitions.check.js";
 import { checkUiActivations } from "./ui-activations.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
@@ -78,7 +79,11 @@ export async function verifyRelease(
         { file: projectLayout.releaseIndex },
       ),
     );
-  const history = await readGitHistory(root, [projectLayout.lineFile, projectLayout.releaseIndex]);
+  const history = await readGitHistory(root, [
+    projectLayout.lineFile,
+    projectLayout.releaseIndex,
+    projectLayout.retiredDefinitions,
+  ]);
   if (history.shallow)
     out.push(
       diagnose(
@@ -95,6 +100,13 @@ export async function verifyRelease(
       since: options.since,
       history: history.versions,
     })),
+  );
+  out.push(
+    ...(await checkRetiredDefinitions(
+      root,
+      index,
+      history.versions.filter((v) => v.path === projectLayout.retiredDefinitions),
+    )),
   );
   out.push(...(await checkManifestGate(root, index, line.line)));
   const plugin = await readPluginName(root);

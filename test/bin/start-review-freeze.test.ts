@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { access, cp, mkdtemp, rm } from "node:fs/promises";
+import { access, appendFile, cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freeze } from "../../release/freeze/freeze.js";
 import { prepare } from "../../release/prepare/prepare.js";
 import {
+  cli,
+  cliVerify,
   copyProject,
   editJson,
   makeTemplateProject,
@@ -61,9 +63,9 @@ describe("skillpilot start under a review freeze (L3)", function () {
   let dataDir: string;
   before(async () => {
     template = await makeTemplateProject();
-    await cp(path.join(repoRoot, "curricula"), path.join(template, "curricula"), {
-      recursive: true,
-    });
+    // What the server runs, so the freeze pins a real build: its code and its packages.
+    for (const tree of ["curricula", "runtime", "package-lock.json"])
+      await cp(path.join(repoRoot, tree), path.join(template, tree), { recursive: true });
   });
   after(() => removeProject(template));
   beforeEach(async () => {
@@ -117,4 +119,56 @@ describe("skillpilot start under a review freeze (L3)", function () {
       assert.match(run.stdout, /explicitly overridden/);
     },
   );
+
+  it(
+    "L3: refuses to start when the server build changed while frozen, naming the files " +
+      "in one line, exit 2, before opening any database",
+    async () => {
+      await appendFile(path.join(root, "runtime/domain/learning-rules.ts"), "\n// changed\n");
+      await editJson(root, "curricula/skillpilot-basics.curriculum.json", (c) => {
+        (c.title as Record<string, string>).en = "Git essentials (revised)";
+      });
+      const run = await start(root, dataDir);
+      assert.equal(run.served, false);
+      assert.equal(run.code, 2);
+      const lines = run.stderr.trim().split("\n");
+      assert.equal(lines.length, 1, run.stderr);
+      assert.match(
+        lines[0],
+        /^skillpilot: the server build \(sha256 [0-9a-f]{12}…\) differs from the build frozen for review in 1\.1\.3 \(sha256 [0-9a-f]{12}…\): changed code \(runtime\/domain\/learning-rules\.ts\), curricula \(curricula\/skillpilot-basics\.curriculum\.json\); refusing to start/,
+      );
+      await assert.rejects(access(path.join(dataDir, "secrets.json")));
+      const overridden = await start(root, dataDir, ["--allow-contract-drift"]);
+      assert.equal(overridden.served, true, overridden.stderr);
+      assert.match(overridden.stdout, /changed code .*explicitly overridden/);
+    },
+  );
+
+  it("L3: a dependency upgrade is a build change; a toolchain-only module is not", async () => {
+    await editJson(root, "package-lock.json", (lock) => {
+      const packages = lock.packages as Record<string, Record<string, unknown>>;
+      packages["node_modules/koa"].version = "99.0.0";
+    });
+    // Not imported by the runtime: checks and release code may change during review.
+    await cp(path.join(repoRoot, "checks"), path.join(root, "checks"), { recursive: true });
+    const run = await start(root, dataDir);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /changed dependencies \(node_modules\/koa\); refusing/);
+  });
+
+  it("L3: verify shows the frozen build and fails while the working tree's build differs", async () => {
+    const clean = cli(root, "verify");
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.match(
+      clean.stderr,
+      /SERVER_BUILD_FROZEN.*1\.1\.3 is frozen with server build sha256 [0-9a-f]{64} \(code [0-9a-f]{12}…, generated [0-9a-f]{12}…, curricula [0-9a-f]{12}…, skills [0-9a-f]{12}…, ui [0-9a-f]{12}…, dependencies [0-9a-f]{12}…\)/,
+    );
+    await appendFile(path.join(root, "skills/skillpilot-coach/SKILL.md"), "Changed in review.\n");
+    const drifted = cliVerify(root);
+    assert.equal(drifted.status, 1);
+    assert.match(
+      drifted.output,
+      /SERVER_BUILD_DRIFTED_WHILE_FROZEN.*changed skills \(skills\/skillpilot-coach\/SKILL\.md\)/,
+    );
+  });
 });

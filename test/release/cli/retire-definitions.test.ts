@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { cli as skillpilot, publishRelease, useProjectCopies } from "../support/temp-project.js";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import {
+  cli as skillpilot,
+  commitAll,
+  editJson,
+  publishRelease,
+  useProjectCopies,
+} from "../support/temp-project.js";
 import { treeDigest } from "../support/tree-digest.js";
 
 describe("bin: retire-definitions and contract show (L4, L12.2)", function () {
@@ -90,4 +98,41 @@ describe("bin: retire-definitions and contract show (L4, L12.2)", function () {
       assert.equal(skillpilot(root(), "verify").code, 0);
     },
   );
+
+  it("L4: verify keeps the retirement record append-only and about published versions", async () => {
+    await publishRelease(root(), "1.1.3");
+    assert.equal(
+      skillpilot(
+        root(),
+        "retire-definitions",
+        "1.1.3",
+        "--reason",
+        "replaced",
+        "--date",
+        "2026-12-02",
+      ).code,
+      0,
+    );
+    commitAll(root(), "retire 1.1.3");
+    assert.equal(skillpilot(root(), "verify").code, 0);
+    await editJson(root(), "contracts/retired-definitions.json", (doc) => {
+      (doc.retirements as Record<string, string>[])[0].reason = "rewritten";
+    });
+    const rewritten = skillpilot(root(), "verify");
+    assert.equal(rewritten.code, 1);
+    assert.match(rewritten.stderr, /RELEASE_RECORD_REWRITTEN.*retirement of 1\.1\.3 differs/);
+    await writeFile(
+      path.join(root(), "contracts/retired-definitions.json"),
+      JSON.stringify({
+        format: "skillpilot-retired-definitions/1",
+        retirements: [{ version: "9.9.9", reason: "typo", retiredAt: "2026-12-02" }],
+      }),
+    );
+    const unknown = skillpilot(root(), "verify");
+    assert.match(unknown.stderr, /RETIRED_DEFINITIONS_INVALID.*names 9\.9\.9/);
+    assert.match(
+      unknown.stderr,
+      /RELEASE_RECORD_REWRITTEN.*no longer holds the retirement of 1\.1\.3/,
+    );
+  });
 });
