@@ -9,6 +9,7 @@ import {
   type ToolAdapter,
   type ToolImplementation,
 } from "./mcp/served-contract.js";
+import { liveApprovedDefinitions } from "../contract-model/approved-definitions.js";
 import { primaryContract } from "./primary-contract.js";
 import type { CallContext, RuntimeServices } from "./services.js";
 
@@ -52,6 +53,7 @@ export const internalAdapterPath = (contract: AdditionalContract["contract"]): s
 export function servePrimary(
   services: RuntimeServices,
   options: ServeOptions = {},
+  held?: ReadonlySet<string>,
 ): ServedContract {
   return serveContract({
     contract: options.contract ?? primaryContract,
@@ -59,7 +61,24 @@ export function servePrimary(
     adapters: (options.adapters ?? coachAdapters) as unknown as MountedAdapters,
     line: services.line,
     lineFile: services.config.lineFile,
+    ...(held && { held }),
   });
+}
+
+/**
+ * Per contract major, the tool names some live approved definition holds (the project's release
+ * records, read once at start): what decides whether a superseded tool is still listed.
+ */
+async function heldToolNames(root: string): Promise<Map<number, Set<string>>> {
+  const held = new Map<number, Set<string>>();
+  const live = await liveApprovedDefinitions(root).catch(() => undefined);
+  for (const [name, definitions] of live?.tools ?? [])
+    for (const d of definitions) {
+      const names = held.get(d.contractMajor) ?? new Set<string>();
+      names.add(name);
+      held.set(d.contractMajor, names);
+    }
+  return held;
 }
 
 /**
@@ -71,8 +90,10 @@ export async function mountContracts(
   services: RuntimeServices,
   options: ServeOptions = {},
 ): Promise<MountedContract[]> {
+  const held = await heldToolNames(services.config.root);
+  const primary = servePrimary(services, options, held.get(services.identity.contractMajor));
   const mounted: MountedContract[] = [
-    { path: internalAdapterPath(primaryContract), served: servePrimary(services, options) },
+    { path: internalAdapterPath(primaryContract), served: primary },
   ];
   for (const extra of options.contracts ?? []) {
     const major = extra.contract.pluginIdentity.contractMajor;
@@ -89,7 +110,12 @@ export async function mountContracts(
     );
     mounted.push({
       path: internalAdapterPath(extra.contract),
-      served: serveContract({ ...extra, line, lineFile: extra.lineFile }),
+      served: serveContract({
+        ...extra,
+        line,
+        lineFile: extra.lineFile,
+        ...(held.has(major) && { held: held.get(major) }),
+      }),
     });
   }
   return mounted;

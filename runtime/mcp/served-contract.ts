@@ -26,8 +26,6 @@ export interface GeneratedContract {
   toolKinds: { readonly [name: string]: string };
   /** Superseded tool → its current replacement (absent in code generated before adapters). */
   supersededTools?: { readonly [name: string]: string };
-  /** Tools still listed (absent: all of them). */
-  listedTools?: readonly string[];
   /** The namespace of `validators.gen.js`: `validate<Tool>Input` / `validate<Tool>Output`. */
   validators: { readonly [exported: string]: unknown };
 }
@@ -51,6 +49,11 @@ export interface ContractImplementation {
   /** The contract line this major is served under, and its file. */
   line: LineSource;
   lineFile: string;
+  /**
+   * The tool names of this major that some live approved definition holds (a published release
+   * not retired, the draft under review): a superseded tool is listed only while one does.
+   */
+  held?: ReadonlySet<string>;
 }
 
 /** One callable tool of a served contract. */
@@ -71,7 +74,7 @@ export interface ServedContract {
   workflowVersion: string;
   line: LineSource;
   lineFile: string;
-  /** `tools/list`: the descriptors as generated, without superseded tools no host still holds. */
+  /** `tools/list`: the descriptors as generated, without superseded tools no live definition holds. */
   listing: readonly Tool[];
   /** Every name a call may use: current tools and superseded ones (through their adapters). */
   tools: ReadonlyMap<string, ServedTool>;
@@ -116,7 +119,7 @@ function validatorOf(contract: GeneratedContract, tool: string, side: "Input" | 
 export function serveContract(impl: ContractImplementation): ServedContract {
   const { contract, handlers, adapters = {} } = impl;
   const superseded = contract.supersededTools ?? {};
-  const listed = contract.listedTools ? new Set(contract.listedTools) : undefined;
+  const held = impl.held ?? new Set<string>();
   const tools = new Map<string, ServedTool>();
   const base = (name: string) => ({
     name,
@@ -162,8 +165,10 @@ export function serveContract(impl: ContractImplementation): ServedContract {
     workflowVersion: contract.pluginIdentity.workflowVersion,
     line: impl.line,
     lineFile: impl.lineFile,
+    // A superseded tool stays callable for every host that holds it, and is listed only while a
+    // live approved definition holds it: new hosts see the replacement alone.
     listing: contract.toolDescriptors.filter(
-      (d) => superseded[d.name] === undefined || !listed || listed.has(d.name),
+      (d) => superseded[d.name] === undefined || held.has(d.name),
     ) as unknown as Tool[],
     tools,
     scopesSupported: contract.contractScopes,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { createAjv } from "../../json-schema/ajv.js";
@@ -14,6 +14,15 @@ import {
   type ThrowawayPostgres,
 } from "../runtime/support/throwaway-postgres.js";
 import type { Wire } from "../support/wire.js";
+import {
+  cli,
+  copyProject,
+  editJson,
+  makeTemplateProject,
+  publishRelease,
+  regenerate,
+  removeProject,
+} from "../release/support/temp-project.js";
 import { contractRevision, type ContractRevision, editTool } from "./support/contract-revision.js";
 
 const ajv = createAjv({ strict: false });
@@ -132,21 +141,30 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
           };
     let b: ContractRevision;
     let c: ContractRevision;
+    // The project the server runs for: its contract published as 1.1.3 (prepare, freeze,
+    // record-published), so its release records name the definitions hosts hold.
+    let project: string;
     before(async function () {
       if (store === "PostgreSQL") {
         pg = await startThrowawayPostgres();
         if (!pg) this.skip();
       }
+      project = await makeTemplateProject();
+      await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
+        recursive: true,
+      });
+      await publishRelease(project, "1.1.3");
       [b, c] = await Promise.all([withOptionalInput(), withReplacement()]);
     });
     after(async () => {
       await b?.cleanup();
       await c?.cleanup();
+      if (project) await removeProject(project);
       await pg?.stop();
     });
 
     it("an optional input added: a host holding the published definition and one holding the new one both succeed, each result valid under its own definition", async () => {
-      const fx = await startFixture(overrides(), { contract: b.contract });
+      const fx = await startFixture(overrides(), { contract: b.contract }, project);
       const client = await connectClient(fx, "2026-07-28 (SDK v2)");
       try {
         const sid = await fx.newSession("evolution-b");
@@ -168,11 +186,11 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
     });
 
     it("a tool renamed incompatibly: calls shaped by the published definition still succeed through the adapter, their results valid under the old output schema; the replacement serves new calls; an exact retry replays", async () => {
-      const fx = await startFixture(overrides(), replacementServing(c));
+      const fx = await startFixture(overrides(), replacementServing(c), project);
       const client = await connectClient(fx, "2026-07-28 (SDK v2)");
       try {
         const listed = (await client.listTools()).tools.map((t) => t.name);
-        assert.ok(listed.includes("complete_skillpilot_goal"), "listed while hosts hold it");
+        assert.ok(listed.includes("complete_skillpilot_goal"), "listed while 1.1.3 holds it");
         assert.ok(listed.includes("complete_skillpilot_active_goal"));
         const old = definitionOf(published, "complete_skillpilot_goal");
         const first = await activeGoal(fx, client, "evolution-c-old");
@@ -231,4 +249,127 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
         await fx.close();
       }
     });
+
+    it("once the release holding the old definition is retired, the superseded tool leaves tools/list and stays callable", async () => {
+      const retiredProject = await copyProject(project);
+      try {
+        const retire = cli(retiredProject, "retire-definitions", "1.1.3", "--reason", "rescanned");
+        assert.equal(retire.code, 0, retire.stderr);
+        const fx = await startFixture(overrides(), replacementServing(c), retiredProject);
+        const client = await connectClient(fx, "2025 stateless (SDK v1)");
+        try {
+          const listed = (await client.listTools()).tools.map((t) => t.name);
+          assert.ok(!listed.includes("complete_skillpilot_goal"), "no live definition holds it");
+          assert.ok(listed.includes("complete_skillpilot_active_goal"));
+          const goal = await activeGoal(fx, client, "evolution-retired");
+          const answer = await client.callTool("complete_skillpilot_goal", {
+            learningSessionId: goal.sid,
+            expectedStateVersion: goal.stateVersion,
+            clientRequestId: randomUUID(),
+            decision: "needsMorePractice",
+          });
+          assert.equal(answer.isError, undefined, JSON.stringify(answer.content));
+        } finally {
+          await client.close();
+          await fx.close();
+        }
+      } finally {
+        await removeProject(retiredProject);
+      }
+    });
   });
+
+describe("contract evolution: the gates judge against every live approved definition (L12.2, §10.2)", function () {
+  this.timeout(240_000);
+  let project: string;
+  before(async () => {
+    project = await makeTemplateProject();
+    await publishRelease(project, "1.1.3");
+  });
+  after(() => (project ? removeProject(project) : undefined));
+
+  /** Edit the project's schemas as revision C does, bump the package version, regenerate. */
+  async function supersede(root: string) {
+    const old = JSON.parse(
+      await readFile(path.join(root, "schemas/tools/complete_skillpilot_goal.json"), "utf8"),
+    ) as Wire;
+    const next = { ...structuredClone(old), name: "complete_skillpilot_active_goal" };
+    next.$id = String(old.$id).replace(
+      /complete_skillpilot_goal$/,
+      "complete_skillpilot_active_goal",
+    );
+    next.input.properties.decision = { enum: ["mastered", "practiceMore"] };
+    await writeFile(
+      path.join(root, "schemas/tools/complete_skillpilot_active_goal.json"),
+      `${JSON.stringify(next, null, 2)}\n`,
+    );
+    await editTool(root, "complete_skillpilot_goal", (d) => {
+      d.supersededBy = "complete_skillpilot_active_goal";
+    });
+    await editJson(root, "schemas/plugin.json", (d) => {
+      d.packageVersion = "1.2.0";
+    });
+    await regenerate(root);
+  }
+
+  it("a replacement beside the superseded tool is MINOR; removing the old tool while 1.1.3 holds it fails with TOOL_REMOVED and its witness call; after retiring 1.1.3 the removal passes", async () => {
+    const root = await copyProject(project);
+    try {
+      await supersede(root);
+      const minor = cli(root, "diff", "--format", "json");
+      assert.equal(minor.code, 0, minor.stdout + minor.stderr);
+      assert.equal(JSON.parse(minor.stdout).requiredBump, "minor");
+
+      await rm(path.join(root, "schemas/tools/complete_skillpilot_goal.json"));
+      await regenerate(root);
+      const removed = cli(root, "diff", "--format", "json");
+      assert.equal(removed.code, 1, removed.stderr);
+      const finding = (JSON.parse(removed.stdout).findings as Wire[]).find(
+        (f) => f.ruleId === "TOOL_REMOVED",
+      )!;
+      assert.equal(finding.tool, "complete_skillpilot_goal");
+      assert.match(finding.baseline, /1\.1\.3/);
+      assert.equal(finding.witness.value.name, "complete_skillpilot_goal");
+      assert.equal(finding.witness.verified, true);
+
+      const retire = cli(root, "retire-definitions", "1.1.3", "--reason", "every host rescanned");
+      assert.equal(retire.code, 0, retire.stderr);
+      const after = cli(root, "diff", "--format", "json");
+      assert.equal(after.code, 0, after.stdout + after.stderr);
+      assert.doesNotMatch(after.stdout, /TOOL_REMOVED/);
+    } finally {
+      await removeProject(root);
+    }
+  });
+
+  it("a superseded tool whose replacement does not exist is a generate diagnostic, nothing written", async () => {
+    const root = await copyProject(project);
+    try {
+      await editTool(root, "complete_skillpilot_goal", (d) => {
+        d.supersededBy = "complete_skillpilot_goal_next";
+      });
+      const before = await readFile(path.join(root, "generated/contract.snapshot.json"), "utf8");
+      const out = cli(root, "generate");
+      assert.equal(out.code, 1);
+      assert.match(out.stdout + out.stderr, /SUPERSEDED_TOOL_INVALID/);
+      assert.match(out.stdout + out.stderr, /complete_skillpilot_goal_next/);
+      assert.equal(
+        await readFile(path.join(root, "generated/contract.snapshot.json"), "utf8"),
+        before,
+      );
+    } finally {
+      await removeProject(root);
+    }
+  });
+
+  it("retiring a release that was never published is refused, nothing changed", async () => {
+    const root = await copyProject(project);
+    try {
+      const out = cli(root, "retire-definitions", "1.0.0", "--reason", "never shipped");
+      assert.equal(out.code, 1);
+      assert.match(out.stderr + out.stdout, /RETIRE_UNPUBLISHED/);
+    } finally {
+      await removeProject(root);
+    }
+  });
+});

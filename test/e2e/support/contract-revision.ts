@@ -60,7 +60,6 @@ export async function contractRevision(
       contractScopes: tools.contractScopes,
       toolKinds: handlers.toolKinds,
       supersededTools: handlers.supersededTools,
-      ...(tools.listedTools ? { listedTools: tools.listedTools } : {}),
       validators,
     };
     return {
