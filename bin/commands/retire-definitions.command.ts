@@ -11,6 +11,7 @@ import { nonEmpty } from "./unfreeze.command.js";
 export function registerRetireDefinitionsCommand(program: Command): void {
   program
     .command("retire-definitions")
+    .summary("Record a release's definitions as not held")
     .description(
       "Record that no host holds the tool definitions of published <version> any longer; " +
         "append-only, in contracts/retired-definitions.json.",

@@ -28,6 +28,7 @@ interface RecordOptions {
 export function registerTraceCommand(program: Command): void {
   const trace = program
     .command("trace")
+    .summary("Record MCP traffic and judge recorded traces")
     .description(
       "Record MCP traffic between a host and a server, and judge recorded traces against " +
         "the turn contract derived from the contract.",
@@ -38,6 +39,7 @@ export function registerTraceCommand(program: Command): void {
     );
   trace
     .command("check")
+    .summary("Judge recorded traces turn by turn")
     .description(
       "Judge traces (JSON Lines, a HAR file or an MCP Inspector protocol export) turn by turn: " +
         "one fresh full context per learner message, no polling, no read after a write, one " +
@@ -124,6 +126,7 @@ export function registerTraceCommand(program: Command): void {
     });
   trace
     .command("record")
+    .summary("Record MCP traffic through a loopback proxy")
     .description(
       "Run a loopback recording proxy in front of an MCP server: point the host at " +
         "http://127.0.0.1:PORT/… and every JSON-RPC message is appended, redacted, to the " +

@@ -13,17 +13,23 @@ export interface LiveServerOptions {
   era?: ProtocolEraChoice;
 }
 
+/** The calls a live-server check makes, through the official client. */
+export interface LiveClient {
+  listTools(params?: { cursor: string }): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  getProtocolEra(): string | undefined;
+}
+
 /**
- * The `tools/list` of a live MCP server, through the official MCP client (SDK v2) over Streamable
+ * Run `work` with the official MCP client (SDK v2) connected to a live server over Streamable
  * HTTP: `auto` probes `server/discover` (2026-07-28) and falls back to the 2025 `initialize`
- * handshake, `modern` pins 2026-07-28, `legacy` speaks 2025 only. Every page is collected. The
- * client keeps `_meta` but drops the top-level `securitySchemes` (Contract-Diff then reads the
- * `_meta.securitySchemes` mirror, or warns that the side carries no security information).
+ * handshake, `modern` pins 2026-07-28, `legacy` speaks 2025 only. Closed afterwards.
  */
-export async function listLiveTools(
+export async function withLiveClient<T>(
   url: string,
-  options: LiveServerOptions = {},
-): Promise<{ tools: unknown[]; protocolEra?: string }> {
+  options: LiveServerOptions,
+  work: (client: LiveClient) => Promise<T>,
+): Promise<T> {
   const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
   const era = options.era ?? "auto";
   const mode = era === "modern" ? { pin: "2026-07-28" } : era;
@@ -36,6 +42,22 @@ export async function listLiveTools(
   });
   await client.connect(transport);
   try {
+    return await work(client as unknown as LiveClient);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The `tools/list` of a live MCP server (every page). The official client keeps `_meta` but drops
+ * the top-level `securitySchemes` (Contract-Diff then reads the `_meta.securitySchemes` mirror, or
+ * warns that the side carries no security information).
+ */
+export async function listLiveTools(
+  url: string,
+  options: LiveServerOptions = {},
+): Promise<{ tools: unknown[]; protocolEra?: string }> {
+  return withLiveClient(url, options, async (client) => {
     const tools: unknown[] = [];
     let cursor: string | undefined;
     do {
@@ -44,7 +66,5 @@ export async function listLiveTools(
       cursor = page.nextCursor;
     } while (cursor);
     return { tools, protocolEra: client.getProtocolEra() };
-  } finally {
-    await client.close();
-  }
+  });
 }

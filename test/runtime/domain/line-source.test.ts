@@ -86,6 +86,7 @@ describe("the contract line in force (L11)", () => {
       const services = {
         keyring,
         line: new LineSource(file),
+        config: { lineFile: file },
         store: { findSession: async () => launched },
         identity: { contractMajor: 1, workflowVersion: "wf" },
         curriculum: { revision: "cr" },
