@@ -1,23 +1,35 @@
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import { errorTable, localizeError } from "../error-table.js";
 import { isValidLearnerName, launchSession } from "../domain/launch.js";
 import type { RuntimeServices } from "../services.js";
 
 /**
- * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?}`: the first-party launch.
+ * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?}`: the first-party launch (the
+ * learner comes from the start page's sign-in when the browser is signed in).
  * 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the error
  * table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names the
  * endpoint as configured (see `launchMcpUrl`), never as the request's Host header says.
  */
-export function launchRoute(services: RuntimeServices, mcpUrl: () => string): Middleware {
+export function launchRoute(
+  services: RuntimeServices,
+  mcpUrl: () => string,
+  signedIn: (ctx: Context) => { sub: string } | undefined = () => undefined,
+): Middleware {
   return async (ctx) => {
-    const body = (ctx.request as unknown as { body?: unknown }).body as
+    const sent = (ctx.request as unknown as { body?: unknown }).body as
       | Record<string, unknown>
       | undefined;
+    // A learner signed in on the start page launches for their own subject at the issuer; a body
+    // naming someone else is refused.
+    const self = signedIn(ctx);
+    const foreign = self && sent?.learner !== undefined && sent.learner !== self.sub;
+    const body =
+      self && !foreign && sent && typeof sent === "object" ? { ...sent, learner: self.sub } : sent;
     const locale = body?.locale ?? "en";
     const keys = body && typeof body === "object" ? Object.keys(body) : [];
     const known = new Set(["learner", "locale", "acknowledgeSuccessor"]);
     if (
+      foreign ||
       !body ||
       keys.some((k) => !known.has(k)) ||
       !isValidLearnerName(body.learner) ||
