@@ -19,6 +19,7 @@ import { mcpRoute } from "./http/mcp.route.js";
 import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
+import { signedInOr, startPageSignIn } from "./http/sign-in.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
 import { isLoopbackHost, type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
 import { type BoundListener, bindListener } from "./http/listener.js";
@@ -96,7 +97,16 @@ export function createApp(
       ctx.body = await services.metrics.registry.metrics();
     },
   );
-  router.get("/start", startPage({ launchKeyRequired: !isLoopbackHost(config.host) }));
+  // With a start page client at the configured issuer, /start signs the learner in there.
+  const signIn = startPageSignIn(services);
+  router.get(
+    "/start",
+    startPage({
+      launchKeyRequired: !isLoopbackHost(config.host),
+      identity: services.auth.settings.development ? "development" : signIn ? "signIn" : "name",
+      signedIn: signIn?.signedIn,
+    }),
+  );
   // An unparsable or oversized body leaves the body unset; the launch route answers INVALID_INPUT.
   const parseLaunchBody = bodyParser({
     enableTypes: ["json"],
@@ -107,12 +117,13 @@ export function createApp(
   const requireSecret = isLoopbackHost(config.host) ? undefined : services.launchSecret;
   router.post(
     "/api/sessions",
-    launchAuth(requireSecret),
+    signedInOr(signIn, launchAuth(requireSecret)),
     parseLaunchBody,
     launchRoute(
       services,
       mcpUrl,
       (major) => contracts.find((c) => c.served.contractMajor === major)?.served,
+      signIn?.signedIn,
     ),
   );
   const gate = mcpAuthGate(services.auth, policy);
@@ -121,6 +132,7 @@ export function createApp(
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());
+  if (signIn) app.use(signIn.router.routes());
   app.use(wellKnown.routes());
   app.use(router.allowedMethods());
   return { app, mcp };

@@ -92,6 +92,8 @@ export interface AuthConfig {
   jwksCacheMaxAgeSeconds?: number;
   clientProfiles?: readonly ClientProfile[];
   domainVerificationToken?: string;
+  /** The start page's client at the issuer, for signing learners in on /start. */
+  signIn?: { clientId: string; clientSecret?: string };
 }
 
 /** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */

@@ -99,6 +99,94 @@ function text(x: number, y: number, content: string, attrs = ""): string {
   return `<text x="${x}" y="${y}"${attrs}>${escapeXml(content)}</text>`;
 }
 
+/** The accessible name of the image: the goal and its status. */
+function imageLabel(input: GoalVisualizationInput): string {
+  return `${fit(input.title, 120)} — ${labels[input.locale ?? "en"].status[input.status]}`;
+}
+
+const NARROW_WIDTH = 300;
+
+/**
+ * The same facts laid out for a narrow frame (a phone, a side panel): one column, the goal first,
+ * then what it builds on, every text at least 12 units in a 300-unit-wide picture, so a 320 px
+ * frame shows it at 12 px or more instead of shrinking the wide picture to half its size.
+ */
+export function renderNarrowGoalVisualization(input: GoalVisualizationInput): string {
+  const l = labels[input.locale ?? "en"];
+  const colors = palette[input.status];
+  const shown = input.prerequisites.slice(0, MAX_PREREQUISITES);
+  const hidden = input.prerequisites.length - shown.length;
+  const x = 12;
+  const inner = NARROW_WIDTH - 2 * x;
+  const parts: string[] = [
+    text(x, 26, fit(input.skillTitle, 32), ` font-size="15" font-weight="700" fill="#111827"`),
+  ];
+  let y = 34;
+  if (input.position) {
+    parts.push(
+      text(
+        x,
+        50,
+        l.position(input.position.index, input.position.total),
+        ` font-size="12" fill="#4b5563"`,
+      ),
+    );
+    y = 58;
+  }
+  const titleLines = twoLines(input.title, 30);
+  parts.push(
+    `<rect x="${x}" y="${y}" width="${inner}" height="76" rx="10" ` +
+      `fill="${colors.fill}" stroke="${colors.stroke}" stroke-width="2"/>`,
+    ...titleLines.map((line, i) =>
+      text(
+        x + 14,
+        y + (titleLines.length === 1 ? 34 : 26) + i * 18,
+        line,
+        ` font-size="14" font-weight="600" fill="#111827"`,
+      ),
+    ),
+    text(
+      x + 14,
+      y + 64,
+      l.status[input.status],
+      ` font-size="12" font-weight="600" fill="${colors.badge}"`,
+    ),
+  );
+  y += 76 + 28;
+  parts.push(text(x, y, l.builds, ` font-size="12" fill="#4b5563"`));
+  y += 10;
+  if (shown.length === 0) {
+    parts.push(
+      `<rect x="${x}" y="${y}" width="${inner}" height="36" rx="8" ` +
+        `fill="#ffffff" stroke="#d1d5db" stroke-dasharray="4 3"/>`,
+      text(x + 12, y + 23, l.none, ` font-size="12" fill="#4b5563"`),
+    );
+    y += 44;
+  }
+  for (const title of shown) {
+    parts.push(
+      `<rect x="${x}" y="${y}" width="${inner}" height="36" rx="8" fill="#ecfdf5" stroke="#10b981"/>`,
+      text(x + 12, y + 23, fit(title, 36), ` font-size="12" fill="#111827"`),
+    );
+    y += 44;
+  }
+  if (hidden > 0) {
+    parts.push(text(x + 12, y + 14, l.more(hidden), ` font-size="12" fill="#4b5563"`));
+    y += 24;
+  }
+  const height = y + 4;
+  const label = imageLabel(input);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${NARROW_WIDTH}" height="${height}" ` +
+      `viewBox="0 0 ${NARROW_WIDTH} ${height}" role="img" ` +
+      `aria-label="${escapeXml(label)}" font-family="${FONT}">`,
+    `<title>${escapeXml(label)}</title>`,
+    `<rect width="${NARROW_WIDTH}" height="${height}" rx="12" fill="#ffffff"/>`,
+    ...parts,
+    "</svg>",
+  ].join("\n");
+}
+
 /** Render the goal as an SVG document string. Same input, same bytes. */
 export function renderGoalVisualization(input: GoalVisualizationInput): string {
   const l = labels[input.locale ?? "en"];
@@ -154,7 +242,7 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
     ),
   ];
 
-  const label = `${fit(input.title, 120)} — ${l.status[input.status]}`;
+  const label = imageLabel(input);
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" ` +
       `viewBox="0 0 ${WIDTH} ${height}" role="img" ` +

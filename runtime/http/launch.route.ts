@@ -1,4 +1,4 @@
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import { errorTable, localizeError } from "../error-table.js";
 import { isValidLearnerName, type LaunchTarget, launchSession } from "../domain/launch.js";
 import type { RuntimeServices } from "../services.js";
@@ -8,17 +8,25 @@ import type { RuntimeServices } from "../services.js";
  * launch, for the primary contract major or the one named (a major this server serves; its own line
  * decides). 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the
  * error table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names
- * the endpoint as configured (see `launchMcpUrl`), never as the request's Host header says.
+ * the endpoint as configured (see `launchMcpUrl`), never as the request's Host header says. The
+ * learner comes from the start page's sign-in when the browser is signed in.
  */
 export function launchRoute(
   services: RuntimeServices,
   mcpUrl: () => string,
   targetOf: (contractMajor: number) => LaunchTarget | undefined = () => undefined,
+  signedIn: (ctx: Context) => { sub: string } | undefined = () => undefined,
 ): Middleware {
   return async (ctx) => {
-    const body = (ctx.request as unknown as { body?: unknown }).body as
+    const sent = (ctx.request as unknown as { body?: unknown }).body as
       | Record<string, unknown>
       | undefined;
+    // A learner signed in on the start page launches for their own subject at the issuer; a body
+    // naming someone else is refused.
+    const self = signedIn(ctx);
+    const foreign = self && sent?.learner !== undefined && sent.learner !== self.sub;
+    const body =
+      self && !foreign && sent && typeof sent === "object" ? { ...sent, learner: self.sub } : sent;
     const locale = body?.locale ?? "en";
     const keys = body && typeof body === "object" ? Object.keys(body) : [];
     const known = new Set(["learner", "locale", "acknowledgeSuccessor", "contractMajor"]);
@@ -29,6 +37,7 @@ export function launchRoute(
           ? (targetOf(body.contractMajor) ?? null)
           : null;
     if (
+      foreign ||
       !body ||
       keys.some((k) => !known.has(k)) ||
       !isValidLearnerName(body.learner) ||

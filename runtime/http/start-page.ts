@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 
 /** Languages of the start page (the same two as the error texts, C3). */
 export type StartPageLang = "en" | "de";
@@ -10,11 +10,19 @@ export interface StartPageView {
   /** The launch API demands the first-party launch secret (the server is reachable beyond loopback). */
   launchKeyRequired: boolean;
   /**
-   * The signed-in learner, once the OAuth identity is wired in: the page then shows who is signed
-   * in instead of the name field and sends no `learner` (the server takes it from the sign-in).
-   * Undefined today: the learner types a name.
+   * How the learner is known: `development` (no issuer, loopback: the typed name is the account,
+   * labelled as a development convenience), `signIn` (the issuer's login page, then the signed-in
+   * subject), `name` (an issuer without a start page client: a first-party account name is typed,
+   * with the launch key).
+   */
+  identity?: "development" | "signIn" | "name";
+  /**
+   * The signed-in learner: the page then shows who is signed in instead of the name field and
+   * sends no `learner` (the server takes it from the sign-in).
    */
   signedInAs?: string;
+  /** The last sign-in failed (the callback sent the learner back). */
+  signInFailed?: boolean;
 }
 
 type Strings = Record<(typeof STRING_KEYS)[number], string>;
@@ -26,6 +34,12 @@ const STRING_KEYS = [
   "languageNav",
   "nameLabel",
   "nameHint",
+  "devNameLabel",
+  "devNameHint",
+  "signInIntro",
+  "signIn",
+  "signOut",
+  "signInFailed",
   "signedInAs",
   "localeLabel",
   "keyLabel",
@@ -67,6 +81,15 @@ const STRINGS: Record<StartPageLang, Strings> = {
     languageNav: "Language",
     nameLabel: "Your name",
     nameHint: "Your progress is kept under this name. The chat never sees it.",
+    devNameLabel: "Your name (local development)",
+    devNameHint:
+      "This server runs for development on this computer, without a sign-in service: the name " +
+      "you type is your account, letter for letter. A real server signs you in instead. The " +
+      "chat never sees it.",
+    signInIntro: "Sign in with your account to start a session. Your progress is kept with it.",
+    signIn: "Sign in",
+    signOut: "Sign out",
+    signInFailed: "The sign-in did not complete. Please try again.",
     signedInAs: "Signed in as {name}",
     localeLabel: "Coaching language",
     keyLabel: "Launch key",
@@ -108,6 +131,16 @@ const STRINGS: Record<StartPageLang, Strings> = {
     languageNav: "Sprache",
     nameLabel: "Dein Name",
     nameHint: "Unter diesem Namen wird dein Fortschritt gespeichert. Der Chat sieht ihn nie.",
+    devNameLabel: "Dein Name (lokale Entwicklung)",
+    devNameHint:
+      "Dieser Server läuft zur Entwicklung auf diesem Computer, ohne Anmeldedienst: Der Name, " +
+      "den du eingibst, ist dein Konto, Buchstabe für Buchstabe. Ein echter Server meldet dich " +
+      "stattdessen an. Der Chat sieht ihn nie.",
+    signInIntro:
+      "Melde dich mit deinem Konto an, um eine Sitzung zu starten. Dein Fortschritt bleibt dabei.",
+    signIn: "Anmelden",
+    signOut: "Abmelden",
+    signInFailed: "Die Anmeldung wurde nicht abgeschlossen. Bitte versuche es noch einmal.",
     signedInAs: "Angemeldet als {name}",
     localeLabel: "Sprache des Coachings",
     keyLabel: "Startschlüssel",
@@ -178,6 +211,10 @@ p { margin: 0 0 .75rem; }
 .hint { font-size: .9rem; margin: .25rem 0 0; }
 .card { background: var(--surface); border: 1px solid var(--border); border-radius: 12px; padding: 1.25rem; margin-top: 1.25rem; }
 .field { margin-bottom: 1rem; }
+fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
+input:disabled, select:disabled { color: var(--muted); background: var(--bg); }
+.sign-out { margin-top: .75rem; }
+#sign-in .panel { margin-bottom: .75rem; }
 label { display: block; font-weight: 600; margin-bottom: .25rem; }
 input, select { font: inherit; width: 100%; padding: .55rem .7rem; border: 1px solid var(--control); border-radius: 8px; background: var(--surface); color: var(--text); }
 button, .button { font: inherit; font-weight: 600; display: inline-block; padding: .6rem 1.1rem; border-radius: 8px; border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; text-decoration: none; }
@@ -209,8 +246,13 @@ const SCRIPT = `
   var t = config.strings;
   var form = document.getElementById("launch");
   var submit = document.getElementById("submit");
+  var fields = document.getElementById("fields");
   var result = document.getElementById("result");
   var acknowledge = false;
+  // One launch at a time, and none after a session is ready: Enter must not start a second one.
+  var pending = false;
+  var started = false;
+  if (!form) return;
 
   function fill(text, values) {
     return text.replace(/\\{(\\w+)\\}/g, function (_m, k) { return values[k]; });
@@ -221,21 +263,26 @@ const SCRIPT = `
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function panel(kind, heading, nodes) {
+  function panel(kind, heading, nodes, describedBy) {
     var box = el("section", { "class": "panel " + kind, "aria-labelledby": "result-heading" });
-    box.appendChild(el("h2", { id: "result-heading", tabindex: "-1" }, heading));
+    // Focus moves to the heading, which a screen reader announces once, with what it describes
+    // (the result region is not a live region, so nothing is read twice).
+    var attrs = { id: "result-heading", tabindex: "-1" };
+    if (describedBy) attrs["aria-describedby"] = describedBy;
+    box.appendChild(el("h2", attrs, heading));
     nodes.forEach(function (n) { box.appendChild(n); });
     result.replaceChildren(box);
     document.getElementById("result-heading").focus();
   }
   function busy(on) {
+    pending = on;
     submit.disabled = on;
     submit.textContent = on ? t.submitting : t.submit;
   }
 
   function showReady(answer) {
     var message = fill(t.chatMessage, { id: answer.learningSessionId });
-    var text = el("output", { "class": "message", id: "chat-message" }, message);
+    var text = el("p", { "class": "message", id: "chat-message" }, message);
     var copy = el("button", { type: "button", "class": "secondary", id: "copy" }, t.copy);
     var copyStatus = el("span", { "class": "small", role: "status", id: "copy-status" });
     copy.addEventListener("click", function () {
@@ -265,7 +312,10 @@ const SCRIPT = `
       connector.appendChild(el("span", { "class": "code", id: "mcp-url" }, answer.mcpUrl));
       nodes.push(connector);
     }
-    panel("ok", t.readyHeading, nodes);
+    started = true;
+    fields.disabled = true;
+    submit.disabled = true;
+    panel("ok", t.readyHeading, nodes, "chat-message");
   }
 
   function successorLink(successor) {
@@ -300,6 +350,7 @@ const SCRIPT = `
   }
 
   function send() {
+    if (pending || started) return;
     var data = new FormData(form);
     var body = { locale: data.get("locale") === "de" ? "de" : "en" };
     if (!config.signedInAs) body.learner = String(data.get("learner") || "");
@@ -325,8 +376,16 @@ const SCRIPT = `
       });
   }
 
+  var signOut = document.getElementById("sign-out");
+  if (signOut)
+    signOut.addEventListener("click", function () {
+      var home = function () { window.location.assign("/start?lang=" + config.lang); };
+      fetch("/start/sign-out", { method: "POST", credentials: "same-origin" }).then(home, home);
+    });
+
   form.addEventListener("submit", function (e) {
     e.preventDefault();
+    if (pending || started) return;
     acknowledge = false;
     send();
   });
@@ -359,19 +418,46 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
 export function renderStartPage(view: StartPageView): string {
   const t = STRINGS[view.lang];
   const other: StartPageLang = view.lang === "en" ? "de" : "en";
+  const identity = view.identity ?? "name";
   const option = (value: StartPageLang, label: string) =>
     `<option value="${value}"${value === view.lang ? " selected" : ""}>${label}</option>`;
+  const dev = identity === "development";
   const learner = view.signedInAs
     ? `<p class="field" id="signed-in">${escapeHtml(t.signedInAs.replace("{name}", view.signedInAs))}</p>`
-    : `<div class="field"><label for="learner">${t.nameLabel}</label>
+    : `<div class="field"><label for="learner">${dev ? t.devNameLabel : t.nameLabel}</label>
 <input id="learner" name="learner" required maxlength="200" autocomplete="name" aria-describedby="learner-hint">
-<p class="hint" id="learner-hint">${t.nameHint}</p></div>`;
+<p class="hint" id="learner-hint">${dev ? t.devNameHint : t.nameHint}</p></div>`;
   const launchKey = view.launchKeyRequired
     ? `<div class="field"><label for="launch-key">${t.keyLabel}</label>
 <input id="launch-key" name="launchKey" type="password" required autocomplete="off" aria-describedby="launch-key-hint">
 <p class="hint" id="launch-key-hint">${t.keyHint}</p></div>`
     : "";
   const config = { lang: view.lang, signedInAs: view.signedInAs ?? null, strings: t };
+  const failed = view.signInFailed
+    ? `<p class="panel error" role="alert" id="sign-in-failed">${t.signInFailed}</p>`
+    : "";
+  // With sign-in, the form appears once the learner is signed in; before, the issuer's login.
+  const signInCard =
+    identity === "signIn" && !view.signedInAs
+      ? `<div class="card" id="sign-in">${failed}<p>${t.signInIntro}</p>
+<a class="button" id="sign-in-link" href="/start/sign-in?lang=${view.lang}">${t.signIn}</a></div>`
+      : "";
+  const signOut =
+    identity === "signIn" && view.signedInAs
+      ? `<p class="sign-out"><button type="button" class="secondary" id="sign-out">${t.signOut}</button></p>`
+      : "";
+  const launchForm = signInCard
+    ? signInCard
+    : `<form id="launch" class="card" novalidate>
+<fieldset id="fields">
+${learner}
+<div class="field"><label for="locale">${t.localeLabel}</label>
+<select id="locale" name="locale">${option(view.lang, view.lang === "en" ? "English" : "Deutsch")}${option(other, other === "en" ? "English" : "Deutsch")}</select></div>
+${launchKey}
+</fieldset>
+<button id="submit" type="submit">${t.submit}</button>
+</form>
+${signOut}`;
   return `<!doctype html>
 <html lang="${view.lang}">
 <head>
@@ -390,14 +476,8 @@ export function renderStartPage(view: StartPageView): string {
 </ul></nav></header>
 <h1>${t.heading}</h1>
 <p class="intro">${t.intro}</p>
-<form id="launch" class="card" novalidate>
-${learner}
-<div class="field"><label for="locale">${t.localeLabel}</label>
-<select id="locale" name="locale">${option(view.lang, view.lang === "en" ? "English" : "Deutsch")}${option(other, other === "en" ? "English" : "Deutsch")}</select></div>
-${launchKey}
-<button id="submit" type="submit">${t.submit}</button>
-</form>
-<div id="result" class="result" aria-live="polite"></div>
+${launchForm}
+<div id="result" class="result"></div>
 </main>
 <script type="application/json" id="start-config">${scriptJson(config)}</script>
 <script>${SCRIPT}</script>
@@ -417,23 +497,31 @@ function pickLang(
 /**
  * `GET /start`: the first-party start page every session error points to (C14). A styled page in
  * English or German that calls `POST /api/sessions` and shows what comes next: the message with
- * the session id to send in the chat, or a human error with the stable code. The launch key field
- * appears only when the launch API demands it; the key goes as a bearer token, never in the body.
+ * the session id to send in the chat, or a human error with the stable code. With a start page
+ * client at the configured issuer, the learner signs in there first; the launch key field appears
+ * only when the launch API demands it; the key goes as a bearer token, never in the body.
  */
-export function startPage(options: { launchKeyRequired: boolean }): Middleware {
-  const pages = {
-    en: renderStartPage({ lang: "en", launchKeyRequired: options.launchKeyRequired }),
-    de: renderStartPage({ lang: "de", launchKeyRequired: options.launchKeyRequired }),
-  };
+export function startPage(options: {
+  launchKeyRequired: boolean;
+  identity: NonNullable<StartPageView["identity"]>;
+  signedIn?: (ctx: Context) => { name: string } | undefined;
+}): Middleware {
   return async (ctx) => {
     const lang = pickLang(ctx.query.lang, (...langs) => ctx.acceptsLanguages(...langs));
+    const signedInAs = options.signedIn?.(ctx)?.name;
     ctx.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     ctx.set("X-Content-Type-Options", "nosniff");
     ctx.set("Referrer-Policy", "no-referrer");
     ctx.set("Cache-Control", "no-store");
-    ctx.set("Vary", "Accept-Language");
+    ctx.set("Vary", "Accept-Language, Cookie");
     ctx.set("Content-Language", lang);
     ctx.type = "html";
-    ctx.body = pages[lang];
+    ctx.body = renderStartPage({
+      lang,
+      launchKeyRequired: options.launchKeyRequired && !signedInAs,
+      identity: options.identity,
+      ...(signedInAs && { signedInAs }),
+      ...(ctx.query.signin === "failed" && { signInFailed: true }),
+    });
   };
 }

@@ -40,6 +40,15 @@ try {
     });
     await frame.waitForSelector('#goal[data-state="shown"]');
     await host.page.locator("#slot").screenshot({ path: shot(`goal-visualization-${theme}.png`) });
+    // The same goal in a 320 px frame: the narrow layout.
+    await host.page.evaluate(() => window.harness.setFrameWidth(320));
+    await frame.waitForSelector('#goal[data-layout="narrow"]');
+    await host.page.waitForFunction(
+      () => window.harness.lastReportedHeight() === window.harness.frameHeight(),
+    );
+    await host.page
+      .locator("#slot")
+      .screenshot({ path: shot(`goal-visualization-narrow-${theme}.png`) });
     await host.close();
 
     // Memory practice: a card with its answer shown and the four grades.

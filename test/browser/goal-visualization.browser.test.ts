@@ -85,7 +85,9 @@ describe("goal visualization widget in a real browser: MCP Apps host (AppBridge)
       );
     });
 
-  it("keeps the error notice readable in both themes, in English and German (C14, issue #14)", async () => {
+  it("keeps the error notice readable in both themes, in English and German (C14, issue #14)", async function () {
+    // Eight browser contexts in one test: more than the suite's default time on a loaded machine.
+    this.timeout(90_000);
     for (const theme of ["light", "dark"] as const)
       for (const [locale, pattern] of [
         ["en-GB", /The goal image could not be shown\. Your coach continues in the chat\./],
@@ -120,14 +122,47 @@ describe("goal visualization widget in a real browser: MCP Apps host (AppBridge)
     await host!.page.evaluate(() => window.harness.setFrameWidth(280));
     const narrow = await eventually(
       () => settledSize(host!, frame),
-      (s) => s.frame < small.frame,
-      "a lower frame for the scaled-down image",
+      (s) => s.frame !== small.frame,
+      "a new height for the narrow layout",
     );
     assert.equal(
       await frame.evaluate(() => window.__probe.clipped()),
       false,
       JSON.stringify(narrow),
     );
+  });
+
+  /** The smallest text of the shown image in CSS pixels, and the layout shown. */
+  const smallestText = (frame: Frame) =>
+    frame.$eval("#goal", (box) => {
+      const svg = box.querySelector("svg")!;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const sizes = [...svg.querySelectorAll("text")].map(
+        (t) => Number(t.getAttribute("font-size")) * scale,
+      );
+      return {
+        px: Math.min(...sizes),
+        layout: box.getAttribute("data-layout"),
+        count: sizes.length,
+      };
+    });
+
+  it("lays the image out for a narrow frame: at 320 px every text is at least 12 px, and it follows the frame's width (issue #24 item 8)", async () => {
+    const frame = await mounted({ width: 320 });
+    await waitState(frame, "shown");
+    const narrow = await smallestText(frame);
+    assert.equal(narrow.layout, "narrow");
+    assert.ok(narrow.px >= 12, `smallest text ${narrow.px.toFixed(1)} px at 320 px`);
+    assert.equal(await frame.evaluate(() => window.__probe.clipped()), false);
+    assert.match(
+      (await frame.$eval("#goal svg", (svg) => svg.getAttribute("aria-label"))) ?? "",
+      /Active goal/,
+    );
+    await host!.page.evaluate(() => window.harness.setFrameWidth(560));
+    await frame.waitForSelector('#goal[data-layout="wide"]');
+    await host!.page.evaluate(() => window.harness.setFrameWidth(320));
+    await frame.waitForSelector('#goal[data-layout="narrow"]');
+    await settledSize(host!, frame);
   });
 
   describe("CSP: a request to an origin the resource does not declare never leaves the frame (issue #14)", () => {

@@ -195,7 +195,7 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
       await waitState(frame, "error");
       assert.match(
         await text(frame),
-        /This grade could not be saved\. Your coach continues in the chat\./,
+        /This grade could not be saved\. Nothing more was saved\.Start a new practice/,
       );
       await assertReadable(frame, `${theme} error state`);
       await host?.close();
@@ -211,7 +211,7 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
     await frame.getByRole("button", { name: "Good" }).click();
     await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
     await frame.getByRole("button", { name: "Show answer" }).click();
-    await frame.getByRole("button", { name: "Again" }).click();
+    await frame.getByRole("button", { name: "Hard" }).click();
     await waitState(frame, "done");
     const done = await eventually(
       () => settledSize(h, frame),
@@ -271,6 +271,98 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
       await host?.close();
       host = undefined;
     }
+  });
+
+  it("a grade the host never answers times out into a visible Try again, which records it once (issue #24 item 7; G6)", async () => {
+    const { sid, frame, host: h } = await mounted();
+    await h.page.clock.install();
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    h.holdNextAnswer();
+    await frame.getByRole("button", { name: "Good" }).click();
+    await waitState(frame, "saving");
+    await eventually(
+      () => reviews(sid),
+      (n) => n === 1,
+      "the server applied the grade",
+    );
+    await h.page.clock.fastForward(20_000);
+    await frame.waitForSelector("[role=alert]");
+    assert.match(
+      await text(frame),
+      /The server has not answered yet, so this grade is not confirmed\./,
+    );
+    await assertReadable(frame, "timed-out grade");
+    await frame.getByRole("button", { name: "Try again" }).click();
+    await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
+    assert.deepEqual(h.calls[1].arguments, h.calls[0].arguments, "the retry is the identical call");
+    assert.equal(await reviews(sid), 1, "the grade is recorded once");
+  });
+
+  it("a refused grade offers a next step: Start a new practice opens a fresh deck that grades (issue #24 item 7; C14)", async () => {
+    const { sid, frame, host: h } = await mounted();
+    await d.master(await d.context(sid));
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await frame.getByRole("button", { name: "Good" }).click();
+    await waitState(frame, "error");
+    assert.match(await text(frame), /This grade could not be saved\. Nothing more was saved\./);
+    await assertReadable(frame, "refused grade");
+    await frame.getByRole("button", { name: "Start a new practice" }).click();
+    await waitState(frame, "front");
+    assert.equal(h.calls.at(-1)?.name, "start_skillpilot_memory_practice");
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await frame.getByRole("button", { name: "Good" }).click();
+    await frame.waitForFunction(() => /Card 2 of/.test(document.body.textContent ?? ""));
+    assert.equal(await reviews(sid), 1, "the fresh deck's grade is recorded");
+  });
+
+  it('"Again" brings the card back once the others are done, as practice only; the end moves focus to the summary (issue #24 item 7)', async () => {
+    const { sid, frame, host: h } = await mounted();
+    const firstFront = await frame.$eval(".front .face-text", (e) => e.textContent);
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await frame.getByRole("button", { name: "Again" }).click();
+    await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await frame.getByRole("button", { name: "Good" }).click();
+    await waitState(frame, "repeat");
+    assert.match(await text(frame), /Once more: card 1 of 2/);
+    assert.equal(await frame.$eval(".front .face-text", (e) => e.textContent), firstFront);
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await waitState(frame, "repeat-back");
+    assert.match(await text(frame), /Your grade is saved\. This repeat is practice only\./);
+    await assertReadable(frame, "repeat");
+    await frame.getByRole("button", { name: "Again" }).click();
+    await waitState(frame, "repeat");
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await frame.getByRole("button", { name: "Got it" }).click();
+    await waitState(frame, "done");
+    assert.match(await text(frame), /Practice complete: 2 cards reviewed\./);
+    assert.equal(await frame.evaluate(() => document.activeElement?.id), "summary");
+    assert.deepEqual(
+      h.calls.map((c) => c.arguments.grade),
+      ["again", "good"],
+      "repeats write nothing",
+    );
+    assert.equal(await reviews(sid), 2);
+  });
+
+  it("labels front and back for screen readers and shows the grade question (issue #24 item 7)", async () => {
+    const { frame } = await mounted();
+    const front = frame.getByRole("group", { name: "Front" });
+    assert.equal(await front.count(), 1);
+    assert.match((await front.textContent()) ?? "", /^Front./);
+    await frame.getByRole("button", { name: "Show answer" }).click();
+    await waitState(frame, "back");
+    assert.match(
+      (await frame.getByRole("group", { name: "Back" }).textContent()) ?? "",
+      /git init/,
+    );
+    const question = frame.getByText("How well did you remember?");
+    assert.ok(await question.isVisible(), "the grade question is visible");
+    const box = await question.boundingBox();
+    assert.ok(box && box.height >= 12 && box.width > 50, JSON.stringify(box));
+    const grades = frame.getByRole("group", { name: "How well did you remember?" });
+    assert.equal(await grades.getByRole("button").count(), 4);
+    await assertReadable(frame, "labelled back");
   });
 
   it("answers the host's ui/resource-teardown (L9)", async () => {

@@ -6,6 +6,13 @@ import type { BrowserContext, Page } from "playwright-core";
 import { renderStartPage } from "../../runtime/http/start-page.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
 import { useBrowser } from "./support/browser.js";
+import net from "node:net";
+import {
+  nativeCimdProfile as desktopProfile,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../runtime/support/oidc-authorization-server.js";
+
 import { assertReadable, assertVisibleFocus } from "./support/page-checks.js";
 import { browserScripts } from "./support/widget-host.js";
 
@@ -212,6 +219,46 @@ describe("first-party start page /start in a real browser (issue #14; C14, L11)"
     }
   });
 
+  it("labels the typed name as a local development convenience; after a start the form is disabled, Enter starts no second session, and the session id is announced once (issue #24 item 6)", async () => {
+    const page = await open();
+    const label = page.locator('label[for="learner"]');
+    assert.equal((await label.textContent())?.trim(), "Your name (local development)");
+    assert.match(
+      await textOf(page, "#learner-hint"),
+      /without a sign-in service.*letter for letter/,
+    );
+    await start(page, "Ada Lovelace");
+    const sid = await textOf(page, "#session-id");
+    const count = async () => Number((await fx.db("sessions").count({ n: "*" }))[0].n);
+    const before = await count();
+    assert.equal(await page.locator("#learner").isDisabled(), true);
+    assert.equal(await page.locator("#submit").isDisabled(), true);
+    await page.locator("#learner").press("Enter");
+    await page.keyboard.press("Enter");
+    await page.evaluate(() =>
+      (document.getElementById("launch") as HTMLFormElement).requestSubmit(),
+    );
+    assert.equal(await count(), before, "no second session");
+    // Announced once: focus moves to the heading, described by the message with the id; no live
+    // region repeats it.
+    const announced = await page.evaluate((id) => {
+      const focused = document.activeElement as HTMLElement;
+      const described = (focused.getAttribute("aria-describedby") ?? "")
+        .split(" ")
+        .map((ref) => document.getElementById(ref)?.textContent ?? "")
+        .join(" ");
+      const live = [
+        ...document.querySelectorAll('[aria-live], [role="status"], [role="alert"], output'),
+      ].filter((e) => (e.textContent ?? "").includes(id));
+      return {
+        focused: focused.id,
+        inDescription: described.split(id).length - 1,
+        liveRegions: live.length,
+      };
+    }, sid);
+    assert.deepEqual(announced, { focused: "result-heading", inDescription: 1, liveRegions: 0 });
+  });
+
   for (const colorScheme of ["light", "dark"] as const)
     it(`meets WCAG AA in every state and is keyboard operable with a visible focus ring, ${colorScheme} (issue #14)`, async () => {
       const page = await open("", { colorScheme });
@@ -226,11 +273,108 @@ describe("first-party start page /start in a real browser (issue #14; C14, L11)"
       await page.keyboard.press("Enter");
       await page.waitForSelector("#result .panel.ok");
       await assertReadable(page, `${colorScheme} ready`);
-      await page.getByLabel("Your name").fill("");
+      // After a start the form stays disabled: the error state is a fresh page's.
+      await page.reload();
+      await page.evaluate((await browserScripts()).probe);
       await page.getByRole("button", { name: "Start session" }).click();
       await page.waitForSelector("#result .panel.error");
       await assertReadable(page, `${colorScheme} error`);
     });
+});
+
+describe("start page sign-in through the configured OAuth issuer, in a real browser (issue #24 item 6; L14)", () => {
+  const chromium = useBrowser();
+  let as: TestAuthorizationServer;
+  let fx: RuntimeFixture;
+  let context: BrowserContext | undefined;
+  const startPageClient = "skillpilot-start-page";
+
+  before(async () => {
+    // The start page's redirect URI names the server's origin: pick its port first.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    let resource = "";
+    as = await startAuthorizationServer({
+      resource: () => resource,
+      profile: desktopProfile,
+      scopes: ["coach.read", "coach.write"],
+      clients: [
+        {
+          client_id: startPageClient,
+          application_type: "native",
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
+        },
+      ],
+    });
+    fx = await startFixture({
+      port,
+      auth: {
+        issuer: as.issuer,
+        jwksUri: as.jwksUri,
+        clientProfiles: [desktopProfile],
+        signIn: { clientId: startPageClient },
+      },
+    });
+    resource = fx.services.auth.settings.resource;
+  });
+  after(async () => {
+    await context?.close();
+    await fx?.close();
+    await as?.close();
+  });
+
+  it("signs the learner in on the issuer's own login page (code + PKCE) and launches the session for the signed-in subject", async () => {
+    context = await chromium.browser.newContext({ locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(`${fx.server.origin}/start`);
+    assert.equal(await page.locator("#learner").count(), 0, "no typed name with an issuer");
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.origin === as.issuer);
+    assert.equal(await page.title(), "Test issuer: sign in");
+    const authorize = new URL(page.url());
+    assert.equal(authorize.pathname.startsWith("/interaction/"), true);
+    await page.getByLabel("Account").fill("subject-7f3a9c");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL((url) => url.pathname === "/start" && url.origin === fx.server.origin);
+    assert.equal(page.url(), `${fx.server.origin}/start?lang=en`);
+    assert.equal(await page.locator("#signed-in").textContent(), "Signed in as subject-7f3a9c");
+    await page.getByRole("button", { name: "Start session" }).click();
+    await page.waitForSelector("#result .panel.ok");
+    const sid = ((await page.locator("#session-id").textContent()) ?? "").trim();
+    const row = await fx.db("sessions").where({ session_id: sid }).first();
+    assert.equal(row.subject, "subject-7f3a9c");
+    assert.equal(row.subject_issuer, as.issuer);
+    // A browser that did not sign in cannot launch for anyone without the launch API's rules,
+    // and a signed-in one cannot launch for someone else.
+    const foreign = await page.evaluate(async () => {
+      const res = await fetch("/api/sessions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ learner: "someone-else", locale: "en" }),
+      });
+      return res.status;
+    });
+    assert.equal(foreign, 400);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForSelector("#sign-in-link");
+  });
+
+  it("a callback that does not match the sign-in it started (forged state) signs nobody in", async () => {
+    context = await chromium.browser.newContext({ locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(`${fx.server.origin}/start/callback?code=forged&state=forged`);
+    await page.waitForURL(/\/start\?lang=en&signin=failed$/);
+    assert.match(
+      (await page.locator("#sign-in-failed").textContent()) ?? "",
+      /The sign-in did not complete/,
+    );
+    assert.equal(await page.locator("#signed-in").count(), 0);
+  });
 });
 
 describe("first-party start page /start over HTTP (issue #14; C14)", () => {

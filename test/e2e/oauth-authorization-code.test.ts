@@ -9,23 +9,14 @@ import {
   type StoredOAuthTokens,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import type { ClientProfile } from "../../runtime/auth/client-profiles.js";
 import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
 import {
   authorizeHeadless,
+  nativeCimdProfile as desktopProfile,
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from "../runtime/support/oidc-authorization-server.js";
 
-/** A native public client identified by its metadata document URL (the CIMD shape of §10.1). */
-const desktopProfile: ClientProfile = {
-  name: "e2e-desktop",
-  kind: "public-cimd",
-  clientId: "https://client.skillpilot.test/oauth/e2e/client.json",
-  redirectUris: ["http://127.0.0.1/callback/skillpilot-e2e"],
-  tokenEndpointAuthMethod: "none",
-  pkce: "S256",
-};
 const CALLBACK = "http://127.0.0.1:53682/callback/skillpilot-e2e";
 
 /** The official client's OAuth storage, in memory: a pre-registered public client. */

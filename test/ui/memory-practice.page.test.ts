@@ -88,6 +88,11 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
         first.params.arguments.clientRequestId,
       );
       page.fromHost({ jsonrpc: "2.0", id: second.id, result: reviewed(null, 0) });
+      // "Again" brings the card back once more (practice only, nothing is sent), then it ends.
+      await page.until(() => state(page!) === "repeat", "the again card once more");
+      assert.match(text(page), /Once more: card 2 of 2.*Capital of France/);
+      click(page, "Show answer");
+      click(page, "Got it");
       await page.until(() => state(page!) === "done", "done");
       assert.match(text(page), /Practice complete: 2 cards reviewed/);
     },
@@ -121,7 +126,7 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
         result: { isError: true, content: [{ type: "text", text: "STATE_CONFLICT" }] },
       });
       await page.until(() => state(page!) === "error", "error state");
-      assert.match(text(page), /could not be saved.*continues in the chat/);
+      assert.match(text(page), /could not be saved.*Nothing more was saved.*Start a new practice/);
       page.close();
 
       page = loadPage("memory-practice", { framed: true });

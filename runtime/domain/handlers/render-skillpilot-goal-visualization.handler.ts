@@ -2,7 +2,11 @@ import type { ToolHandler } from "../../../generated/handlers.gen.js";
 import { CoachError } from "../../errors.js";
 import type { CallContext } from "../../services.js";
 import type { Curriculum, Goal } from "../curriculum.js";
-import { renderGoalVisualization, type GoalVisualizationInput } from "../goal-visualization.js";
+import {
+  type GoalVisualizationInput,
+  renderGoalVisualization,
+  renderNarrowGoalVisualization,
+} from "../goal-visualization.js";
 import { openSession } from "../session-gate.js";
 
 /** `_meta` key the goal-visualization widget reads (docs/ui-widgets.md). */
@@ -41,9 +45,12 @@ export const renderSkillpilotGoalVisualization: ToolHandler<
   const goal = ctx.services.curriculum.goal(input.goalId);
   if (!goal || snapshot.state.activeGoalId !== goal.goalId || !goal.visualization)
     throw new CoachError("NOT_ELIGIBLE");
+  const image = imageOf(ctx.services.curriculum, goal, session.locale);
+  // Two layouts of the same facts: the widget shows the narrow one in a narrow frame.
   ctx.widgetMeta = {
     [goalVisualizationMetaKey]: {
-      svg: renderGoalVisualization(imageOf(ctx.services.curriculum, goal, session.locale)),
+      svg: renderGoalVisualization(image),
+      narrowSvg: renderNarrowGoalVisualization(image),
     },
   };
   return { rendered: true, goalId: goal.goalId, stateVersion: snapshot.stateVersion };

@@ -174,6 +174,10 @@ export interface HostPage {
    * would: the widget sees a transport error.
    */
   loseNextAnswer(): void;
+  /**
+   * Never answer the next tools/call (after the server applied it), as a host that hangs would.
+   */
+  holdNextAnswer(): void;
   /** Mount a widget and return its frame once it is connected and the result is sent. */
   mount(widget: Widget, options: MountSpec): Promise<Frame>;
   /** The last height the widget reported, and the frame's height. */
@@ -213,6 +217,7 @@ export async function openHostPage(
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
   const calls: HostPage["calls"] = [];
   let loseNext = false;
+  let holdNext = false;
   await page.exposeFunction(
     "hostCallTool",
     async (params: { name: string; arguments?: WireObject }): Promise<WireObject> => {
@@ -221,6 +226,10 @@ export async function openHostPage(
       if (loseNext) {
         loseNext = false;
         throw new Error("connection lost (test)");
+      }
+      if (holdNext) {
+        holdNext = false;
+        return new Promise<WireObject>(() => undefined);
       }
       return result;
     },
@@ -234,6 +243,9 @@ export async function openHostPage(
     calls,
     loseNextAnswer() {
       loseNext = true;
+    },
+    holdNextAnswer() {
+      holdNext = true;
     },
     async mount(widget, spec) {
       const mode = spec.mode ?? "srcdoc";

@@ -1,15 +1,26 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
-import Provider, { errors } from "oidc-provider";
+import Provider, { type ClientMetadata, errors } from "oidc-provider";
 import type { ClientProfile } from "../../../runtime/auth/client-profiles.js";
+
+/** A native public client identified by its metadata document URL (the CIMD shape of §10.1). */
+export const nativeCimdProfile: ClientProfile = {
+  name: "e2e-desktop",
+  kind: "public-cimd",
+  clientId: "https://client.skillpilot.test/oauth/e2e/client.json",
+  redirectUris: ["http://127.0.0.1/callback/skillpilot-e2e"],
+  tokenEndpointAuthMethod: "none",
+  pkce: "S256",
+};
 
 /**
  * A real OAuth 2.1 authorization server for end-to-end tests: oidc-provider on a loopback port,
  * with its one client registered from a SkillPilot client profile (public, PKCE S256, loopback
  * redirect), RFC 8707 resource indicators for the one MCP resource, and JWT access tokens whose
  * audience is that resource. Login and consent are answered programmatically:
- * `POST /interaction/:uid/login` with `login=<subject>` stands in for a person at a login form.
+ * `POST /interaction/:uid/login` with `login=<subject>` stands in for a person at a login form;
+ * a browser (`Accept: text/html`) gets that form as the issuer's own login page.
  */
 export interface TestAuthorizationServer {
   issuer: string;
@@ -29,6 +40,8 @@ export async function startAuthorizationServer(options: {
   resource: () => string;
   profile: ClientProfile;
   scopes: readonly string[];
+  /** Further registered clients (oidc-provider client metadata), e.g. the start page's. */
+  clients?: readonly ClientMetadata[];
 }): Promise<TestAuthorizationServer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -45,6 +58,7 @@ export async function startAuthorizationServer(options: {
         response_types: ["code"],
         redirect_uris: [...options.profile.redirectUris],
       },
+      ...(options.clients ?? []),
     ],
     jwks: { keys: [jwk] },
     cookies: { keys: ["test-only-cookie-key"] },
@@ -80,12 +94,26 @@ export async function startAuthorizationServer(options: {
       if (!login) return callback(req, res);
       try {
         const details = await provider.interactionDetails(req, res);
-        if (req.method === "GET") {
+        const html = req.method === "GET" && /text\/html/.test(req.headers.accept ?? "");
+        // A browser signed in already is only asked for consent: given at once, as the form's
+        // POST gives it.
+        const signedIn = html && details.prompt.name !== "login" ? details.session?.accountId : "";
+        if (html && !signedIn) {
+          res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+          res.end(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test issuer: sign in</title></head>' +
+              `<body><h1>Test issuer</h1><form method="post" action="/interaction/${details.uid}/login">` +
+              '<label for="login">Account</label> <input id="login" name="login" required> ' +
+              '<button type="submit">Continue</button></form></body></html>',
+          );
+          return;
+        }
+        if (req.method === "GET" && !signedIn) {
           res.writeHead(200, { "content-type": "application/json" });
           res.end(JSON.stringify({ uid: details.uid, prompt: details.prompt.name }));
           return;
         }
-        const accountId = new URLSearchParams(await readBody(req)).get("login");
+        const accountId = signedIn || new URLSearchParams(await readBody(req)).get("login");
         if (!accountId) throw new Error("login required");
         const grant = new provider.Grant({
           accountId,

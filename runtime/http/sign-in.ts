@@ -1,0 +1,249 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { Router } from "@koa/router";
+import { jwtVerify } from "jose";
+import type { Context, Middleware } from "koa";
+import { keyResolver } from "../auth/key-source.js";
+import type { RuntimeServices } from "../services.js";
+
+/** Who signed in on the start page: the issuer's subject and a name to greet them with. */
+export interface SignedIn {
+  sub: string;
+  name: string;
+}
+
+/** The start page's sign-in through the configured issuer (authorization code + PKCE S256). */
+export interface StartPageSignIn {
+  router: Router;
+  /** The learner signed in on this request's browser, from the sealed cookie. */
+  signedIn(ctx: Context): SignedIn | undefined;
+}
+
+const SESSION_COOKIE = "skillpilot_signin";
+const FLOW_COOKIE = "skillpilot_signin_flow";
+const SESSION_SECONDS = 8 * 3600;
+const FLOW_SECONDS = 600;
+const KEY_INFO = "start-page/sign-in/v1";
+
+const b64 = (buf: Buffer) => buf.toString("base64url");
+const random = () => b64(randomBytes(32));
+
+/** The issuer's endpoints, from its OpenID configuration (fetched once, again after a failure). */
+interface IssuerMetadata {
+  authorization_endpoint: string;
+  token_endpoint: string;
+}
+
+/**
+ * Seal a value for a cookie: AES-256-GCM under a key derived from the capability keyring for this
+ * one purpose, so the browser can neither read nor change it and every instance on the same keys
+ * opens it (a callback may land on another instance).
+ */
+function sealer(services: RuntimeServices) {
+  const { keyring } = services;
+  return {
+    seal(value: object): string {
+      const kid = keyring.activeKid;
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", keyring.derive(kid, KEY_INFO), iv, {
+        authTagLength: 16,
+      });
+      cipher.setAAD(Buffer.from(KEY_INFO));
+      const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+      return `${kid}.${b64(iv)}.${b64(Buffer.concat([body, cipher.getAuthTag()]))}`;
+    },
+    open<T>(token: string | undefined): T | undefined {
+      const [kid, iv, data] = (token ?? "").split(".");
+      if (!kid || !iv || !data || !keyring.accepts(kid)) return undefined;
+      try {
+        const bytes = Buffer.from(data, "base64url");
+        const decipher = createDecipheriv(
+          "aes-256-gcm",
+          keyring.derive(kid, KEY_INFO),
+          Buffer.from(iv, "base64url"),
+          { authTagLength: 16 },
+        );
+        decipher.setAAD(Buffer.from(KEY_INFO));
+        decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+        const text = Buffer.concat([
+          decipher.update(bytes.subarray(0, bytes.length - 16)),
+          decipher.final(),
+        ]).toString("utf8");
+        const value = JSON.parse(text) as T & { exp?: number };
+        return typeof value.exp === "number" && value.exp > Date.now() / 1000 ? value : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * `/start/sign-in` → the issuer's own login page → `/start/callback` → `/start`, signed in: the
+ * start page as a client of the configured issuer. The callback checks the state and the PKCE
+ * verifier it sealed into a short-lived cookie, redeems the code at the token endpoint and
+ * verifies the ID token (issuer, audience = the start page's client, nonce, the issuer's keys);
+ * the learner is its `sub`. Undefined when no issuer or no start page client is configured.
+ */
+export function startPageSignIn(services: RuntimeServices): StartPageSignIn | undefined {
+  const { settings } = services.auth;
+  const client = services.config.auth?.signIn;
+  if (settings.development || !client || "development" in settings.jwks) return undefined;
+  const origin = new URL(settings.resource).origin;
+  const redirectUri = `${origin}/start/callback`;
+  const secure = origin.startsWith("https:");
+  const cookies = sealer(services);
+  const keys = keyResolver(
+    "uri" in settings.jwks
+      ? {
+          kind: "remote",
+          jwksUri: settings.jwks.uri,
+          cooldownMs: settings.jwksCooldownMs,
+          cacheMaxAgeMs: settings.jwksCacheMaxAgeMs,
+        }
+      : { kind: "file", file: settings.jwks.file },
+  );
+  let metadata: Promise<IssuerMetadata> | undefined;
+  const issuerMetadata = () => {
+    metadata ??= fetch(`${settings.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, {
+      signal: AbortSignal.timeout(5000),
+    })
+      .then((res) => (res.ok ? (res.json() as Promise<IssuerMetadata>) : Promise.reject()))
+      .catch((error: unknown) => {
+        metadata = undefined;
+        throw error;
+      });
+    return metadata;
+  };
+  const cookie = (ctx: Context, name: string, value: string, seconds: number, path = "/") =>
+    ctx.cookies.set(name, value, {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: secure && ctx.secure,
+      path,
+      maxAge: seconds * 1000,
+      overwrite: true,
+    });
+  const lang = (value: unknown) => (value === "de" ? "de" : "en");
+  const back = (ctx: Context, l: string, failed = false) =>
+    ctx.redirect(`/start?lang=${l}${failed ? "&signin=failed" : ""}`);
+
+  const router = new Router();
+  router.get("/start/sign-in", async (ctx) => {
+    const l = lang(ctx.query.lang);
+    let endpoints: IssuerMetadata;
+    try {
+      endpoints = await issuerMetadata();
+    } catch {
+      return back(ctx, l, true);
+    }
+    const flow = { state: random(), nonce: random(), verifier: random(), lang: l };
+    cookie(
+      ctx,
+      FLOW_COOKIE,
+      cookies.seal({ ...flow, exp: Date.now() / 1000 + FLOW_SECONDS }),
+      FLOW_SECONDS,
+      "/start",
+    );
+    const url = new URL(endpoints.authorization_endpoint);
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id: client.clientId,
+      redirect_uri: redirectUri,
+      scope: "openid",
+      state: flow.state,
+      nonce: flow.nonce,
+      code_challenge: b64(createHash("sha256").update(flow.verifier).digest()),
+      code_challenge_method: "S256",
+    }).toString();
+    ctx.set("Cache-Control", "no-store");
+    ctx.redirect(url.href);
+  });
+
+  router.get("/start/callback", async (ctx) => {
+    const flow = cookies.open<{ state: string; nonce: string; verifier: string; lang: string }>(
+      ctx.cookies.get(FLOW_COOKIE),
+    );
+    ctx.cookies.set(FLOW_COOKIE, null, { path: "/start" });
+    const l = lang(flow?.lang);
+    const { code, state, iss } = ctx.query;
+    if (
+      !flow ||
+      typeof code !== "string" ||
+      state !== flow.state ||
+      (iss !== undefined && iss !== settings.issuer)
+    )
+      return back(ctx, l, true);
+    try {
+      const { token_endpoint } = await issuerMetadata();
+      const headers: Record<string, string> = {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      };
+      if (client.clientSecret)
+        headers.authorization = `Basic ${Buffer.from(
+          `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`,
+        ).toString("base64")}`;
+      const res = await fetch(token_endpoint, {
+        method: "POST",
+        headers,
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: flow.verifier,
+          client_id: client.clientId,
+        }),
+        signal: AbortSignal.timeout(5000),
+      });
+      const answer = (await res.json()) as { id_token?: unknown };
+      if (!res.ok || typeof answer.id_token !== "string") return back(ctx, l, true);
+      const { payload } = await jwtVerify(answer.id_token, keys, {
+        issuer: settings.issuer,
+        audience: client.clientId,
+        algorithms: [...settings.algorithms],
+        clockTolerance: settings.clockSkewSeconds,
+        requiredClaims: ["sub", "exp", "iat"],
+      });
+      const sub = payload.sub;
+      if (payload.nonce !== flow.nonce || typeof sub !== "string" || !sub || sub.length > 200)
+        return back(ctx, l, true);
+      const named = [payload.name, payload.preferred_username, payload.email].find(
+        (v): v is string => typeof v === "string" && v.length > 0 && v.length <= 200,
+      );
+      cookie(
+        ctx,
+        SESSION_COOKIE,
+        cookies.seal({ sub, name: named ?? sub, exp: Date.now() / 1000 + SESSION_SECONDS }),
+        SESSION_SECONDS,
+      );
+      back(ctx, l);
+    } catch {
+      back(ctx, l, true);
+    }
+  });
+
+  // Called by the page's script (a form post would carry `Origin: null` under its referrer
+  // policy, which the origin guard refuses).
+  router.post("/start/sign-out", (ctx) => {
+    ctx.cookies.set(SESSION_COOKIE, null, { path: "/" });
+    ctx.status = 204;
+  });
+
+  return {
+    router,
+    signedIn: (ctx) => {
+      const value = cookies.open<SignedIn>(ctx.cookies.get(SESSION_COOKIE));
+      return value && typeof value.sub === "string"
+        ? { sub: value.sub, name: value.name }
+        : undefined;
+    },
+  };
+}
+
+/**
+ * The launch API's guard with sign-in: a browser signed in on the start page launches for itself
+ * without the launch secret; anyone else goes through `guard` (the secret beyond loopback).
+ */
+export function signedInOr(signIn: StartPageSignIn | undefined, guard: Middleware): Middleware {
+  return (ctx, next) => (signIn?.signedIn(ctx) ? next() : guard(ctx, next));
+}
