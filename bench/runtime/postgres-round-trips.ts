@@ -15,9 +15,8 @@ import type { ToolName } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config/config.js";
 import { launchSession } from "../../runtime/domain/launch.js";
-import { callTool } from "../../runtime/mcp/dispatch.js";
-import { servePrimary } from "../../runtime/served-contracts.js";
 import type { RuntimeServices } from "../../runtime/services.js";
+import { callInProcess } from "./in-process-call.js";
 import { seedRecallLearners } from "./recall-round.js";
 
 /** Round trips per call (per round for recall). */
@@ -46,32 +45,8 @@ async function counted(work: () => Promise<void>): Promise<number> {
   return queries;
 }
 
-/** A tool call as the signed-in learner the session belongs to; throws on an error result. */
-async function call(
-  services: RuntimeServices,
-  name: ToolName,
-  args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const session = await services.store.findSession(String(args.learningSessionId));
-  const caller = {
-    issuer: session?.subject?.issuer ?? "",
-    subject: session?.subject?.sub ?? "",
-    clientId: "round-trips",
-    scopes: services.auth.settings.scopesSupported,
-    expiresAt: Number.MAX_SAFE_INTEGER,
-  };
-  const result = await callTool(
-    services,
-    servePrimary(services),
-    name,
-    JSON.parse(JSON.stringify(args)),
-    {
-      caller,
-    },
-  );
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return result.structuredContent as Record<string, unknown>;
-}
+const call = (services: RuntimeServices, name: ToolName, args: Record<string, unknown>) =>
+  callInProcess(services, name, args) as unknown as Promise<Record<string, unknown>>;
 
 /**
  * Count round trips per context read, per goal completion and per recall round, with the

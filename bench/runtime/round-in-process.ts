@@ -10,11 +10,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
+import type { ToolName } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config/config.js";
-import { servePrimary } from "../../runtime/served-contracts.js";
-import { callTool } from "../../runtime/mcp/dispatch.js";
+import { callInProcess } from "./in-process-call.js";
 import { median } from "./load-driver.js";
 import { seedRecallLearners } from "./recall-round.js";
 
@@ -34,28 +33,9 @@ try {
       {},
     ),
   );
-  const served = servePrimary(services);
   try {
-    // Arguments travel as JSON, as they do from a client.
-    const call = async <N extends ToolName>(
-      name: N,
-      args: Record<string, unknown>,
-    ): Promise<ToolOutput<N>> => {
-      // In process there is no HTTP gate: the caller is the learner the session belongs to.
-      const session = await services.store.findSession(String(args.learningSessionId));
-      const caller = {
-        issuer: session?.subject?.issuer ?? "",
-        subject: session?.subject?.sub ?? "",
-        clientId: "in-process",
-        scopes: services.auth.settings.scopesSupported,
-        expiresAt: Number.MAX_SAFE_INTEGER,
-      };
-      const result = await callTool(services, served, name, JSON.parse(JSON.stringify(args)), {
-        caller,
-      });
-      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-      return result.structuredContent as ToolOutput<N>;
-    };
+    const call = <N extends ToolName>(name: N, args: Record<string, unknown>) =>
+      callInProcess(services, name, args);
     let next = 0;
     const round = async () => {
       const learningSessionId = pool[next++];

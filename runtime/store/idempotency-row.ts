@@ -1,5 +1,18 @@
 import type { IdempotencyKey, IdempotencyRecord } from "./store.js";
 
+/** The values of an idempotency_records row in column order (session_id … expires_at). */
+export function idempotencyValues(r: IdempotencyRecord): unknown[] {
+  return [
+    r.sessionId,
+    r.toolName,
+    r.clientRequestId,
+    r.fingerprint,
+    r.response,
+    r.createdAt,
+    r.expiresAt,
+  ];
+}
+
 /** An `idempotency_records` row as both SQL dialects return it (PostgreSQL: bigint as text). */
 export interface IdempotencyRow {
   fingerprint: string;

@@ -1,18 +1,12 @@
 import knexFactory, { type Knex } from "knex";
-import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
+import pg from "pg";
+import type { LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
+import { type LearnerRow, statements, toLearnerSnapshot } from "./postgres-statements.js";
+import { PostgresWriteTx } from "./postgres-write-tx.js";
 import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
-import { toIdempotencyRecord } from "./idempotency-row.js";
-import { floorSql } from "./policy-floor.js";
-import {
-  StateVersionMismatch,
-  type CoachStore,
-  type IdempotencyRecord,
-  type SessionRecord,
-  type SqlExecutor,
-  type WriteTx,
-} from "./store.js";
+import type { CoachStore, SessionRecord, SqlExecutor, WriteTx } from "./store.js";
 
 /** SQLSTATEs after which a SERIALIZABLE transaction is simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
@@ -44,156 +38,22 @@ async function migrateExclusively(knex: Knex): Promise<void> {
   });
 }
 
-async function readLearner(
-  db: Knex | Knex.Transaction,
-  learnerId: number,
-): Promise<LearnerSnapshot> {
-  const state = await db("learner_state")
-    .where({ learner_id: learnerId })
-    .first<{ state_version: number; state_json: string } | undefined>();
-  if (!state) throw new Error("learner state missing");
-  const rows = await db("progress").where({ learner_id: learnerId }).select<
-    {
-      goal_id: string;
-      status: GoalProgress["status"];
-      attempts: number;
-      mastered_at: string | null;
-    }[]
-  >();
-  const progress = new Map(
-    rows.map((r) => [
-      r.goal_id,
-      { goalId: r.goal_id, status: r.status, attempts: r.attempts, masteredAt: r.mastered_at },
-    ]),
-  );
-  return {
-    learnerId,
-    stateVersion: state.state_version,
-    state: JSON.parse(state.state_json),
-    progress,
-  };
-}
-
-function writeTx(trx: Knex.Transaction, stateSchemaVersion: number): WriteTx {
-  return {
-    findSession: async (id) =>
-      toSession(await trx("sessions").where({ session_id: id }).first<SessionRow | undefined>()),
-    loadLearner: (learnerId) => readLearner(trx, learnerId),
-    async findIdempotency(key, now): Promise<IdempotencyRecord | undefined> {
-      const row = await trx("idempotency_records")
-        .where({
-          session_id: key.sessionId,
-          tool_name: key.toolName,
-          client_request_id: key.clientRequestId,
-        })
-        .andWhere("expires_at", ">", now)
-        .first();
-      return toIdempotencyRecord(key, row);
-    },
-    async saveIdempotency(r) {
-      await trx("idempotency_records")
-        .insert({
-          session_id: r.sessionId,
-          tool_name: r.toolName,
-          client_request_id: r.clientRequestId,
-          fingerprint: r.fingerprint,
-          response: r.response,
-          created_at: r.createdAt,
-          expires_at: r.expiresAt,
-        })
-        .onConflict(["session_id", "tool_name", "client_request_id"])
-        .merge();
-    },
-    async saveState(learnerId, state, fromVersion, now) {
-      const next = fromVersion + 1;
-      const changed = await trx("learner_state")
-        .where({ learner_id: learnerId, state_version: fromVersion })
-        .update({ state_version: next, state_json: JSON.stringify(state), updated_at: now });
-      if (changed !== 1) throw new StateVersionMismatch();
-      return next;
-    },
-    async saveProgress(learnerId, p, now) {
-      await trx("progress")
-        .insert({
-          learner_id: learnerId,
-          goal_id: p.goalId,
-          status: p.status,
-          attempts: p.attempts,
-          mastered_at: p.masteredAt,
-          updated_at: now,
-        })
-        .onConflict(["learner_id", "goal_id"])
-        .merge();
-    },
-    async insertReceipt(r) {
-      await trx("receipts").insert({
-        receipt_id: r.receiptId,
-        learner_id: r.learnerId,
-        session_id: r.sessionId,
-        operation: r.operation,
-        state_version: r.stateVersion,
-        recorded_at: r.recordedAt,
-      });
-    },
-    async ensureLearner(name, initialState, now) {
-      const existing = await trx("learners")
-        .where({ external_name: name })
-        .first<{ id: number } | undefined>();
-      if (existing) return existing.id;
-      const [{ id }] = await trx("learners")
-        .insert({ external_name: name, created_at: now })
-        .returning<{ id: number }[]>("id");
-      await trx("learner_state").insert({
-        learner_id: id,
-        state_version: 1,
-        state_schema_version: stateSchemaVersion,
-        state_json: JSON.stringify(initialState),
-        updated_at: now,
-      });
-      return id;
-    },
-    async spendCapability(jti, use, expiresAt) {
-      const seen = await trx("spent_capabilities")
-        .where({ jti })
-        .first<{ use_key: string } | undefined>();
-      if (seen) return seen.use_key === use ? "repeat" : "replayed";
-      await trx("spent_capabilities").insert({ jti, use_key: use, expires_at: expiresAt });
-      return "fresh";
-    },
-    async insertSession(r) {
-      await trx("sessions").insert({
-        session_id: r.sessionId,
-        learner_id: r.learnerId,
-        locale: r.locale,
-        contract_major: r.contractMajor,
-        workflow_version: r.workflowVersion,
-        curriculum_revision: r.curriculumRevision,
-        policy_revision: r.policyRevision,
-        created_at: r.createdAt,
-        expires_at: r.expiresAt,
-        subject_issuer: r.subject?.issuer ?? null,
-        subject: r.subject?.sub ?? null,
-      });
-    },
-    async claimPolicyRevision(revision, key) {
-      const { rows } = (await trx.raw(floorSql.read, [key])) as { rows: { value: string }[] };
-      const stored = Number(rows[0]?.value ?? 0);
-      if (stored > revision) return stored;
-      // Under SERIALIZABLE: a concurrent launch that raises it too conflicts and is retried.
-      if (stored < revision) await trx.raw(floorSql.raise, [key, revision]);
-      return revision;
-    },
-  };
-}
-
 /** True for a serialization failure or deadlock, which a SERIALIZABLE client retries. */
 function retryable(error: unknown): boolean {
   return RETRYABLE.has(String((error as { code?: unknown })?.code ?? ""));
 }
 
+/** Connections of the serving pool (tool calls); knex keeps a small one for administration. */
+const SERVING_CONNECTIONS = 10;
+const ADMIN_CONNECTIONS = 3;
+
 /**
- * The scale-out store: the same schema and migrations on PostgreSQL through knex. Every write runs
- * under SERIALIZABLE and is retried (bounded, with jitter) on 40001/40P01, so concurrent
+ * The scale-out store: the same schema and migrations on PostgreSQL. knex owns the schema
+ * (migrations) and the administrative work; tool calls run on a `pg` pool of their own with named
+ * statements, prepared once per connection, in as few round trips as possible (see
+ * postgres-write-tx.ts): a read is one statement, a write of the write pipeline four (BEGIN with
+ * the learner read, the idempotency lookup, all its writes in one statement, COMMIT). Every write
+ * runs under SERIALIZABLE and is retried (bounded, with jitter) on 40001/40P01, so concurrent
  * read-then-write transactions never lose an update; READ COMMITTED would. A write's `work` may
  * therefore run more than once and must keep its effects inside the transaction.
  */
@@ -203,52 +63,74 @@ export class PostgresStore implements CoachStore {
 
   private constructor(
     private readonly knex: Knex,
+    private readonly pool: pg.Pool,
     private readonly stateSchemaVersion: number,
   ) {}
 
   /** Connect and migrate (one node at a time, see `migrateExclusively`). */
   static async open(connection: string, stateSchemaVersion: number): Promise<PostgresStore> {
-    const knex = knexFactory({ client: "pg", connection, pool: { min: 0, max: 10 } });
+    const knex = knexFactory({
+      client: "pg",
+      connection,
+      pool: { min: 0, max: ADMIN_CONNECTIONS },
+    });
     try {
       await migrateExclusively(knex);
     } catch (error) {
       await knex.destroy();
       throw error;
     }
-    return new PostgresStore(knex, stateSchemaVersion);
+    const pool = new pg.Pool({ connectionString: connection, max: SERVING_CONNECTIONS });
+    // An idle connection the server dropped: the pool discards it, the next call gets a new one.
+    pool.on("error", () => undefined);
+    return new PostgresStore(knex, pool, stateSchemaVersion);
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
     return this.sessions.find(sessionId, async () =>
       toSession(
-        await this.knex("sessions")
-          .where({ session_id: sessionId })
-          .first<SessionRow | undefined>(),
+        (await this.pool.query<SessionRow>({ ...statements.session, values: [sessionId] })).rows[0],
       ),
     );
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
-    // One REPEATABLE READ snapshot, so state and progress agree.
-    return this.knex.transaction((trx) => readLearner(trx, learnerId), {
-      isolationLevel: "repeatable read",
-      readOnly: true,
+    // A single statement: state and progress come from the same snapshot.
+    const { rows } = await this.pool.query<LearnerRow>({
+      ...statements.learner,
+      values: [learnerId],
     });
+    return toLearnerSnapshot(learnerId, rows[0]);
   }
 
   async write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
     const giveUpAt = Date.now() + RETRY_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.knex.transaction((trx) => work(writeTx(trx, this.stateSchemaVersion)), {
-          isolationLevel: "serializable",
-        });
+        return await this.attempt(work);
       } catch (error) {
         if (!retryable(error) || Date.now() >= giveUpAt) throw error;
         await new Promise((resolve) =>
           setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)),
         );
       }
+    }
+  }
+
+  /** One attempt: the work in one transaction on one connection, committed or rolled back. */
+  private async attempt<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx = new PostgresWriteTx(client, this.stateSchemaVersion);
+    let reusable = true;
+    try {
+      const value = await work(tx.api);
+      await tx.commit();
+      return value;
+    } catch (error) {
+      reusable = await tx.rollback();
+      throw error;
+    } finally {
+      client.release(!reusable);
     }
   }
 
@@ -275,6 +157,7 @@ export class PostgresStore implements CoachStore {
   }
 
   async close(): Promise<void> {
+    await this.pool.end();
     await this.knex.destroy();
   }
 }

@@ -15,6 +15,23 @@ export interface SessionRow {
   subject?: string | null;
 }
 
+/** The values of a sessions row in column order (session_id … subject), both dialects. */
+export function sessionValues(r: SessionRecord): unknown[] {
+  return [
+    r.sessionId,
+    r.learnerId,
+    r.locale,
+    r.contractMajor,
+    r.workflowVersion,
+    r.curriculumRevision,
+    r.policyRevision,
+    r.createdAt,
+    r.expiresAt,
+    r.subject?.issuer ?? null,
+    r.subject?.sub ?? null,
+  ];
+}
+
 /** Map a sessions row to the store's record. */
 export function toSession(row: SessionRow | undefined): SessionRecord | undefined {
   if (!row) return undefined;

@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
-import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
-import { type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
+import type { LearnerSnapshot } from "../domain/learner-state.js";
+import { idempotencyValues, type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
 import { floorSql } from "./policy-floor.js";
-import { toSession, type SessionRow } from "./session-row.js";
+import { type ProgressTuple, toSnapshot } from "./learner-row.js";
+import { sessionValues, toSession, type SessionRow } from "./session-row.js";
 import { StateVersionMismatch, type ReceiptRecord, type WriteTx } from "./store.js";
 
 // The SQL of the embedded store's hot path: prepared statements, transaction control and the
@@ -17,12 +18,6 @@ interface LearnerRow {
   state_json: string;
   progress_json: string;
 }
-type ProgressTuple = [
-  goalId: string,
-  status: GoalProgress["status"],
-  attempts: number,
-  masteredAt: string | null,
-];
 
 /** Prepared statements of one connection. */
 export function statements(db: Database.Database) {
@@ -113,17 +108,12 @@ export function transactionControl(db: Database.Database) {
 export function readLearner(s: Statements, learnerId: number): LearnerSnapshot {
   const row = s.learner.get(learnerId, learnerId);
   if (!row) throw new Error("learner state missing");
-  const progress = new Map<string, GoalProgress>();
-  for (const [goalId, status, attempts, masteredAt] of JSON.parse(
-    row.progress_json,
-  ) as ProgressTuple[])
-    progress.set(goalId, { goalId, status, attempts, masteredAt });
-  return {
+  return toSnapshot(
     learnerId,
-    stateVersion: row.state_version,
-    state: JSON.parse(row.state_json) as LearnerState,
-    progress,
-  };
+    row.state_version,
+    row.state_json,
+    JSON.parse(row.progress_json) as ProgressTuple[],
+  );
 }
 
 /** The write transaction handed to the write pipeline, over the writer's statements. */
@@ -137,15 +127,7 @@ export function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
         s.idempotency.get(key.sessionId, key.toolName, key.clientRequestId, now),
       ),
     async saveIdempotency(r) {
-      s.saveIdempotency.run(
-        r.sessionId,
-        r.toolName,
-        r.clientRequestId,
-        r.fingerprint,
-        r.response,
-        r.createdAt,
-        r.expiresAt,
-      );
+      s.saveIdempotency.run(...idempotencyValues(r));
     },
     async saveState(learnerId, state, fromVersion, now) {
       const next = fromVersion + 1;
@@ -178,19 +160,7 @@ export function writeTx(s: Statements, stateSchemaVersion: number): WriteTx {
       return s.spentBy.get(jti)!.use_key === use ? "repeat" : "replayed";
     },
     async insertSession(r) {
-      s.insertSession.run(
-        r.sessionId,
-        r.learnerId,
-        r.locale,
-        r.contractMajor,
-        r.workflowVersion,
-        r.curriculumRevision,
-        r.policyRevision,
-        r.createdAt,
-        r.expiresAt,
-        r.subject?.issuer ?? null,
-        r.subject?.sub ?? null,
-      );
+      s.insertSession.run(...sessionValues(r));
     },
     async claimPolicyRevision(revision, key) {
       const stored = s.floor.get(key)?.value ?? 0;

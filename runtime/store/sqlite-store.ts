@@ -5,6 +5,8 @@ import knexFactory, { type Knex } from "knex";
 import type { LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
 import { SessionCache } from "./session-cache.js";
+import { type CommitDelayHook, commitWindow } from "./commit-delay-hook.js";
+import { WalSync } from "./wal-sync.js";
 import { toSession } from "./session-row.js";
 import {
   readLearner,
@@ -37,36 +39,18 @@ export async function migrateSqlite(file: string): Promise<void> {
   }
 }
 
-function openConnection(file: string): Database.Database {
+/**
+ * A connection in WAL mode. The writer's COMMIT writes the WAL (synchronous=NORMAL) and the store
+ * syncs the WAL file itself, off the event loop, before it answers (wal-sync.ts): a commit is on disk
+ * before the caller sees its receipt (G7), as with synchronous=FULL. The reader never commits.
+ */
+function openConnection(file: string, synchronous: "NORMAL" | "FULL"): Database.Database {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
-  // FULL: a commit is on disk before the caller sees its receipt (G7).
-  db.pragma("synchronous = FULL");
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma("foreign_keys = ON");
   return db;
-}
-
-/**
- * Test-only crash hook (the crash harness, test/reliability/crash.ts): hold every group commit for
- * `delayMs` just before its COMMIT and again just after it, before any caller hears back, and mark
- * each window on stderr, so a SIGKILL can be aimed at an uncommitted transaction and at a committed
- * write whose answer is not out yet. Only `SKILLPILOT_TEST_COMMIT_DELAY_MS` turns it on (see
- * runtime/config/config.ts); never in production.
- */
-export interface CommitDelayHook {
-  delayMs: number;
-}
-
-/** The markers the crash harness waits for (one line each on stderr). */
-export const commitWindowMarkers = {
-  before: "skillpilot-test-hook: before-commit",
-  after: "skillpilot-test-hook: after-commit",
-} as const;
-
-async function commitWindow(hook: CommitDelayHook, which: "before" | "after"): Promise<void> {
-  process.stderr.write(`${commitWindowMarkers[which]}\n`);
-  await new Promise((resolve) => setTimeout(resolve, hook.delayMs));
 }
 
 interface QueuedWrite {
@@ -99,18 +83,62 @@ export class SqliteStore implements CoachStore {
   private adminKnex: Knex | undefined;
   private readonly sessions = new SessionCache();
   private readonly adminStatements = new Map<string, Database.Statement>();
+  private readonly walSync: WalSync;
+  /**
+   * Learners and sessions written by a commit that is not on disk yet, with the promise of its
+   * sync: the reader connection could already see them, so reads of them wait for it (nothing
+   * ever reads data a crash could take back). The writer's own reads need no wait: whatever
+   * it answers waits for a sync that covers everything committed before.
+   */
+  private readonly unsyncedLearners = new Map<number, Promise<void>>();
+  private readonly unsyncedSessions = new Map<string, Promise<void>>();
+  /** What the group being built writes (learner ids, session ids). */
+  private groupLearners = new Set<number>();
+  private groupSessions = new Set<string>();
 
   private constructor(
     readonly file: string,
     stateSchemaVersion: number,
     private readonly commitDelay?: CommitDelayHook,
   ) {
-    this.writer = openConnection(file);
-    this.reader = openConnection(file);
+    this.writer = openConnection(file, "NORMAL");
+    this.reader = openConnection(file, "FULL");
+    this.walSync = new WalSync(file);
     this.read = statements(this.reader);
     this.writes = statements(this.writer);
     this.txControl = transactionControl(this.writer);
-    this.tx = writeTx(this.writes, stateSchemaVersion);
+    this.tx = this.tracked(writeTx(this.writes, stateSchemaVersion));
+  }
+
+  /** The write transaction, noting which learners and sessions the group writes. */
+  private tracked(tx: WriteTx): WriteTx {
+    const learners = () => this.groupLearners;
+    return {
+      ...tx,
+      saveState: (learnerId, ...rest) => {
+        learners().add(learnerId);
+        return tx.saveState(learnerId, ...rest);
+      },
+      saveProgress: (learnerId, ...rest) => {
+        learners().add(learnerId);
+        return tx.saveProgress(learnerId, ...rest);
+      },
+      ensureLearner: async (...args) => {
+        const id = await tx.ensureLearner(...args);
+        learners().add(id);
+        return id;
+      },
+      insertSession: (session) => {
+        this.groupSessions.add(session.sessionId);
+        return tx.insertSession(session);
+      },
+    };
+  }
+
+  /** Wait until the last commit that wrote `key` is on disk (at once when none is pending). */
+  private static async synced<K>(pending: Map<K, Promise<void>>, key: K): Promise<void> {
+    const sync = pending.get(key);
+    if (sync !== undefined) await sync;
   }
 
   /**
@@ -127,16 +155,22 @@ export class SqliteStore implements CoachStore {
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
-    return this.sessions.find(sessionId, async () => toSession(this.read.session.get(sessionId)));
+    return this.sessions.find(sessionId, async () => {
+      await SqliteStore.synced(this.unsyncedSessions, sessionId);
+      return toSession(this.read.session.get(sessionId));
+    });
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
+    await SqliteStore.synced(this.unsyncedLearners, learnerId);
     // A single statement: state and progress come from the same snapshot.
     return readLearner(this.read, learnerId);
   }
 
   write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error("store is closed"));
+    // After a failed sync nothing committed since can be promised to be on disk: fail stop.
+    if (this.walSync.failed !== undefined) return Promise.reject(this.walSync.failed);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) this.drained = this.drain();
@@ -147,8 +181,9 @@ export class SqliteStore implements CoachStore {
    * Group commit: writes that queued up while the previous commit ran share one `BEGIN IMMEDIATE`
    * transaction, each inside its own SAVEPOINT. A write that throws is rolled back to its savepoint
    * alone; the others see each other's effects exactly as if they had run one after another. One
-   * COMMIT (one fsync under synchronous=FULL) then makes the whole group durable before any caller
-   * hears back, so a receipt is never handed out for an uncommitted write.
+   * COMMIT and one WAL sync (wal-sync.ts, off the event loop; groups that commit while a sync runs
+   * share the next) then make the whole group durable before any caller hears back, so a receipt
+   * is never handed out for a write that is not on disk. The next group is built meanwhile.
    */
   private async drain(): Promise<void> {
     const txc = this.txControl;
@@ -159,6 +194,8 @@ export class SqliteStore implements CoachStore {
           item: QueuedWrite;
           outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
         }[] = [];
+        this.groupLearners = new Set();
+        this.groupSessions = new Set();
         try {
           txc.begin();
           while (this.queue.length > 0 && group.length < MAX_GROUP) {
@@ -173,25 +210,62 @@ export class SqliteStore implements CoachStore {
               group.push({ item, outcome: { ok: false, error } });
             }
             // Linger one event-loop turn before committing, so writes of concurrent requests
-            // can join this commit instead of each paying for its own fsync.
+            // can join this commit instead of each paying for its own.
             if (this.queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
           }
           if (this.commitDelay) await commitWindow(this.commitDelay, "before");
           txc.commit();
-          if (this.commitDelay) await commitWindow(this.commitDelay, "after");
         } catch (error) {
           if (this.writer.inTransaction) txc.rollback();
           for (const { item } of group) item.reject(error);
           continue;
         }
-        for (const { item, outcome } of group) {
-          if (outcome.ok) item.resolve(outcome.value);
-          else item.reject(outcome.error);
+        const synced = this.unsynced(this.walSync.afterCommit());
+        const answer = () => {
+          for (const { item, outcome } of group) {
+            if (outcome.ok) item.resolve(outcome.value);
+            else item.reject(outcome.error);
+          }
+        };
+        const fail = (error: unknown) => {
+          for (const { item } of group) item.reject(error);
+        };
+        if (this.commitDelay) {
+          // The harness's second window: committed and on disk, nobody answered yet.
+          const ok = await synced.then(
+            () => true,
+            (error: unknown) => {
+              fail(error);
+              return false;
+            },
+          );
+          if (!ok) continue;
+          await commitWindow(this.commitDelay, "after");
+          answer();
         }
+        // The next group is built while this one's sync runs; its writers hear back after it.
+        else synced.then(answer, fail);
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  /** Until `synced` settles, reads of what the group wrote wait for it. */
+  private unsynced(synced: Promise<void>): Promise<void> {
+    for (const id of this.groupLearners) this.unsyncedLearners.set(id, synced);
+    for (const id of this.groupSessions) this.unsyncedSessions.set(id, synced);
+    const learners = this.groupLearners;
+    const sessions = this.groupSessions;
+    const forget = () => {
+      for (const id of learners)
+        if (this.unsyncedLearners.get(id) === synced) this.unsyncedLearners.delete(id);
+      for (const id of sessions)
+        if (this.unsyncedSessions.get(id) === synced) this.unsyncedSessions.delete(id);
+    };
+    // A failed sync keeps them: what it covered may not be on disk, so it is not read either.
+    synced.then(forget, () => undefined);
+    return synced;
   }
 
   async purgeExpired(now: number): Promise<number> {
@@ -244,6 +318,7 @@ export class SqliteStore implements CoachStore {
     await this.adminKnex?.destroy();
     this.closed = true;
     await this.drained;
+    await this.walSync.close();
     this.reader.close();
     this.writer.close();
   }

@@ -62,7 +62,12 @@ export interface WriteTx extends StoreReader {
   /** The live (unexpired at `now`) record for a key. */
   findIdempotency(key: IdempotencyKey, now: number): Promise<IdempotencyRecord | undefined>;
   saveIdempotency(record: IdempotencyRecord): Promise<void>;
-  /** Store the new state as `fromVersion + 1` and return that version; fails if the row moved. */
+  /**
+   * Store the new state as `fromVersion + 1` and return that version; fails if the row moved: at
+   * once with StateVersionMismatch (SQLite), or, where the write is held to go out with the
+   * transaction's other writes (PostgreSQL), with a STATE_CONFLICT CoachError from `write` before
+   * anything is committed.
+   */
   saveState(
     learnerId: number,
     state: LearnerState,

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig, TEST_COMMIT_DELAY_ENV } from "../../../runtime/config/config.js";
 import { initialLearnerState } from "../../../runtime/domain/learner-state.js";
-import { commitWindowMarkers, SqliteStore } from "../../../runtime/store/sqlite-store.js";
+import { commitWindowMarkers } from "../../../runtime/store/commit-delay-hook.js";
+import { SqliteStore } from "../../../runtime/store/sqlite-store.js";
 import { repoRoot } from "../support/runtime-fixture.js";
 
 describe("the crash harness's commit-delay hook is test-only (issue #15 item 5)", () => {

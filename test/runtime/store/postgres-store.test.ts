@@ -90,6 +90,59 @@ describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", func
     assert.equal(s.progress.size, 0);
   });
 
+  it("sends held writes before a read in the same transaction and keeps their order (issue #25 item 3)", async () => {
+    const at = new Date().toISOString();
+    const learnerId = await store.write((tx) =>
+      tx.ensureLearner("pg-held", initialLearnerState, at),
+    );
+    const seen = await store.write(async (tx) => {
+      await tx.saveProgress(
+        learnerId,
+        { goalId: "a", status: "practicing", attempts: 1, masteredAt: null },
+        at,
+      );
+      // The same row again: both writes apply, in call order.
+      await tx.saveProgress(
+        learnerId,
+        { goalId: "a", status: "mastered", attempts: 2, masteredAt: at },
+        at,
+      );
+      await tx.saveState(learnerId, { activeGoalId: null, focusSkillId: "s" }, 1, at);
+      return tx.loadLearner(learnerId);
+    });
+    assert.equal(seen.stateVersion, 2);
+    assert.deepEqual(seen.progress.get("a"), {
+      goalId: "a",
+      status: "mastered",
+      attempts: 2,
+      masteredAt: at,
+    });
+    const stored = await store.loadLearner(learnerId);
+    assert.equal(stored.stateVersion, 2);
+    assert.deepEqual(stored.progress.get("a"), seen.progress.get("a"));
+  });
+
+  it("fails a write whose state update matches no version with STATE_CONFLICT and commits none of it (G5, C14)", async () => {
+    const at = new Date().toISOString();
+    const learnerId = await store.write((tx) =>
+      tx.ensureLearner("pg-stale", initialLearnerState, at),
+    );
+    await assert.rejects(
+      store.write(async (tx) => {
+        await tx.saveProgress(
+          learnerId,
+          { goalId: "b", status: "practicing", attempts: 1, masteredAt: null },
+          at,
+        );
+        await tx.saveState(learnerId, { activeGoalId: "b", focusSkillId: null }, 7, at);
+      }),
+      (error: unknown) => (error as { code?: string }).code === "STATE_CONFLICT",
+    );
+    const s = await store.loadLearner(learnerId);
+    assert.equal(s.stateVersion, 1);
+    assert.equal(s.progress.size, 0);
+  });
+
   it("lets 4 nodes open one empty database at once: each migrates, one after another (issue #15 item 3)", async () => {
     const admin = knexFactory({ client: "pg", connection: pg!.url });
     try {

@@ -1,0 +1,193 @@
+import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
+import { type ProgressTuple, toSnapshot } from "./learner-row.js";
+import { floorSql } from "./policy-floor.js";
+
+// The SQL of the PostgreSQL store's hot path: named statements (prepared once per connection by the
+// `pg` driver, then only bound and executed) and the one statement that carries a transaction's
+// writes (postgres-write-tx.ts sends it, postgres-store.ts owns the pool and the retry).
+
+/** A named statement: `pg` prepares it on first use on each connection. */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+const named = (name: string, text: string): NamedStatement => ({ name, text });
+
+/** `?` placeholders (the dialect-neutral SQL of policy-floor.ts) as `$1`, `$2`, … */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/**
+ * A learner's state row with its progress folded in as a JSON array of `[goal_id, status,
+ * attempts, mastered_at]` tuples: one statement, so state and progress come from one snapshot
+ * without a transaction around them. Goals in byte order, as the embedded store returns them.
+ */
+const learnerSelect = (id: string) =>
+  `SELECT s.state_version, s.state_json,
+     (SELECT coalesce(json_agg(json_build_array(p.goal_id, p.status, p.attempts, p.mastered_at)
+                               ORDER BY p.goal_id COLLATE "C"), '[]'::json)
+        FROM progress p WHERE p.learner_id = s.learner_id) AS progress
+   FROM learner_state s WHERE s.learner_id = ${id}`;
+
+export const statements = {
+  session: named("sp_session", "SELECT * FROM sessions WHERE session_id = $1"),
+  learner: named("sp_learner", learnerSelect("$1")),
+  idempotency: named(
+    "sp_idempotency",
+    "SELECT fingerprint, response, created_at, expires_at FROM idempotency_records " +
+      "WHERE session_id = $1 AND tool_name = $2 AND client_request_id = $3 AND expires_at > $4",
+  ),
+  // A fresh token (the common case) costs this one statement; only a token seen before is looked
+  // up. Under SERIALIZABLE a concurrent spend of the same token is a serialization failure (retried).
+  spend: named(
+    "sp_spend",
+    "INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES ($1, $2, $3) " +
+      "ON CONFLICT (jti) DO NOTHING",
+  ),
+  spentBy: named("sp_spent_by", "SELECT use_key FROM spent_capabilities WHERE jti = $1"),
+  learnerByName: named("sp_learner_by_name", "SELECT id FROM learners WHERE external_name = $1"),
+  insertLearner: named(
+    "sp_insert_learner",
+    "INSERT INTO learners (external_name, created_at) VALUES ($1, $2) RETURNING id",
+  ),
+  insertState: named(
+    "sp_insert_state",
+    "INSERT INTO learner_state (learner_id, state_version, state_schema_version, state_json, " +
+      "updated_at) VALUES ($1, 1, $2, $3, $4)",
+  ),
+  insertSession: named(
+    "sp_insert_session",
+    "INSERT INTO sessions (session_id, learner_id, locale, contract_major, workflow_version, " +
+      "curriculum_revision, policy_revision, created_at, expires_at, subject_issuer, subject) " +
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+  ),
+  floor: named("sp_floor", numbered(floorSql.read)),
+  raiseFloor: named("sp_raise_floor", numbered(floorSql.raise)),
+};
+
+/** How a write transaction opens (every write of the store runs SERIALIZABLE). */
+export const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
+
+/**
+ * BEGIN and the learner read in one round trip: a simple-protocol query of two statements, which
+ * carries no parameters, so the learner id is written into it — only ever a safe integer.
+ */
+export function beginWithLearner(learnerId: number): string {
+  if (!Number.isSafeInteger(learnerId)) throw new Error("learner id is not an integer");
+  return `${BEGIN}; ${learnerSelect(String(learnerId))}`;
+}
+
+/** A learner row as the learner statements return it (`progress` parsed by the driver). */
+export interface LearnerRow {
+  state_version: number;
+  state_json: string;
+  progress: ProgressTuple[];
+}
+
+/** The snapshot of a learner row; throws if the learner does not exist. */
+export function toLearnerSnapshot(learnerId: number, row: LearnerRow | undefined): LearnerSnapshot {
+  if (!row) throw new Error("learner state missing");
+  return toSnapshot(learnerId, row.state_version, row.state_json, row.progress);
+}
+
+/**
+ * One write a transaction holds back until it next reads or commits: its SQL with `$n`
+ * placeholders counted from 1, its values, and the row it writes (two writes of one row cannot
+ * share a statement).
+ */
+export interface HeldWrite {
+  kind: string;
+  row: string;
+  sql: string;
+  values: unknown[];
+  /** A state update: the statement reports whether it matched the expected version. */
+  checksVersion?: boolean;
+}
+
+export const heldWrites = {
+  saveState: (learnerId: number, stateJson: string, from: number, now: string): HeldWrite => ({
+    kind: "state",
+    row: `state:${learnerId}`,
+    sql:
+      "UPDATE learner_state SET state_version = $1, state_json = $2, updated_at = $3 " +
+      "WHERE learner_id = $4 AND state_version = $5 RETURNING 1",
+    values: [from + 1, stateJson, now, learnerId, from],
+    checksVersion: true,
+  }),
+  saveProgress: (learnerId: number, p: GoalProgress, now: string): HeldWrite => ({
+    kind: "progress",
+    row: `progress:${learnerId}:${p.goalId}`,
+    sql:
+      "INSERT INTO progress (learner_id, goal_id, status, attempts, mastered_at, updated_at) " +
+      "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (learner_id, goal_id) DO UPDATE SET " +
+      "status = excluded.status, attempts = excluded.attempts, " +
+      "mastered_at = excluded.mastered_at, updated_at = excluded.updated_at",
+    values: [learnerId, p.goalId, p.status, p.attempts, p.masteredAt, now],
+  }),
+  insertReceipt: (values: unknown[], receiptId: string): HeldWrite => ({
+    kind: "receipt",
+    row: `receipt:${receiptId}`,
+    sql:
+      "INSERT INTO receipts (receipt_id, learner_id, session_id, operation, state_version, " +
+      "recorded_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    values,
+  }),
+  // An expired record under the same key is overwritten by the new operation.
+  saveIdempotency: (values: unknown[], key: string): HeldWrite => ({
+    kind: "idempotency",
+    row: `idempotency:${key}`,
+    sql:
+      "INSERT INTO idempotency_records (session_id, tool_name, client_request_id, fingerprint, " +
+      "response, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) " +
+      "ON CONFLICT (session_id, tool_name, client_request_id) DO UPDATE SET " +
+      "fingerprint = excluded.fingerprint, response = excluded.response, " +
+      "created_at = excluded.created_at, expires_at = excluded.expires_at",
+    values,
+  }),
+};
+
+/** Statement names by shape (short: PostgreSQL cuts names at 63 bytes), one per distinct text. */
+const shapes = new Map<string, string>();
+
+/** A shape (the kinds of the writes, in order) fixes the statement's text. */
+function shapeName(shape: string): string {
+  let name = shapes.get(shape);
+  if (!name) {
+    name = `sp_writes_${shapes.size}`;
+    shapes.set(shape, name);
+  }
+  return name;
+}
+
+/**
+ * The held writes as one statement: each a data-modifying WITH clause (PostgreSQL runs every one
+ * exactly once, in the statement's one snapshot), and a row reporting for each state update whether
+ * it matched. Named by its shape, so each shape is prepared once per connection.
+ */
+export function combinedWrites(writes: readonly HeldWrite[]): {
+  statement: NamedStatement;
+  values: unknown[];
+  versionChecks: string[];
+} {
+  const values: unknown[] = [];
+  const clauses: string[] = [];
+  const versionChecks: string[] = [];
+  writes.forEach((w, i) => {
+    const offset = values.length;
+    clauses.push(`w${i} AS (${w.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`);
+    values.push(...w.values);
+    if (w.checksVersion) versionChecks.push(`w${i}`);
+  });
+  const report = versionChecks.length
+    ? versionChecks.map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`).join(", ")
+    : "1 AS none";
+  const text = `WITH ${clauses.join(", ")} SELECT ${report}`;
+  return {
+    statement: { name: shapeName(writes.map((w) => w.kind).join(",")), text },
+    values,
+    versionChecks,
+  };
+}
