@@ -1,6 +1,6 @@
 import type { ToolName, ToolOutput } from "../../generated/handlers.gen.js";
 import { callTool } from "../../runtime/mcp/dispatch.js";
-import { type ServedContract } from "../../runtime/mcp/served-contract.js";
+import type { ServedContract } from "../../runtime/mcp/served-contract.js";
 import { servePrimary } from "../../runtime/served-contracts.js";
 import type { RuntimeServices } from "../../runtime/services.js";
 
@@ -24,8 +24,8 @@ export async function callInProcess<N extends ToolName>(
     scopes: services.auth.settings.scopesSupported,
     expiresAt: Number.MAX_SAFE_INTEGER,
   };
-  let contract = served.get(services);
-  if (!contract) served.set(services, (contract = servePrimary(services)));
+  const contract = served.get(services) ?? servePrimary(services);
+  served.set(services, contract);
   const result = await callTool(services, contract, name, JSON.parse(JSON.stringify(args)), {
     caller,
   });
