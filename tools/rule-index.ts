@@ -63,6 +63,7 @@ import "../release/prepare/prepare.js";
 import "../release/publish/record-published.js";
 import "../release/retire/retire-definitions.js";
 import "../release/verify/freeze.check.js";
+import "../release/verify/live-server.check.js";
 import "../release/verify/imported.check.js";
 import "../release/verify/line-publication.check.js";
 import "../release/verify/manifest-gate.rules.js";

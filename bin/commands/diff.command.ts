@@ -1,11 +1,16 @@
-import { type Command, InvalidArgumentError, Option } from "commander";
+import type { Command } from "commander";
+import {
+  liveClientOptions,
+  liveServerOptions,
+  type LiveServerFlags,
+} from "../live-server-options.js";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
 import { projectPaths } from "./root.js";
 
-interface DiffOptions {
+interface DiffOptions extends LiveServerFlags {
   against?: string[];
   format: DiagnosticFormat;
   waivers?: string;
@@ -14,18 +19,6 @@ interface DiffOptions {
   snapshot: string;
   today?: string;
   versionCheck: boolean;
-  header?: Record<string, string>;
-  protocolEra: "auto" | "modern" | "legacy";
-}
-
-/** `--header "Name: value"` (repeatable) into a header map. */
-function collectHeader(
-  value: string,
-  previous: Record<string, string> | undefined,
-): Record<string, string> {
-  const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/.exec(value);
-  if (!m) throw new InvalidArgumentError(`expected "Name: value", got "${value}".`);
-  return { ...previous, [m[1]]: m[2] };
 }
 
 /**
@@ -33,43 +26,30 @@ function collectHeader(
  * L12.2).
  */
 export function registerDiffCommand(program: Command): void {
-  program
-    .command("diff")
-    .summary("Compare the contract with published snapshots")
-    .description(
-      "Compare the contract against every published snapshot (or --against, or " +
-        "OLD NEW): breaking changes with witnesses, the minimum SemVer bump and " +
-        "its class (server-only, patch, minor or incompatible).",
-    )
-    .argument(
-      "[old]",
-      'old contract: a snapshot, an MCP tools/list JSON ({"tools":[…]} or an array) or a ' +
-        "live server's http(s)://HOST/mcp",
-    )
-    .argument("[new]", "new contract (default: the project's generated snapshot)")
-    .option(
-      "--against <spec>",
-      "baseline instead of contracts/published/ (repeatable; a finding that holds against " +
-        "several is reported once): a directory (every contract.snapshot.json below it), a " +
-        "file, git:REF, or a live server's http(s)://HOST/mcp (its tools/list through the " +
-        "official MCP client)",
-      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-    )
-    .option(
-      "--header <header>",
-      'request header for a live server, "Name: value" (repeatable), e.g. ' +
-        '"Authorization: Bearer …"',
-      collectHeader,
-    )
-    .addOption(
-      new Option(
-        "--protocol-era <era>",
-        "protocol era for a live server: auto (2026-07-28 via server/discover, else the 2025 " +
-          "initialize handshake), modern or legacy",
+  liveServerOptions(
+    program
+      .command("diff")
+      .summary("Compare the contract with published snapshots")
+      .description(
+        "Compare the contract against every published snapshot (or --against, or " +
+          "OLD NEW): breaking changes with witnesses, the minimum SemVer bump and " +
+          "its class (server-only, patch, minor or incompatible).",
       )
-        .choices(["auto", "modern", "legacy"])
-        .default("auto"),
-    )
+      .argument(
+        "[old]",
+        'old contract: a snapshot, an MCP tools/list JSON ({"tools":[…]} or an array) or a ' +
+          "live server's http(s)://HOST/mcp",
+      )
+      .argument("[new]", "new contract (default: the project's generated snapshot)")
+      .option(
+        "--against <spec>",
+        "baseline instead of contracts/published/ (repeatable; a finding that holds against " +
+          "several is reported once): a directory (every contract.snapshot.json below it), a " +
+          "file, git:REF, or a live server's http(s)://HOST/mcp (its tools/list through the " +
+          "official MCP client)",
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+  )
     .addOption(formatOption())
     .option("--waivers <file>", "waiver file (default: contracts/waivers.json when it exists)")
     .option(
@@ -140,7 +120,7 @@ export function registerDiffCommand(program: Command): void {
           waiverFile: opts.waivers,
           now,
           versionCheck: opts.versionCheck,
-          live: { headers: opts.header ?? {}, era: opts.protocolEra },
+          live: liveClientOptions(opts),
         }).finally(progress.done);
         if (outcome.status === "input-error") {
           emitReport(outcome.diagnostics, opts.format);

@@ -2,27 +2,48 @@ import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
+import {
+  liveClientOptions,
+  liveServerOptions,
+  serverUrlArgument,
+  type LiveServerFlags,
+} from "../live-server-options.js";
 import { projectPaths } from "./root.js";
+
+interface VerifyOptions extends LiveServerFlags {
+  format: DiagnosticFormat;
+  since?: string;
+  live?: string;
+}
 
 /** `skillpilot verify`: the release CI gate. */
 export function registerVerifyCommand(program: Command): void {
-  program
-    .command("verify")
-    .summary("Check the release records and the line (CI gate)")
-    .description(
-      "Release CI gate: published folders match contracts/release-index.json and " +
-        "rebuild to the same archives, release records only grow, a line is published only " +
-        "by record-published, every published UI URI still serves identical bytes, the " +
-        "manifest gate (names, versions, origins), the contract line across its git history " +
-        "and the review freeze.",
-    )
-    .addOption(formatOption())
-    .option(
-      "--since <git:REF>",
-      "also check the contract line's transitions and policyRevision against release/line.json " +
-        "as committed at REF, and that the release index and published folders at REF are still " +
-        "there byte for byte (CI passes its git baseline)",
-    )
+  liveServerOptions(
+    program
+      .command("verify")
+      .summary("Check the release records and the line (CI gate)")
+      .description(
+        "Release CI gate: published folders match contracts/release-index.json and " +
+          "rebuild to the same archives, release records only grow, a line is published only " +
+          "by record-published, every published UI URI still serves identical bytes, the " +
+          "manifest gate (names, versions, origins), the contract line across its git history " +
+          "and the review freeze.",
+      )
+      .addOption(formatOption())
+      .option(
+        "--since <git:REF>",
+        "also check the contract line's transitions and policyRevision against release/line.json " +
+          "as committed at REF, and that the release index and published folders at REF are still " +
+          "there byte for byte (CI passes its git baseline)",
+      )
+      .option(
+        "--live <url>",
+        "before submitting: also check that the deployed server at this http(s)://HOST/mcp " +
+          "already serves the candidate package's tool definitions and every live approved one " +
+          "(each published release not retired, the frozen draft), UI pages included",
+        serverUrlArgument,
+      ),
+  )
     .addHelpText(
       "after",
       exitCodesHelp({
@@ -31,7 +52,7 @@ export function registerVerifyCommand(program: Command): void {
         usage: "usage or I/O error",
       }),
     )
-    .action(async (opts: { format: DiagnosticFormat; since?: string }, command: Command) => {
+    .action(async (opts: VerifyOptions, command: Command) => {
       const root = projectPaths(command).root;
       if (opts.since !== undefined) {
         const { checkSinceRef } = await import("../../release/verify/since-ref.js");
@@ -48,6 +69,15 @@ export function registerVerifyCommand(program: Command): void {
         "checking the release records and the contract line's history",
       );
       const diagnostics = await verifyRelease(root, { since: opts.since }).finally(progress.done);
+      if (opts.live !== undefined) {
+        const { checkLiveServer } = await import("../../release/verify/live-server.check.js");
+        const checking = startProgress("verify", `listing the live server ${opts.live}`);
+        diagnostics.push(
+          ...(await checkLiveServer(root, opts.live, liveClientOptions(opts)).finally(
+            checking.done,
+          )),
+        );
+      }
       process.exitCode = emitReport(diagnostics, opts.format, {
         summary: "release verify: all checks passed",
       });

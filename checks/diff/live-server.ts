@@ -17,6 +17,9 @@ export interface LiveServerOptions {
 export interface LiveClient {
   listTools(params?: { cursor: string }): Promise<{ tools: unknown[]; nextCursor?: string }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<{
+    contents: { uri: string; text?: string; blob?: string }[];
+  }>;
   getProtocolEra(): string | undefined;
 }
 

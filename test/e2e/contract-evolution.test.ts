@@ -13,6 +13,7 @@ import {
   startThrowawayPostgres,
   type ThrowawayPostgres,
 } from "../runtime/support/throwaway-postgres.js";
+import { runCli } from "../support/run-cli.js";
 import type { Wire } from "../support/wire.js";
 import {
   cli,
@@ -282,11 +283,19 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
 describe("contract evolution: the gates judge against every live approved definition (L12.2, §10.2)", function () {
   this.timeout(240_000);
   let project: string;
+  let c: ContractRevision;
   before(async () => {
     project = await makeTemplateProject();
+    await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
+      recursive: true,
+    });
     await publishRelease(project, "1.1.3");
+    c = await withReplacement();
   });
-  after(() => (project ? removeProject(project) : undefined));
+  after(async () => {
+    await c?.cleanup();
+    if (project) await removeProject(project);
+  });
 
   /** Edit the project's schemas as revision C does, bump the package version, regenerate. */
   async function supersede(root: string) {
@@ -340,6 +349,87 @@ describe("contract evolution: the gates judge against every live approved defini
     } finally {
       await removeProject(root);
     }
+  });
+
+  it("verify --live: the candidate is refused while the deployed server lacks its replacement tool, and passes once the server serves both the candidate and 1.1.3 (MINOR rule: server first)", async () => {
+    const root = await copyProject(project);
+    try {
+      await verifyLive(root);
+    } finally {
+      await removeProject(root);
+    }
+  });
+
+  async function verifyLive(root: string) {
+    // The server still deployed: the contract as published in 1.1.3.
+    const before = await startFixture({}, undefined, project);
+    try {
+      await supersede(root);
+      const behind = await runCli([
+        "-C",
+        root,
+        "verify",
+        "--live",
+        before.server.mcpUrl,
+        "--format",
+        "json",
+      ]);
+      assert.equal(behind.code, 1, behind.stdout + behind.stderr);
+      const found = JSON.parse(behind.stdout).diagnostics as Wire[];
+      const summary = found.find((d) => d.ruleId === "LIVE_SERVER_BEHIND")!;
+      assert.match(summary.message, /the candidate package/);
+      const removed = found.find((d) => d.ruleId === "TOOL_REMOVED")!;
+      assert.equal(removed.data.tool, "complete_skillpilot_active_goal");
+      assert.equal(removed.data.witness.value.name, "complete_skillpilot_active_goal");
+      assert.ok(
+        !found.some((d) => /published 1\.1\.3 on/.test(String(d.message))),
+        "the deployed server serves what 1.1.3 holds",
+      );
+    } finally {
+      await before.close();
+    }
+    // The superset deployed: the replacement beside the superseded tool (held by 1.1.3).
+    const superset = await startFixture({}, replacementServing(c), project);
+    try {
+      const ok = await runCli([
+        "-C",
+        root,
+        "verify",
+        "--live",
+        superset.server.mcpUrl,
+        "--format",
+        "json",
+      ]);
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      const found = JSON.parse(ok.stdout).diagnostics as Wire[];
+      assert.ok(!found.some((d) => d.ruleId === "LIVE_SERVER_BEHIND"), ok.stdout);
+      const serves = found.find((d) => d.ruleId === "LIVE_SERVER_SERVES")!;
+      assert.match(serves.message, /the candidate package, published 1\.1\.3/);
+      assert.match(serves.message, /[1-9][0-9]* UI pages read/);
+    } finally {
+      await superset.close();
+    }
+  }
+
+  it("verify --live on an address that is not a server, or one that does not answer, says so", async () => {
+    const bad = await runCli(["-C", project, "verify", "--live", "localhost:3000/mcp"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /expected an http\(s\):\/\/HOST\/mcp address/);
+    const down = await runCli([
+      "-C",
+      project,
+      "verify",
+      "--live",
+      "http://127.0.0.1:9/mcp",
+      "--format",
+      "json",
+    ]);
+    assert.equal(down.code, 1, down.stderr);
+    const found = JSON.parse(down.stdout).diagnostics as Wire[];
+    assert.match(
+      found.find((d) => d.ruleId === "LIVE_SERVER_UNREACHABLE")!.message,
+      /127\.0\.0\.1:9/,
+    );
   });
 
   it("a superseded tool whose replacement does not exist is a generate diagnostic, nothing written", async () => {
