@@ -16,6 +16,8 @@ import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
 import { mcpAuthGate } from "./http/mcp-auth.js";
 import { mcpRoute } from "./http/mcp.route.js";
+import { rollbackIncompatibility } from "./auth/rollback-compatibility.js";
+import { liveApprovedDefinitions } from "../contract-model/approved-definitions.js";
 import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
@@ -159,6 +161,13 @@ export async function startServer(
   // other ones, or on a rollback to a retired profile without a new policyRevision).
   const instanceId = newInstanceId();
   const profiles = services.auth.settings.profiles;
+  const mounted = await mountContracts(services, options);
+  // A rollback to a retired profile needs a server serving every live approved definition.
+  const incompatibility = rollbackIncompatibility(
+    await liveApprovedDefinitions(config.root).catch(() => undefined),
+    mounted.map((m) => m.served),
+    services.auth.settings.scopesSupported,
+  );
   const leaseStart = PolicyLease.now();
   const activation = await activateClientPolicy(services.store, {
     instanceId,
@@ -166,7 +175,10 @@ export async function startServer(
     resource: services.auth.settings.policyResource,
     policyRevision: services.line.current()?.policyRevision ?? 0,
     now: new Date(),
+    ...(incompatibility && { incompatibility }),
   });
+  // Tokens a re-activated profile's client got before the re-activation need fresh authorization.
+  services.auth.requireFreshAuthorization(activation.freshAuthorizationAfter);
   if (activation.activated.length || activation.retired.length)
     services.logger.info(
       { activated: activation.activated, retired: activation.retired },
@@ -193,7 +205,7 @@ export async function startServer(
     },
     leaseStart,
   );
-  const { app, mcp } = createApp(services, await mountContracts(services, options), lease);
+  const { app, mcp } = createApp(services, mounted, lease);
   const handle = app.callback();
   let inFlight = 0;
   let drained: (() => void) | undefined;

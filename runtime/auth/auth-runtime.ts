@@ -12,6 +12,11 @@ export type Caller = VerifiedToken;
 export interface AuthRuntime {
   settings: AuthSettings;
   verify(token: string): Promise<VerifiedToken>;
+  /**
+   * From now on refuse tokens of each client issued before the epoch ms given (its profile was
+   * re-activated after a retirement: fresh authorization). Set at start, before serving.
+   */
+  requireFreshAuthorization(after: ReadonlyMap<string, number>): void;
   /** The local development issuer, when it signs the tokens (loopback only). */
   devIssuer?: DevIssuer;
 }
@@ -47,6 +52,7 @@ export async function createAuthRuntime(
         : { kind: "file", file: jwks.file },
   );
   const clientIds = new Set(settings.profiles.map((p) => p.clientId));
+  let freshAfter: ReadonlyMap<string, number> = new Map();
   const verifier = createTokenVerifier({
     issuer: settings.issuer,
     resource: settings.resource,
@@ -54,6 +60,14 @@ export async function createAuthRuntime(
     algorithms: settings.algorithms,
     clockSkewSeconds: settings.clockSkewSeconds,
     clientAllowed: (id) => clientIds.has(id),
+    freshAfter: (id) => freshAfter.get(id),
   });
-  return { settings, verify: (token) => verifier.verify(token), ...(devIssuer && { devIssuer }) };
+  return {
+    settings,
+    verify: (token) => verifier.verify(token),
+    requireFreshAuthorization: (after) => {
+      freshAfter = after;
+    },
+    ...(devIssuer && { devIssuer }),
+  };
 }

@@ -27,6 +27,13 @@ interface PolicyRow {
   client_id: string;
   resource: string;
   status: "ACTIVE" | "RETIRED";
+  activated_at: string;
+  /**
+   * When the profile (or, for a new fingerprint, its client) was last retired. Kept when it is
+   * activated again: an ACTIVE row with a retirement is a rollback, and tokens issued before its
+   * `activated_at` need fresh authorization.
+   */
+  retired_at: string | null;
   retired_at_revision: number | null;
 }
 
@@ -117,6 +124,25 @@ function rollbackRefusal(
     : undefined;
 }
 
+/**
+ * When activating `p` re-activates a retired profile — its own fingerprint, or its client for
+ * this resource with no active profile of that client now — the retirement it undoes.
+ */
+function retirementUndone(
+  rows: readonly PolicyRow[],
+  own: PolicyRow | undefined,
+  p: ActivatedProfile,
+  resource: string,
+): string | undefined {
+  if (own) return own.status === "RETIRED" ? (own.retired_at ?? undefined) : undefined;
+  const sameClient = rows.filter((r) => r.client_id === p.clientId && r.resource === resource);
+  if (sameClient.length === 0 || sameClient.some((r) => r.status === "ACTIVE")) return undefined;
+  return sameClient
+    .map((r) => r.retired_at ?? "")
+    .sort()
+    .at(-1);
+}
+
 /** What start-up activation did (for the log line; fingerprints are not secrets). */
 export interface ActivationOutcome {
   activated: string[];
@@ -127,6 +153,12 @@ export interface ActivationOutcome {
    * development issuer), whatever was active before it started, which it leaves alone.
    */
   active: string[];
+  /**
+   * Client id → epoch ms of the re-activation of its profile after a retirement (a rollback):
+   * tokens of that client issued before it need fresh authorization. Read from the database, so
+   * every instance serving it refuses them.
+   */
+  freshAuthorizationAfter: Map<string, number>;
 }
 
 /** What a running instance registered, for its heartbeat. */
@@ -146,6 +178,20 @@ const activeFingerprints = async (sql: SqlExecutor): Promise<string[]> =>
   )
     .map((r) => r.fingerprint)
     .sort();
+
+/** Client id → epoch ms of its latest re-activation, over the ACTIVE rows that undid a retirement. */
+async function reactivations(sql: SqlExecutor): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const rows = await sql.all<{ client_id: string; activated_at: string }>(
+    "SELECT client_id, activated_at FROM client_policy " +
+      "WHERE status = 'ACTIVE' AND retired_at IS NOT NULL",
+  );
+  for (const r of rows) {
+    const at = Date.parse(r.activated_at);
+    if (Number.isFinite(at) && at > (out.get(r.client_id) ?? 0)) out.set(r.client_id, at);
+  }
+  return out;
+}
 
 /** Register (or renew) an instance with a heartbeat on the database's clock. */
 async function register(
@@ -183,6 +229,11 @@ export async function activateClientPolicy(
     resource: string;
     policyRevision: number;
     now: Date;
+    /**
+     * Why this server is not compatible with every live approved tool definition, if it is not
+     * (`rollbackIncompatibility`): a rollback to a retired profile is then refused.
+     */
+    incompatibility?: string;
   },
 ): Promise<ActivationOutcome> {
   const setHash = policySetHash(request.profiles);
@@ -213,11 +264,14 @@ export async function activateClientPolicy(
           "once: stop the other instance first, or start this one with the same profiles",
       );
     const rows = await sql.all<PolicyRow>(
-      "SELECT fingerprint, client_id, resource, status, retired_at_revision FROM client_policy",
+      "SELECT fingerprint, client_id, resource, status, activated_at, retired_at, " +
+        "retired_at_revision FROM client_policy",
     );
     const byFingerprint = new Map(rows.map((r) => [r.fingerprint, r]));
+    const undone = new Map<string, string | undefined>();
     for (const p of recorded(request.profiles)) {
-      const refusal = rollbackRefusal(rows, byFingerprint.get(p.fingerprint), p, request);
+      const own = byFingerprint.get(p.fingerprint);
+      const refusal = rollbackRefusal(rows, own, p, request);
       if (refusal)
         throw new StartupError(
           "CLIENT_POLICY_ROLLBACK_REFUSED",
@@ -226,6 +280,15 @@ export async function activateClientPolicy(
             `a new policyRevision above ${refusal.at} in release/line.json and fresh ` +
             "authorization",
         );
+      const retiredAt = retirementUndone(rows, own, p, request.resource);
+      if (retiredAt !== undefined && request.incompatibility)
+        throw new StartupError(
+          "CLIENT_POLICY_ROLLBACK_INCOMPATIBLE",
+          `client profile "${p.name}" (fingerprint ${p.fingerprint.slice(0, 12)}…) was retired; ` +
+            "re-activating it needs a server that serves every live approved tool definition, " +
+            `but ${request.incompatibility}`,
+        );
+      undone.set(p.fingerprint, retiredAt);
     }
     const wanted = new Set(recorded(request.profiles).map((p) => p.fingerprint));
     const retired =
@@ -245,15 +308,22 @@ export async function activateClientPolicy(
       activated.push(p.fingerprint);
       if (row)
         await sql.run(
-          "UPDATE client_policy SET status = 'ACTIVE', activated_at = ?, retired_at = NULL, " +
+          "UPDATE client_policy SET status = 'ACTIVE', activated_at = ?, " +
             "retired_at_revision = NULL WHERE fingerprint = ?",
           [at, p.fingerprint],
         );
       else
         await sql.run(
           "INSERT INTO client_policy (fingerprint, profile_name, client_id, resource, status, " +
-            "activated_at) VALUES (?, ?, ?, ?, 'ACTIVE', ?)",
-          [p.fingerprint, p.name, p.clientId, request.resource, at],
+            "activated_at, retired_at) VALUES (?, ?, ?, ?, 'ACTIVE', ?, ?)",
+          [
+            p.fingerprint,
+            p.name,
+            p.clientId,
+            request.resource,
+            at,
+            undone.get(p.fingerprint) ?? null,
+          ],
         );
     }
     await register(store, sql, request.instanceId, setHash, at);
@@ -261,6 +331,7 @@ export async function activateClientPolicy(
       activated,
       retired: retired.map((r) => r.fingerprint),
       active: await activeFingerprints(sql),
+      freshAuthorizationAfter: await reactivations(sql),
     };
   });
 }

@@ -40,6 +40,11 @@ export interface VerifierOptions {
   clockSkewSeconds: number;
   /** Whether a client id belongs to an active client profile right now (L14). */
   clientAllowed(clientId: string): boolean;
+  /**
+   * Epoch ms from which tokens of a client count (its profile was re-activated after a
+   * retirement): a token issued before needs fresh authorization. Undefined: any `iat`.
+   */
+  freshAfter?(clientId: string): number | undefined;
   /** Verified tokens remembered until they expire. */
   memoSize?: number;
 }
@@ -152,6 +157,12 @@ export function createTokenVerifier(options: VerifierOptions): {
       const clientId = clientOf(payload);
       if (!options.clientAllowed(clientId))
         throw new TokenRejected("the access token's client is not allowed for this resource");
+      const fresh = options.freshAfter?.(clientId);
+      if (fresh !== undefined && (payload.iat as number) * 1000 < fresh)
+        throw new TokenRejected(
+          "the access token was issued before its client profile was activated again; " +
+            "sign in again for a fresh authorization",
+        );
       const verified: VerifiedToken = {
         issuer: payload.iss as string,
         subject: payload.sub as string,

@@ -15,7 +15,8 @@ export type StartupErrorCode =
   | "POLICY_REVISION_LOWERED"
   | "AUTH_CONFIG_INVALID"
   | "CLIENT_POLICY_CONFLICT"
-  | "CLIENT_POLICY_ROLLBACK_REFUSED";
+  | "CLIENT_POLICY_ROLLBACK_REFUSED"
+  | "CLIENT_POLICY_ROLLBACK_INCOMPATIBLE";
 
 /**
  * A start-up problem a person fixes (configuration, a busy port, a missing artifact): the CLI

@@ -15,6 +15,8 @@ import {
 } from "../runtime/support/throwaway-postgres.js";
 import { runCli } from "../support/run-cli.js";
 import type { Wire } from "../support/wire.js";
+import type { ClientProfile } from "../../runtime/auth/client-profiles.js";
+import { createTestIssuer, testConfidentialProfile } from "../runtime/support/test-issuer.js";
 import {
   cli,
   copyProject,
@@ -460,6 +462,95 @@ describe("contract evolution: the gates judge against every live approved defini
       assert.match(out.stderr + out.stdout, /RETIRE_UNPUBLISHED/);
     } finally {
       await removeProject(root);
+    }
+  });
+});
+
+describe("contract evolution: a client-policy rollback needs a server that serves every live approved definition (L14, §10.1)", function () {
+  this.timeout(180_000);
+  const profileB: ClientProfile = {
+    ...testConfidentialProfile,
+    name: "test-connector-b",
+    clientId: "test-connector-client-b",
+  };
+  let project: string;
+  let c: ContractRevision;
+  let without: ContractRevision;
+  before(async () => {
+    project = await makeTemplateProject();
+    await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
+      recursive: true,
+    });
+    await publishRelease(project, "1.1.3");
+    [c, without] = await Promise.all([
+      withReplacement(),
+      contractRevision((root) =>
+        rm(path.join(root, "schemas/tools/complete_skillpilot_goal.json")),
+      ),
+    ]);
+  });
+  after(async () => {
+    await c?.cleanup();
+    await without?.cleanup();
+    if (project) await removeProject(project);
+  });
+
+  it("re-activating a retired profile on a server without a tool 1.1.3 holds is refused, nothing changed; the superset server may", async () => {
+    const issuer = await createTestIssuer("http://issuer.test");
+    const dataDir = path.join(project, "policy-data");
+    const line = JSON.parse(
+      await readFile(path.join(project, "release/line.json"), "utf8"),
+    ) as Wire;
+    const raised = path.join(project, "release/line-raised.json");
+    await writeFile(raised, JSON.stringify({ ...line, policyRevision: line.policyRevision + 1 }));
+    const config = (profiles: ClientProfile[], lineFile?: string) => ({
+      publicUrl: "https://coach.test",
+      dataDir,
+      auth: issuer.config(profiles),
+      ...(lineFile && { lineFile }),
+    });
+    const db = knexFactory({
+      client: "better-sqlite3",
+      connection: { filename: path.join(dataDir, "skillpilot.sqlite") },
+      useNullAsDefault: true,
+    });
+    const statuses = async () =>
+      Object.fromEntries(
+        ((await db("client_policy").select()) as { profile_name: string; status: string }[]).map(
+          (r) => [r.profile_name, r.status],
+        ),
+      );
+    try {
+      await (await startFixture(config([testConfidentialProfile]), undefined, project)).close();
+      await (await startFixture(config([profileB]), undefined, project)).close();
+      const before = await statuses();
+      assert.deepEqual(before, { "test-connector": "RETIRED", "test-connector-b": "ACTIVE" });
+      await assert.rejects(
+        startFixture(
+          config([testConfidentialProfile], raised),
+          { contract: without.contract },
+          project,
+        ),
+        (error: Error & { code?: string }) => {
+          assert.equal(error.code, "CLIENT_POLICY_ROLLBACK_INCOMPATIBLE");
+          assert.match(error.message, /complete_skillpilot_goal, held by 1\.1\.3, is not served/);
+          return true;
+        },
+      );
+      assert.deepEqual(await statuses(), before, "nothing changed");
+      const superset = await startFixture(
+        config([testConfidentialProfile], raised),
+        replacementServing(c),
+        project,
+      );
+      await superset.close();
+      assert.deepEqual(await statuses(), {
+        "test-connector": "ACTIVE",
+        "test-connector-b": "RETIRED",
+      });
+    } finally {
+      await db.destroy();
+      await issuer.close();
     }
   });
 });

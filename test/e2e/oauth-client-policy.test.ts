@@ -198,12 +198,34 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
       });
     });
 
-    it("allows the rollback once policyRevision is raised above the retiring revision", async () => {
-      await start([profileA], await lineAt(work, 4));
+    it("allows the rollback once policyRevision is raised above the retiring revision; the client's tokens from before the re-activation need fresh authorization", async () => {
+      const stale = await issuer.mint({
+        audience: "https://coach.test/mcp",
+        subject: "ann",
+        scopes: ["coach.read"],
+        issuedAt: Math.floor(Date.now() / 1000) - 120,
+      });
+      const fx = await start([profileA], await lineAt(work, 4));
       assert.deepEqual(await policy(), {
         "test-connector": "ACTIVE",
         "test-connector-b": "RETIRED@4",
       });
+      await assert.rejects(
+        fx.services.auth.verify(stale),
+        /issued before its client profile was activated again/,
+      );
+      const fresh = await issuer.mint({
+        audience: "https://coach.test/mcp",
+        subject: "ann",
+        scopes: ["coach.read"],
+        issuedAt: Math.floor(Date.now() / 1000) + 2,
+      });
+      assert.equal((await fx.services.auth.verify(fresh)).subject, "ann");
+      // A restart of the same profiles (or a second instance) still refuses the old token.
+      await fx.close();
+      running.splice(running.indexOf(fx), 1);
+      const again = await start([profileA], await lineAt(work, 4));
+      await assert.rejects(again.services.auth.verify(stale), /fresh authorization/);
     });
 
     it("a second instance with different profiles refuses to serve the same database", async () => {
