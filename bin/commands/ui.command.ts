@@ -74,7 +74,13 @@ export function registerUiCommand(program: Command): void {
           ? `activated ${result.changed.join(", ")}; regenerated ` +
             `${result.regenerated.length} file(s)`
           : "release/line.json already binds these URIs";
-        process.exitCode = emitReport(result.diagnostics, opts.format, { summary: message });
+        // With --json stdout holds the listing alone; the activation line goes to stderr.
+        if (opts.json) process.stderr.write(`${message}\n`);
+        process.exitCode = emitReport(
+          result.diagnostics,
+          opts.format,
+          opts.json ? {} : { summary: message },
+        );
       },
     );
 }

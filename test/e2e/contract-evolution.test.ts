@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
@@ -412,6 +412,65 @@ describe("contract evolution: the gates judge against every live approved defini
       await superset.close();
     }
   }
+
+  it("a revised page under a new ui:// URI: the draft binds it while 1.1.3 keeps its own, the server serves both byte for byte, and verify --live reads both", async () => {
+    const root = await copyProject(project);
+    let fx: RuntimeFixture | undefined;
+    let revised: ContractRevision | undefined;
+    try {
+      const approved = String(
+        (definitionOf(published, "render_skillpilot_goal_visualization") as Wire)._meta.ui
+          .resourceUri,
+      );
+      const page = path.join(root, "ui/goal-visualization/index.html");
+      await writeFile(page, `${await readFile(page, "utf8")}<!-- revised -->\n`);
+      const activated = cli(root, "ui", "build", "--activate", "--json");
+      assert.equal(activated.code, 0, activated.stderr);
+      const draft = String(JSON.parse(activated.stdout)["goal-visualization"]);
+      assert.notEqual(draft, approved);
+      revised = await contractRevision((r) =>
+        cp(path.join(root, "release/line.json"), path.join(r, "release/line.json")),
+      );
+      fx = await startFixture({}, { contract: revised.contract }, root);
+      const client = await connectClient(fx, "2026-07-28 (SDK v2)");
+      try {
+        const listed = (await client.listTools()).tools.find(
+          (t) => t.name === "render_skillpilot_goal_visualization",
+        )!;
+        assert.equal(
+          (listed as Wire)._meta.ui.resourceUri,
+          draft,
+          "the new definition binds the new URI",
+        );
+        for (const uri of [approved, draft]) {
+          const text = String((await client.readResource(uri)).contents[0].text);
+          const hash = createHash("sha256").update(text, "utf8").digest("hex");
+          assert.ok(uri.includes(`sha256-${hash}`), `${uri} is served byte for byte`);
+        }
+      } finally {
+        await client.close();
+      }
+      const live = await runCli([
+        "-C",
+        root,
+        "verify",
+        "--live",
+        fx.server.mcpUrl,
+        "--format",
+        "json",
+      ]);
+      const found = JSON.parse(live.stdout).diagnostics as Wire[];
+      assert.ok(!found.some((d) => d.ruleId === "LIVE_SERVER_BEHIND"), live.stdout);
+      assert.ok(
+        found.some((d) => d.ruleId === "LIVE_SERVER_SERVES"),
+        live.stdout,
+      );
+    } finally {
+      await fx?.close();
+      await revised?.cleanup();
+      await removeProject(root);
+    }
+  });
 
   it("verify --live on an address that is not a server, or one that does not answer, says so", async () => {
     const bad = await runCli(["-C", project, "verify", "--live", "localhost:3000/mcp"]);
