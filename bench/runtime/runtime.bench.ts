@@ -17,6 +17,9 @@
  *    token verified, their session read: a round comes up in a conversation, see touchSessions),
  *  - floor: the same round against the same server code whose three recall handlers replay their
  *    first output (floor-server.ts): round − floor is what the domain work costs,
+ *  - direct / adapted: on a server whose contract also carries a superseded tool served through an
+ *    adapter (adapter-server.ts), the context read by its current name and by the old name:
+ *    adapted − direct is what an adapter costs a call,
  *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
  *    and context@today, the same on a built checkout of the code before (BENCH_BASELINE_ROOT),
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
@@ -28,7 +31,8 @@
  * threads of all instances of a scenario) is the cost figure the targets are set in: other load on
  * a shared machine barely moves it; throughput ratios are printed beside it.
  * Targets, server CPU per call against the peer echo: context ≤ 1.0, complete ≤ 1.1, a Verified
- * Recall round ≤ 3.5 peer calls; PostgreSQL complete ≤ 1.5 × its SQLite CPU.
+ * Recall round ≤ 3.5 peer calls, an adapted call ≤ 0.15 more than the direct one; PostgreSQL
+ * complete ≤ 1.5 × its SQLite CPU.
  * Run: npm run bench:runtime   (BENCH_CLIENTS, BENCH_ROUNDS, BENCH_SLICE_SECONDS,
  * BENCH_WARM_SECONDS, BENCH_RECALL_POOL; BENCH_POSTGRES=0 leaves the PostgreSQL column out) */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -64,6 +68,7 @@ const WITH_POSTGRES = process.env.BENCH_POSTGRES !== "0";
 const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-bench-"));
 const floorDir = path.join(dir, "floor");
 const echoAuthDir = path.join(dir, "echo-auth");
+const adapterDir = path.join(dir, "adapter");
 // Seeded before the servers start: one learner with a due recall item per Verified Recall round.
 const recallPool = await seedRecallLearners(root, dir, CLIENTS * RECALL_POOL);
 const [floorSession] = await seedRecallLearners(root, floorDir, 1);
@@ -84,8 +89,10 @@ const started = await Promise.all([
     { SKILLPILOT_LOG: path.join(dir, "calls.log"), ...publicUrl },
   ),
   startProcess(root, node("floor-server.ts", floorDir), publicUrl),
+  startProcess(root, node("adapter-server.ts", adapterDir), publicUrl),
 ]);
-const [peerServer, echoServer, echoAuthServer, coachServer, floorServer] = started;
+const [peerServer, echoServer, echoAuthServer, coachServer, floorServer, adapterServer] = started;
+const adapterTokens = await benchTokens(adapterDir, BENCH_MCP_URL);
 const coachTokens = await benchTokens(dir, BENCH_MCP_URL);
 const floorTokens = await benchTokens(floorDir, BENCH_MCP_URL);
 const echoTokens = await benchTokens(echoAuthDir, BENCH_MCP_URL);
@@ -96,13 +103,14 @@ const callers = {
   echoAuth: new RawMcpCaller(echoAuthServer.url, CLIENTS, () => echoToken),
   coach: new RawMcpCaller(coachServer.url, CLIENTS, coachTokens.tokenFor),
   floor: new RawMcpCaller(floorServer.url, CLIENTS, floorTokens.tokenFor),
+  adapter: new RawMcpCaller(adapterServer.url, CLIENTS, adapterTokens.tokenFor),
 };
 let postgres: PostgresColumn | undefined;
 let tracing: Awaited<ReturnType<typeof tracingColumn>> | undefined;
 
 let results: Map<string, Result>;
 try {
-  await Promise.all([coachTokens.refresh(), floorTokens.refresh()]);
+  await Promise.all([coachTokens.refresh(), floorTokens.refresh(), adapterTokens.refresh()]);
   postgres = WITH_POSTGRES
     ? await postgresColumn(root, CLIENTS, Math.ceil(RECALL_POOL / 2))
     : undefined;
@@ -118,6 +126,16 @@ try {
     Array.from({ length: CLIENTS }, (_, i) => `bench-${i}`),
     coachTokens.bind,
   );
+  const adapterLearners = await activeLearners(
+    new URL(adapterServer.url).origin,
+    callers.adapter,
+    Array.from({ length: CLIENTS }, (_, i) => `bench-adapter-${i}`),
+    adapterTokens.bind,
+  );
+  const readAs = (tool: string) =>
+    adapterLearners.map(
+      (s) => async () => !(await callers.adapter.call(tool, { learningSessionId: s.id })).isError,
+    );
   await touchSessions([callers.coach], recallPool, CLIENTS);
   tracing = await tracingColumn(root, dir, CLIENTS);
   // The floor server replays each handler's first output: one round alone records them.
@@ -143,6 +161,16 @@ try {
       name: "floor",
       calls: Array.from({ length: CLIENTS }, () => recallRounds(callers.floor, () => floorSession)),
       pids: pid(floorServer),
+    },
+    {
+      name: "direct",
+      calls: readAs("get_skillpilot_learning_context"),
+      pids: pid(adapterServer),
+    },
+    {
+      name: "adapted",
+      calls: readAs("get_skillpilot_learning_context_v0"),
+      pids: pid(adapterServer),
     },
     ...tracing.scenarios,
     ...(postgres ? [...postgres.oneInstance, ...postgres.twoInstances] : []),
@@ -221,6 +249,12 @@ function report(results: Map<string, Result>, pairRatios: number[], pg?: Postgre
     `throughput (peer calls/s / rounds/s, median of ${ROUNDS} rounds) ` +
       `${median(pairRatios).toFixed(2)}x, rounds ${Math.min(...pairRatios).toFixed(2)}-` +
       `${Math.max(...pairRatios).toFixed(2)}x`,
+  );
+  const adapted = (cpu(r("adapted")) - cpu(r("direct"))) / cpu(peer);
+  out(
+    `${"adapted call - direct call, server CPU / peer echo".padEnd(50)} ${adapted.toFixed(2)}x  ` +
+      `(target <= 0.15: ${adapted <= 0.15 ? "met" : "NOT met"})  direct ` +
+      `${(cpu(r("direct")) / cpu(peer)).toFixed(2)}x, adapted ${(cpu(r("adapted")) / cpu(peer)).toFixed(2)}x`,
   );
   out(
     `  our echo mount ${(cpu(r("echo")) / cpu(peer)).toFixed(2)}x the peer; authentication ` +

@@ -74,6 +74,12 @@ export interface RuntimeConfig {
   /** OpenTelemetry spans exported over OTLP/HTTP; unset: none. */
   openTelemetry?: { tracesEndpoint: string; serviceName?: string };
   /**
+   * How long hosts and shared caches may keep the contract's list results and UI pages under
+   * MCP 2026-07-28 (`ttlMs`, `cacheScope`). The contract is public and its pages are
+   * content-addressed, so the default is 5 minutes, public.
+   */
+  listingCache?: { ttlMs?: number; scope?: "public" | "private" };
+  /**
    * TEST ONLY: the crash harness's commit delay (ms) of the SQLite store. Set only by the
    * environment variable `SKILLPILOT_TEST_COMMIT_DELAY_MS` (no config file key, no flag); the
    * server warns loudly at start when it is on.
@@ -146,6 +152,7 @@ const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
   ["SKILLPILOT_OPENAI_APPS_CHALLENGE", "/auth/domainVerificationToken"],
   ["SKILLPILOT_TRACE_FILE", "/traceFile"],
   ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/openTelemetry/tracesEndpoint"],
+  ["SKILLPILOT_LISTING_TTL_MS", "/listingCache/ttlMs"],
 ];
 
 /** The environment variables the configuration reads that are set (non-empty) in `env`. */
@@ -164,6 +171,8 @@ const SECRET_ENV = new Set([
 /** One environment variable's value as its setting: PORT a number, the keyring JSON, else text. */
 function envValue(name: string, value: string): unknown {
   if (name === "PORT") return parsePort(value, "PORT");
+  // A number where one is meant; anything else stays text, so the schema check names it.
+  if (name === "SKILLPILOT_LISTING_TTL_MS") return /^\d+$/.test(value) ? Number(value) : value;
   if (name !== "SKILLPILOT_CAPABILITY_KEYS") return value;
   try {
     return JSON.parse(value) as unknown;
@@ -188,7 +197,7 @@ function envConfig(env: NodeJS.ProcessEnv): ConfigFile {
     if (!value) continue;
     const [key, sub] = pointer.slice(1).split("/");
     if (sub === undefined) out[key] = envValue(name, value);
-    else out[key] = { ...(out[key] as object | undefined), [sub]: value };
+    else out[key] = { ...(out[key] as object | undefined), [sub]: envValue(name, value) };
   }
   const problems = schemaErrors(out).map((error) => {
     const [name, pointer] = ENV_SETTINGS.find(
@@ -293,6 +302,8 @@ export async function loadConfig(
     merged.openTelemetry = { ...file.openTelemetry, ...fromEnv.openTelemetry } as {
       tracesEndpoint: string;
     };
+  if (file.listingCache || fromEnv.listingCache)
+    merged.listingCache = { ...file.listingCache, ...fromEnv.listingCache };
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -331,6 +342,10 @@ export async function loadConfig(
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
     ...(merged.traceFile && { traceFile: at(merged.traceFile) }),
     ...(merged.openTelemetry && { openTelemetry: merged.openTelemetry }),
+    listingCache: {
+      ttlMs: merged.listingCache?.ttlMs ?? 300_000,
+      scope: merged.listingCache?.scope ?? "public",
+    },
     ...(merged.auth && {
       auth: {
         ...merged.auth,

@@ -53,7 +53,21 @@ export function createCoachMcpHandler(
   contract: ServedContract,
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
-  const options = { capabilities: { tools: {}, resources: {} } };
+  // The contract and its content-addressed pages are the same for every caller: 2026-07-28 hosts
+  // and shared caches may keep the list results for the configured time (2025-era answers carry no
+  // cache fields).
+  const { ttlMs = 300_000, scope: cacheScope = "public" } = services.config.listingCache ?? {};
+  const hint = { ttlMs, cacheScope };
+  const options = {
+    capabilities: { tools: {}, resources: {} },
+    cacheHints: {
+      "tools/list": hint,
+      "resources/list": hint,
+      "resources/templates/list": hint,
+      "resources/read": hint,
+      "server/discover": hint,
+    },
+  };
   const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
   // tools/list exactly as generated (the schemas advertised unchanged), without the superseded
   // tools no live approved definition holds any more.
