@@ -3,7 +3,13 @@ import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { ajvErrorMessage, ajvErrorPointer, createAjv } from "../json-schema/ajv.js";
 import { REF_CYCLE, dereference } from "../json-schema/deref.js";
-import type { ContractModel, EnvelopeModel, SchemaDocModel, ToolModel } from "./model.js";
+import type {
+  ContractModel,
+  EnvelopeModel,
+  LaneModel,
+  SchemaDocModel,
+  ToolModel,
+} from "./model.js";
 import { SchemaRegistry } from "../json-schema/registry.js";
 import { generatorRules } from "./rules/index.js";
 import { runRules, type RuleContext, type ToolSource } from "./rules/rule.js";
@@ -13,6 +19,34 @@ import { isObject, type JsonObject } from "../json-schema/walk.js";
 export const TOOL_DEFINITION_ID = "https://skillpilot.com/schemas/openai/coach/v1/tool-definition";
 export const PLUGIN_SCHEMA_ID = "https://skillpilot.com/schemas/openai/coach/v1/plugin";
 export const CONTRACT_LINE_ID = "https://skillpilot.com/schemas/openai/contract-line/v1";
+export const LANES_SCHEMA_ID = "https://skillpilot.com/schemas/coach/v1/lanes";
+
+const LANES_INVALID = defineRule({
+  id: "LANES_INVALID",
+  family: "generator",
+  severity: "error",
+  summary:
+    "schemas/lanes.json does not describe the provider lanes one server can serve: it fails " +
+    "lanes.schema.json, names a lane or path twice, lacks the openai lane on /mcp, or takes an " +
+    "internal adapter path.",
+  message: {
+    schema: "{error}",
+    duplicate: "lane {what} {value} is declared twice",
+    openai: "the openai lane must be declared with mcpPath /mcp (the plugin's public MCP URL)",
+    internal: "lane {lane} takes {path}, the internal adapter path of the contract",
+  },
+});
+
+/** The lanes of a contract without `schemas/lanes.json`: the OpenAI app alone. */
+const defaultLanes: LaneModel[] = [
+  {
+    id: "openai",
+    description: "The OpenAI MCP App (ChatGPT): the plugin's public MCP URL.",
+    mcpPath: "/mcp",
+    authentication: "tool-call-challenge",
+    widgetMeta: "mcp-apps-and-openai",
+  },
+];
 
 const TOOL_DEFINITION_INVALID = defineRule({
   id: "TOOL_DEFINITION_INVALID",
@@ -98,10 +132,12 @@ export function buildModel(input: ContractSources): {
       doc: s.json as JsonObject,
     }));
   const plugin = rest.find((s) => schemaOf(s) === PLUGIN_SCHEMA_ID);
+  const lanesDoc = rest.find((s) => schemaOf(s) === LANES_SCHEMA_ID);
   const schemaDocs = rest.filter(
     (s) =>
       schemaOf(s) !== TOOL_DEFINITION_ID &&
       s !== plugin &&
+      s !== lanesDoc &&
       isObject(s.json) &&
       typeof s.json.$id === "string",
   );
@@ -179,6 +215,19 @@ export function buildModel(input: ContractSources): {
       diagnose(TOOL_DEFINITION_INVALID, { error }, at),
     );
   check(PLUGIN_SCHEMA_ID, plugin, (error, at) => diagnose(PLUGIN_INVALID, { error }, at));
+  if (lanesDoc && ajv.getSchema(LANES_SCHEMA_ID))
+    check(LANES_SCHEMA_ID, lanesDoc, (error, at) =>
+      diagnose(LANES_INVALID, { variant: "schema", error }, at),
+    );
+  const lanes = lanesDoc ? (lanesDoc.json as { lanes: LaneModel[] }).lanes : defaultLanes;
+  if (diagnostics.length === 0 && lanesDoc)
+    diagnostics.push(
+      ...laneProblems(
+        lanes,
+        String((plugin.json as JsonObject).internalAdapterPath),
+        lanesDoc.file,
+      ),
+    );
   check(CONTRACT_LINE_ID, line, (error, at) =>
     diagnose(LINE_INVALID, { variant: "schema", error }, at),
   );
@@ -232,6 +281,7 @@ export function buildModel(input: ContractSources): {
     lineFile: line.file,
     tools,
     envelopes,
+    lanes,
     schemaDocs: docs,
     sources: sources.map((s) => ({ file: s.file, sha256: s.sha256 })),
     generator: {
@@ -242,6 +292,38 @@ export function buildModel(input: ContractSources): {
     },
   };
   return { model, diagnostics };
+}
+
+/** Lanes that cannot be served side by side: duplicates, no openai lane on /mcp, internal paths. */
+function laneProblems(lanes: readonly LaneModel[], internalPath: string, file: string) {
+  const out: Diagnostic[] = [];
+  for (const what of ["id", "mcpPath"] as const) {
+    const seen = new Set<string>();
+    lanes.forEach((lane, i) => {
+      if (seen.has(lane[what]))
+        out.push(
+          diagnose(
+            LANES_INVALID,
+            { variant: "duplicate", what, value: lane[what] },
+            { file, pointer: `/lanes/${i}/${what}` },
+          ),
+        );
+      seen.add(lane[what]);
+    });
+  }
+  if (!lanes.some((l) => l.id === "openai" && l.mcpPath === "/mcp"))
+    out.push(diagnose(LANES_INVALID, { variant: "openai" }, { file, pointer: "/lanes" }));
+  lanes.forEach((lane, i) => {
+    if (lane.mcpPath === internalPath || lane.mcpPath.startsWith("/internal/"))
+      out.push(
+        diagnose(
+          LANES_INVALID,
+          { variant: "internal", lane: lane.id, path: lane.mcpPath },
+          { file, pointer: `/lanes/${i}/mcpPath` },
+        ),
+      );
+  });
+  return out;
 }
 
 function isEnvelope(json: JsonObject): boolean {

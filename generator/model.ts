@@ -49,6 +49,15 @@ export interface EnvelopeModel {
   schema: Record<string, unknown>;
 }
 
+/** One provider lane (schemas/lanes.json): a host family's endpoint on the same server build. */
+export interface LaneModel {
+  id: string;
+  description: string;
+  mcpPath: string;
+  authentication: "tool-call-challenge" | "at-connect";
+  widgetMeta: "mcp-apps-and-openai" | "mcp-apps";
+}
+
 export interface ContractModel {
   /** plugin.json without its `$schema`/`$id`. */
   plugin: Record<string, unknown> & {
@@ -62,6 +71,8 @@ export interface ContractModel {
   lineFile: string;
   tools: ToolModel[];
   envelopes: EnvelopeModel[];
+  /** The provider lanes the server serves (schemas/lanes.json; the openai lane alone without it). */
+  lanes: LaneModel[];
   schemaDocs: SchemaDocModel[];
   /** Every input file and its sha256, sorted by path. */
   sources: { file: string; sha256: string }[];

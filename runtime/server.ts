@@ -67,8 +67,19 @@ export function createApp(
     ...c,
     handler: createCoachMcpHandler(services, c.served),
   }));
+  // Every other provider lane serves the primary contract on its own public path, with its own
+  // resource and widget metadata, over the same store (schemas/lanes.json).
+  const lanes = services.auth.settings.lanes
+    .filter((l) => l.mcpPath !== "/mcp")
+    .map((lane) => ({
+      lane,
+      handler: createCoachMcpHandler(services, endpoints[0].served, {
+        openaiMeta: lane.openaiMeta,
+      }),
+    }));
   const mcp = {
-    close: () => Promise.all(endpoints.map((e) => e.handler.close())).then(() => undefined),
+    close: () =>
+      Promise.all([...endpoints, ...lanes].map((e) => e.handler.close())).then(() => undefined),
   };
   const app = new Koa();
   // A thrown route error is answered by Koa; the log gets its name and status only, because a
@@ -131,6 +142,8 @@ export function createApp(
   const gate = mcpAuthGate(services.auth, policy);
   router.all("/mcp", gate, mcpRoute(endpoints[0].handler));
   for (const e of endpoints) router.all(e.path, gate, mcpRoute(e.handler));
+  for (const { lane, handler } of lanes)
+    router.all(lane.mcpPath, mcpAuthGate(services.auth, policy, lane), mcpRoute(handler));
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());

@@ -13,6 +13,12 @@ export const pluginIdentity = ${literal(plugin)} as const;
 
 /** The identity's keys and value types. */
 export type PluginIdentity = typeof pluginIdentity;
+
+/** The provider lanes the server serves, from schemas/lanes.json (the openai lane alone without it). */
+export const providerLanes = ${literal(model.lanes)} as const;
+
+/** One provider lane. */
+export type ProviderLane = (typeof providerLanes)[number];
 `;
   return { path: "generated/identity.gen.ts", contents };
 }

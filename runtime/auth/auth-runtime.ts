@@ -12,6 +12,8 @@ export type Caller = VerifiedToken;
 export interface AuthRuntime {
   settings: AuthSettings;
   verify(token: string): Promise<VerifiedToken>;
+  /** Verify a token for a provider lane: its audience must be that lane's resource. */
+  verifyOn(lane: string, token: string): Promise<VerifiedToken>;
   /**
    * From now on refuse tokens of each client issued before the epoch ms given (its profile was
    * re-activated after a retirement: fresh authorization). Set at start, before serving.
@@ -53,18 +55,32 @@ export async function createAuthRuntime(
   );
   const clientIds = new Set(settings.profiles.map((p) => p.clientId));
   let freshAfter: ReadonlyMap<string, number> = new Map();
-  const verifier = createTokenVerifier({
-    issuer: settings.issuer,
-    resource: settings.resource,
-    keys,
-    algorithms: settings.algorithms,
-    clockSkewSeconds: settings.clockSkewSeconds,
-    clientAllowed: (id) => clientIds.has(id),
-    freshAfter: (id) => freshAfter.get(id),
-  });
+  const verifierFor = (resource: string) =>
+    createTokenVerifier({
+      issuer: settings.issuer,
+      resource,
+      keys,
+      algorithms: settings.algorithms,
+      clockSkewSeconds: settings.clockSkewSeconds,
+      clientAllowed: (id) => clientIds.has(id),
+      freshAfter: (id) => freshAfter.get(id),
+    });
+  const verifier = verifierFor(settings.resource);
+  // One verifier per lane, each for its own resource: a token of one lane serves no other.
+  const laneVerifiers = new Map(
+    settings.lanes.map((l) => [
+      l.id,
+      l.resource === settings.resource ? verifier : verifierFor(l.resource),
+    ]),
+  );
   return {
     settings,
     verify: (token) => verifier.verify(token),
+    verifyOn: (lane, token) => {
+      const v = laneVerifiers.get(lane);
+      if (!v) throw new Error(`no provider lane ${lane}`);
+      return v.verify(token);
+    },
     requireFreshAuthorization: (after) => {
       freshAfter = after;
     },

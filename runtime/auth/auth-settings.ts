@@ -1,3 +1,4 @@
+import { providerLanes } from "../../generated/identity.gen.js";
 import { contractScopes } from "../../generated/tools.gen.js";
 import { isLoopbackHost, type RuntimeConfig, urlHost } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
@@ -27,6 +28,11 @@ export interface AuthSettings {
   policyResource: string;
   /** RFC 9728 protected resource metadata URL, on the resource's origin. */
   resourceMetadataUrl: string;
+  /**
+   * Every provider lane (schemas/lanes.json), the openai lane first: each its own OAuth resource
+   * (the origin plus its path) and metadata document. The openai lane's resource is `resource`.
+   */
+  lanes: readonly LaneSettings[];
   /** The issuer's JWKS: a URL, a local file, or (development) the local key. */
   jwks: { uri: string } | { file: string } | { development: true };
   algorithms: readonly string[];
@@ -39,6 +45,19 @@ export interface AuthSettings {
   scopesSupported: readonly string[];
   /** The token `/.well-known/openai-apps-challenge` answers with, when configured. */
   domainVerificationToken?: string;
+}
+
+/** One provider lane as this server serves it. */
+export interface LaneSettings {
+  id: string;
+  mcpPath: string;
+  /** Its OAuth resource, the audience its tokens must name (no token serves two lanes). */
+  resource: string;
+  resourceMetadataUrl: string;
+  /** Every request without a token gets 401 with the challenge (else only protected methods). */
+  atConnect: boolean;
+  /** Tools and pages keep ChatGPT's `openai/*` widget keys. */
+  openaiMeta: boolean;
 }
 
 const invalid = (message: string) => new StartupError("AUTH_CONFIG_INVALID", message);
@@ -108,6 +127,16 @@ export function resolveAuthSettings(
     resource,
     policyResource,
     resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
+    lanes: [...providerLanes]
+      .sort((a, b) => (a.id === "openai" ? -1 : b.id === "openai" ? 1 : 0))
+      .map((lane) => ({
+        id: lane.id,
+        mcpPath: lane.mcpPath,
+        resource: `${origin}${lane.mcpPath}`,
+        resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${lane.mcpPath}`,
+        atConnect: lane.authentication === "at-connect",
+        openaiMeta: lane.widgetMeta === "mcp-apps-and-openai",
+      })),
     jwks: development
       ? { development: true }
       : auth.jwksUri

@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Middleware } from "koa";
 import { authInfoOf } from "../auth/auth-info.js";
 import type { AuthRuntime } from "../auth/auth-runtime.js";
+import type { LaneSettings } from "../auth/auth-settings.js";
 import { bearerChallenge } from "../auth/challenge.js";
 import { TokenRejected } from "../auth/token-verifier.js";
 import { messageRefusal, refusalBody } from "../mcp/message-policy.js";
@@ -66,14 +67,19 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * RFC 9728 `resource_metadata`). Only a request without a token is parsed here (to see what it
  * asks for); an authenticated one goes to the SDK unread, which parses it once. `policy`: while
  * this instance's client policy lease does not hold (another instance may have taken over), a
- * request with a token gets 503 and is served by nothing.
+ * request with a token gets 503 and is served by nothing. `lane`: the provider lane the endpoint
+ * serves (default the openai lane): its resource, its metadata URL and, for an auth-at-connect
+ * lane, a 401 challenge for every request without a token.
  */
 export function mcpAuthGate(
   auth: AuthRuntime,
   policy?: { current(): boolean | Promise<boolean> },
+  lane: LaneSettings = auth.settings.lanes[0],
 ): Middleware {
-  const { resourceMetadataUrl, scopesSupported } = auth.settings;
-  const resource = new URL(auth.settings.resource);
+  const { scopesSupported } = auth.settings;
+  const resourceMetadataUrl = lane?.resourceMetadataUrl ?? auth.settings.resourceMetadataUrl;
+  const resource = new URL(lane?.resource ?? auth.settings.resource);
+  const verify = (token: string) => (lane ? auth.verifyOn(lane.id, token) : auth.verify(token));
   const parse = parseMcpBody();
   const refuse = (
     ctx: Parameters<Middleware>[0],
@@ -136,7 +142,7 @@ export function mcpAuthGate(
         return;
       }
       try {
-        const caller = await auth.verify(match[1]);
+        const caller = await verify(match[1]);
         (ctx.req as { auth?: AuthInfo }).auth = authInfoOf(match[1], caller, resource);
       } catch (error) {
         if (!(error instanceof TokenRejected)) throw error;
@@ -144,6 +150,8 @@ export function mcpAuthGate(
       }
       return next();
     }
+    // An auth-at-connect lane: a standard MCP client starts OAuth from this 401 at connect.
+    if (lane?.atConnect) return refuse(ctx);
     return parse(ctx, async () => {
       const body = (ctx.request as { body?: unknown }).body;
       // Refused bodies (too deep, a batch the revision does not allow) are answered here, before

@@ -26,6 +26,16 @@ export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router 
   const path = new URL(settings.resourceMetadataUrl).pathname;
   router.get(path, serveMetadata);
   router.get("/.well-known/oauth-protected-resource", serveMetadata);
+  // Every other provider lane: its own resource, at its own path-aware metadata URL (RFC 9728).
+  for (const lane of settings.lanes) {
+    if (lane.resource === settings.resource) continue;
+    const own = { ...metadata, resource: lane.resource };
+    router.get(new URL(lane.resourceMetadataUrl).pathname, (ctx) => {
+      ctx.set("Access-Control-Allow-Origin", "*");
+      ctx.set("Cache-Control", "public, max-age=300");
+      ctx.body = own;
+    });
+  }
   router.get("/.well-known/openai-apps-challenge", (ctx) => {
     if (!settings.domainVerificationToken) {
       ctx.status = 404;

@@ -15,6 +15,7 @@ import { carriesPrototypeKey, guardPrototypeKeys } from "./prototype-keys.js";
 import { tapTraffic } from "./traffic-tap.js";
 import type { ServedContract } from "./served-contract.js";
 import { createUiResources } from "./ui-resources.js";
+import { type LaneProjection, projectPage, projectTools } from "./lane-projection.js";
 
 /**
  * Create the SDK handler without its start-up warning that JSON responses drop mid-call
@@ -51,6 +52,7 @@ export function withoutJsonModeWarning<T>(create: () => T): T {
 export function createCoachMcpHandler(
   services: RuntimeServices,
   contract: ServedContract,
+  lane: LaneProjection = { openaiMeta: true },
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   // The contract and its content-addressed pages are the same for every caller: 2026-07-28 hosts
@@ -71,7 +73,7 @@ export function createCoachMcpHandler(
   const ui = createUiResources(services.uiPages, services.identity.widgetOrigin);
   // tools/list exactly as generated (the schemas advertised unchanged), without the superseded
   // tools no live approved definition holds any more.
-  const tools = contract.listing as Tool[];
+  const tools = projectTools(contract.listing as Tool[], lane);
   const listTools = async () => ({ tools });
   const listResources = async () => ({ resources: await ui.list() });
   // Declaring `resources` covers list, read and templates/list: the UI pages are fixed URIs, so
@@ -80,7 +82,7 @@ export function createCoachMcpHandler(
   const readResource = async (request: ReadResourceRequest) => {
     const result = await ui.read(request.params.uri);
     if (!result) throw new ResourceNotFoundError(request.params.uri);
-    return result;
+    return projectPage(result, lane);
   };
   /** tools/call of the instance serving one request (the result is projected for its era). */
   const callToolOn =

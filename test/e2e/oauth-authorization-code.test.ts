@@ -75,8 +75,9 @@ describe("OAuth end to end: authorization code + PKCE S256 from a real authoriza
   this.timeout(60_000);
   let as: TestAuthorizationServer;
   let fx: RuntimeFixture;
+  // The resource the authorization server issues tokens for (the lane a test signs in to).
+  let resource = "";
   before(async () => {
-    let resource = "";
     as = await startAuthorizationServer({
       resource: () => resource,
       profile: desktopProfile,
@@ -85,6 +86,8 @@ describe("OAuth end to end: authorization code + PKCE S256 from a real authoriza
     fx = await startFixture({
       auth: { issuer: as.issuer, jwksUri: as.jwksUri, clientProfiles: [desktopProfile] },
     });
+  });
+  beforeEach(() => {
     resource = fx.services.auth.settings.resource;
   });
   after(async () => {
@@ -156,5 +159,69 @@ describe("OAuth end to end: authorization code + PKCE S256 from a real authoriza
     } finally {
       await client.close();
     }
+  });
+
+  it("on the Claude lane the official client starts OAuth from the 401 at connect, signs in for that lane's resource, and its tool call succeeds; the lane lists MCP Apps metadata only", async () => {
+    const lane = fx.services.auth.settings.lanes.find((l) => l.id === "claude")!;
+    resource = lane.resource;
+    const url = new URL(lane.mcpPath, fx.server.mcpUrl);
+    const sid = await fx.newSession("cleo");
+    const provider = new MemoryProvider(as.issuer);
+    const newClient = () =>
+      new Client(
+        { name: "skillpilot-e2e-claude", version: "1.0.0" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+    // Not signed in: connecting is refused with 401, and the client starts authorization itself.
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await assert.rejects(newClient().connect(transport), /Unauthorized/i);
+    const [authorizationUrl] = provider.authorizationUrls;
+    assert.ok(authorizationUrl, "the client was sent to the authorization server");
+    assert.equal(authorizationUrl.searchParams.get("resource"), lane.resource);
+    assert.equal(authorizationUrl.searchParams.get("code_challenge_method"), "S256");
+    const callback = await authorizeHeadless(authorizationUrl, "cleo", CALLBACK);
+    assert.equal(
+      await auth(provider, {
+        serverUrl: url,
+        resourceMetadataUrl: new URL(lane.resourceMetadataUrl),
+        authorizationCode: callback.searchParams.get("code") ?? "",
+        iss: callback.searchParams.get("iss") ?? undefined,
+      }),
+      "AUTHORIZED",
+    );
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    try {
+      const { tools } = await client.listTools();
+      const widget = tools.find((t) => t.name === "render_skillpilot_goal_visualization")!;
+      assert.ok((widget._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri);
+      for (const t of tools)
+        assert.deepEqual(
+          Object.keys(t._meta ?? {}).filter((k) => k.startsWith("openai/")),
+          [],
+          `${t.name} carries no openai/* keys on the Claude lane`,
+        );
+      const result = await client.callTool({
+        name: "get_skillpilot_learning_context",
+        arguments: { learningSessionId: sid },
+      });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+    } finally {
+      await client.close();
+    }
+    // A token of this lane serves no other lane: the openai endpoint refuses it (one audience).
+    const token = provider.tokens()!.access_token;
+    const other = await fetch(fx.server.mcpUrl, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    assert.equal(other.status, 401);
+    assert.match(other.headers.get("www-authenticate") ?? "", /invalid_token/);
   });
 });

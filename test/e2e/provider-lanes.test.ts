@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { generateFromSources } from "../../generator/generate.js";
+import { defaultPaths, readContractSources } from "../../generator/load.js";
+import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import {
+  copyProject,
+  makeTemplateProject,
+  removeProject,
+} from "../release/support/temp-project.js";
+import type { Wire } from "../support/wire.js";
+
+/** POST one JSON-RPC request to a lane path, with or without a bearer token. */
+async function post(
+  fx: RuntimeFixture,
+  mcpPath: string,
+  method: string,
+  params: object,
+  token?: string,
+) {
+  const res = await fetch(new URL(mcpPath, fx.server.mcpUrl), {
+    method: "POST",
+    headers: {
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": "2025-11-25",
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const text = await res.text();
+  const json = text.startsWith("event:") ? /^data: (.*)$/m.exec(text)?.[1] : text;
+  return {
+    status: res.status,
+    challenge: res.headers.get("www-authenticate") ?? "",
+    body: json ? (JSON.parse(json) as Wire) : undefined,
+  };
+}
+
+describe("provider lanes: one server build, one store, an endpoint per host family (§6, L14)", function () {
+  this.timeout(60_000);
+  let fx: RuntimeFixture;
+  before(async () => {
+    fx = await startFixture();
+  });
+  after(() => fx?.close());
+
+  it("the openai lane is unchanged: listing and pages need no token, the Apps SDK keys are kept", async () => {
+    const listed = await post(fx, "/mcp", "tools/list", {});
+    assert.equal(listed.status, 200);
+    const widget = (listed.body.result.tools as Wire[]).find(
+      (t) => t.name === "render_skillpilot_goal_visualization",
+    );
+    assert.ok(widget._meta["openai/outputTemplate"]);
+  });
+
+  for (const id of ["claude", "mcp"])
+    it(`the ${id} lane authenticates at connect: initialize and tools/list without a token get 401 with the lane's own RFC 9728 metadata`, async () => {
+      const lane = fx.services.auth.settings.lanes.find((l) => l.id === id)!;
+      for (const method of ["initialize", "tools/list"]) {
+        const refused = await post(fx, lane.mcpPath, method, {});
+        assert.equal(refused.status, 401, method);
+        assert.match(
+          refused.challenge,
+          new RegExp(`resource_metadata="${lane.resourceMetadataUrl}"`),
+        );
+      }
+      const doc = (await (await fetch(lane.resourceMetadataUrl)).json()) as Wire;
+      assert.equal(doc.resource, lane.resource);
+      assert.equal(new URL(doc.resource).pathname, lane.mcpPath);
+      // A token for the openai resource is not one for this lane.
+      const openaiToken = await fx.token("lane-learner");
+      const wrong = await post(fx, lane.mcpPath, "tools/list", {}, openaiToken);
+      assert.equal(wrong.status, 401);
+      assert.match(wrong.challenge, /invalid_token/);
+      // With its own token the lane serves the contract, MCP Apps keys only, pages included.
+      const token = await fx.token("lane-learner", { audience: lane.resource });
+      const listed = await post(fx, lane.mcpPath, "tools/list", {}, token);
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const tools = listed.body.result.tools as Wire[];
+      assert.equal(tools.length, 10);
+      for (const t of tools)
+        assert.ok(!Object.keys(t._meta ?? {}).some((k) => k.startsWith("openai/")), t.name);
+      const uri = tools.find((t) => t._meta?.ui?.resourceUri)._meta.ui.resourceUri;
+      const page = await post(fx, lane.mcpPath, "resources/read", { uri }, token);
+      const content = page.body.result.contents[0];
+      assert.ok(content._meta.ui.csp);
+      assert.ok(!Object.keys(content._meta).some((k) => k.startsWith("openai/")));
+      // The learner's progress is one: a session launched on the server works on this lane.
+      const sid = await fx.newSession("lane-learner");
+      const call = await post(
+        fx,
+        lane.mcpPath,
+        "tools/call",
+        { name: "get_skillpilot_learning_context", arguments: { learningSessionId: sid } },
+        token,
+      );
+      assert.equal(call.body.result.isError, undefined, JSON.stringify(call.body));
+    });
+});
+
+describe("provider lanes: schemas/lanes.json is checked by the generator", function () {
+  this.timeout(60_000);
+  let template: string;
+  before(async () => {
+    template = await makeTemplateProject();
+  });
+  after(() => (template ? removeProject(template) : undefined));
+
+  const generateWith = async (edit: (doc: Wire) => void) => {
+    const root = await copyProject(template);
+    try {
+      const file = path.join(root, "schemas/lanes.json");
+      const doc = JSON.parse(await readFile(file, "utf8")) as Wire;
+      edit(doc);
+      await writeFile(file, JSON.stringify(doc, null, 2));
+      return await generateFromSources(await readContractSources(defaultPaths(root)));
+    } finally {
+      await removeProject(root);
+    }
+  };
+
+  it("emits the lanes into the generated identity", async () => {
+    const text = await readFile(path.join(repoRoot, "generated/identity.gen.ts"), "utf8");
+    assert.match(text, /export const providerLanes = /);
+    assert.match(text, /"\/claude\/mcp"/);
+  });
+
+  it("refuses a path taken twice, a missing openai lane on /mcp, an internal adapter path and an unknown authentication, writing nothing", async () => {
+    const cases: [string, (doc: Wire) => void, RegExp][] = [
+      [
+        "a path twice",
+        (d) => (d.lanes[2].mcpPath = "/claude/mcp"),
+        /mcpPath \/claude\/mcp is declared twice/,
+      ],
+      [
+        "no openai lane on /mcp",
+        (d) => (d.lanes[0].mcpPath = "/openai/mcp"),
+        /openai lane must be declared with mcpPath \/mcp/,
+      ],
+      [
+        "an internal path",
+        (d) => (d.lanes[1].mcpPath = "/internal/openai/v1/mcp"),
+        /internal adapter path/,
+      ],
+      ["an unknown authentication", (d) => (d.lanes[1].authentication = "none"), /authentication/],
+    ];
+    for (const [what, edit, message] of cases) {
+      const result = await generateWith(edit);
+      assert.equal(result.files.length, 0, what);
+      const found = result.diagnostics.find((d) => d.ruleId === "LANES_INVALID");
+      assert.ok(found, `${what}: ${JSON.stringify(result.diagnostics)}`);
+      assert.match(found.message, message, what);
+      assert.equal(found.location.file, "schemas/lanes.json");
+    }
+  });
+});
