@@ -20,6 +20,9 @@
  *  - direct / adapted: on a server whose contract also carries a superseded tool served through an
  *    adapter (adapter-server.ts), the context read by its current name and by the old name:
  *    adapted − direct is what an adapter costs a call,
+ *  - context@claude: the context read on the coach server's Claude lane (/claude/mcp: its own
+ *    resource and tokens, auth at connect, MCP Apps metadata): lane routing should cost nothing
+ *    measurable against the openai lane's context read,
  *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
  *    and context@today, the same on a built checkout of the code before (BENCH_BASELINE_ROOT),
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
@@ -94,6 +97,8 @@ const started = await Promise.all([
 const [peerServer, echoServer, echoAuthServer, coachServer, floorServer, adapterServer] = started;
 const adapterTokens = await benchTokens(adapterDir, BENCH_MCP_URL);
 const coachTokens = await benchTokens(dir, BENCH_MCP_URL);
+// The Claude lane of the same server: its own resource, so its own tokens for the same learners.
+const claudeTokens = await benchTokens(dir, `${BENCH_PUBLIC_URL}/claude/mcp`);
 const floorTokens = await benchTokens(floorDir, BENCH_MCP_URL);
 const echoTokens = await benchTokens(echoAuthDir, BENCH_MCP_URL);
 const echoToken = await echoTokens.token("echo-learner");
@@ -102,6 +107,11 @@ const callers = {
   echo: new RawMcpCaller(echoServer.url, CLIENTS),
   echoAuth: new RawMcpCaller(echoAuthServer.url, CLIENTS, () => echoToken),
   coach: new RawMcpCaller(coachServer.url, CLIENTS, coachTokens.tokenFor),
+  claude: new RawMcpCaller(
+    coachServer.url.replace(/\/mcp$/, "/claude/mcp"),
+    CLIENTS,
+    claudeTokens.tokenFor,
+  ),
   floor: new RawMcpCaller(floorServer.url, CLIENTS, floorTokens.tokenFor),
   adapter: new RawMcpCaller(adapterServer.url, CLIENTS, adapterTokens.tokenFor),
 };
@@ -126,6 +136,9 @@ try {
     Array.from({ length: CLIENTS }, (_, i) => `bench-${i}`),
     coachTokens.bind,
   );
+  // The same learners on the Claude lane (the store is one); each lane keeps its own versions.
+  for (const [i, l] of learners.entries()) await claudeTokens.bind(l.id, `bench-${i}`);
+  const claudeLearners = learners.map((l) => ({ ...l }));
   const adapterLearners = await activeLearners(
     new URL(adapterServer.url).origin,
     callers.adapter,
@@ -161,6 +174,11 @@ try {
       name: "floor",
       calls: Array.from({ length: CLIENTS }, () => recallRounds(callers.floor, () => floorSession)),
       pids: pid(floorServer),
+    },
+    {
+      name: "context@claude",
+      calls: contextCalls([callers.claude], claudeLearners),
+      pids: pid(coachServer),
     },
     {
       name: "direct",
@@ -249,6 +267,11 @@ function report(results: Map<string, Result>, pairRatios: number[], pg?: Postgre
     `throughput (peer calls/s / rounds/s, median of ${ROUNDS} rounds) ` +
       `${median(pairRatios).toFixed(2)}x, rounds ${Math.min(...pairRatios).toFixed(2)}-` +
       `${Math.max(...pairRatios).toFixed(2)}x`,
+  );
+  const lane = cpu(r("context@claude")) / cpu(r("context"));
+  out(
+    `${"Claude lane context / openai lane context, CPU".padEnd(50)} ${lane.toFixed(2)}x  ` +
+      `(target: within noise of 1.00; throughput ${(r("context@claude").perSecond / r("context").perSecond).toFixed(2)}x)`,
   );
   const adapted = (cpu(r("adapted")) - cpu(r("direct"))) / cpu(peer);
   out(
