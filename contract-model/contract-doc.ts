@@ -82,6 +82,8 @@ export interface ContractDoc {
    * project's `contracts/ui-activations.json`: every URI ever active, L10).
    */
   uiRequired?: Map<string, string>;
+  /** The list result's own cache hint (MCP 2026-07-28 `ttlMs`, `cacheScope`), where it has one. */
+  listingCache?: { ttlMs?: number; cacheScope?: string };
 }
 
 /** The UI resource a tool binds: `_meta.ui.resourceUri`, else OpenAI's `openai/outputTemplate`. */
@@ -192,6 +194,21 @@ export function parseContractDoc(
     envelopes,
     uiBytes,
     ...(isObject(body) && isObject(body.uiResources) ? { uiComplete: true } : {}),
+    ...listingCacheOf(body),
+  };
+}
+
+/** `ttlMs` / `cacheScope` of a list result, when it carries either. */
+function listingCacheOf(body: unknown): Pick<ContractDoc, "listingCache"> {
+  if (!isObject(body)) return {};
+  const ttlMs = typeof body.ttlMs === "number" ? body.ttlMs : undefined;
+  const cacheScope = typeof body.cacheScope === "string" ? body.cacheScope : undefined;
+  if (ttlMs === undefined && cacheScope === undefined) return {};
+  return {
+    listingCache: {
+      ...(ttlMs !== undefined && { ttlMs }),
+      ...(cacheScope !== undefined && { cacheScope }),
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import "../checks/diff/rules/annotations.rule.js";
 import "../checks/diff/rules/docs-only.rule.js";
 import "../checks/diff/rules/envelope-compat.rule.js";
 import "../checks/diff/rules/input-compat.rule.js";
+import "../checks/diff/rules/listing-cache.rule.js";
 import "../checks/diff/rules/output-compat.rule.js";
 import "../checks/diff/rules/security-scopes.rule.js";
 import "../checks/diff/rules/tool-presence.rule.js";

@@ -75,8 +75,8 @@ export async function readDoc(
 ): Promise<ContractDoc | undefined> {
   if (isServerUrl(file)) {
     try {
-      const { tools } = await listLiveTools(file, live);
-      return parseContractDoc({ tools }, file, diagnostics, version);
+      const { tools, ttlMs, cacheScope } = await listLiveTools(file, live);
+      return parseContractDoc({ tools, ttlMs, cacheScope }, file, diagnostics, version);
     } catch (error) {
       diagnostics.push(
         diagnose(

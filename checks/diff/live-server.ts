@@ -15,7 +15,12 @@ export interface LiveServerOptions {
 
 /** The calls a live-server check makes, through the official client. */
 export interface LiveClient {
-  listTools(params?: { cursor: string }): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  listTools(params?: { cursor: string }): Promise<{
+    tools: unknown[];
+    nextCursor?: string;
+    ttlMs?: number;
+    cacheScope?: string;
+  }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   readResource(params: { uri: string }): Promise<{
     contents: { uri: string; text?: string; blob?: string }[];
@@ -59,15 +64,18 @@ export async function withLiveClient<T>(
 export async function listLiveTools(
   url: string,
   options: LiveServerOptions = {},
-): Promise<{ tools: unknown[]; protocolEra?: string }> {
+): Promise<{ tools: unknown[]; protocolEra?: string; ttlMs?: number; cacheScope?: string }> {
   return withLiveClient(url, options, async (client) => {
     const tools: unknown[] = [];
     let cursor: string | undefined;
+    let cache: { ttlMs?: number; cacheScope?: string } = {};
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined);
+      // The first page's cache hint is the listing's (2026-07-28 servers; 2025-era ones send none).
+      if (!cursor) cache = { ttlMs: page.ttlMs, cacheScope: page.cacheScope };
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
-    return { tools, protocolEra: client.getProtocolEra() };
+    return { tools, protocolEra: client.getProtocolEra(), ...cache };
   });
 }

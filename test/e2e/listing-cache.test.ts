@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { listLiveTools } from "../../checks/diff/live-server.js";
 import { loadConfig } from "../../runtime/config/config.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
 
@@ -60,6 +61,15 @@ describe("cacheable listings: the public contract's list results carry cache hin
     assert.ok(Array.isArray(legacy.tools));
     assert.equal(legacy.ttlMs, undefined);
     assert.equal(legacy.cacheScope, undefined);
+  });
+
+  it("the official client's listing (what diff --against URL reads) carries the hint on 2026-07-28 and none on the 2025 era", async () => {
+    fx = await startFixture();
+    const modern = await listLiveTools(fx.server.mcpUrl, { era: "modern" });
+    assert.equal(modern.ttlMs, 300_000);
+    assert.equal(modern.cacheScope, "public");
+    const legacy = await listLiveTools(fx.server.mcpUrl, { era: "legacy" });
+    assert.equal(legacy.ttlMs, undefined);
   });
 
   it("follows the configured listingCache (0 and private turn caching off)", async () => {

@@ -3,6 +3,7 @@ import { annotationFlips } from "./annotations.rule.js";
 import { docsOnly } from "./docs-only.rule.js";
 import { envelopeCompat } from "./envelope-compat.rule.js";
 import { inputCompat } from "./input-compat.rule.js";
+import { listingCache } from "./listing-cache.rule.js";
 import { outputCompat } from "./output-compat.rule.js";
 import { securityScopes } from "./security-scopes.rule.js";
 import { toolPresence } from "./tool-presence.rule.js";
@@ -19,5 +20,6 @@ export const diffChecks: readonly DiffCheck[] = [
   securityScopes,
   uiBindingChanges,
   uiBytes,
+  listingCache,
   docsOnly,
 ];
