@@ -30,7 +30,7 @@ describe("the start banner's commands act for exactly the running server (issue 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "skillpilot-banner-"));
     server = await startServerProcess([], { SKILLPILOT_DATA_DIR: path.join(dir, "elsewhere") });
-    await server.waitFor("Start a learning session");
+    await server.printed("Start a learning session");
   });
   after(async () => {
     await server?.stop();

@@ -72,7 +72,7 @@ describe("skillpilot start warns when what it serves is older than its sources (
       await writeFile(page, (await readFile(page, "utf8")).replace("<title>", "<title>Edited "));
       const server = spawnServerProcess(["-C", project.root], {}, 0);
       const up = await server.ready;
-      await up.waitFor("Start a learning session");
+      await up.printed("Start a learning session");
       await up.stop();
       assert.match(
         up.output(),

@@ -11,6 +11,11 @@ export interface SpawnedServer {
   output(): string;
   /** Resolves when a line containing `text` is written from now on (stdout or stderr). */
   waitFor(text: string): Promise<void>;
+  /**
+   * Resolves once the output so far contains `text`, printed before this call or after it (the
+   * line may arrive in the same chunk as the MCP endpoint `ready` waits for).
+   */
+  printed(text: string): Promise<void>;
   /** Resolves with the exit code (or signal name) once the process is gone. */
   exited: Promise<number | string>;
   /** SIGTERM (a clean stop), then wait for the exit. */
@@ -68,6 +73,12 @@ export function spawnServerProcess(
     output: () => out,
     waitFor: (text: string) =>
       new Promise<void>((resolve) => waiters.add({ text, seen: "", resolve })),
+    printed: (text: string) =>
+      out.includes(text)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) =>
+            waiters.add({ text, seen: out.slice(-text.length), resolve }),
+          ),
     exited,
     stop: () => stopWith("SIGTERM"),
     kill: () => stopWith("SIGKILL"),
