@@ -159,6 +159,11 @@ try {
     { name: "echo", calls: echoCalls(callers.echo), pids: pid(echoServer) },
     { name: "echo+auth", calls: echoCalls(callers.echoAuth), pids: pid(echoAuthServer) },
     { name: "context", calls: contextCalls([callers.coach], learners), pids: pid(coachServer) },
+    {
+      name: "context@claude",
+      calls: contextCalls([callers.claude], claudeLearners),
+      pids: pid(coachServer),
+    },
     { name: "complete", calls: completeCalls([callers.coach], learners), pids: pid(coachServer) },
     {
       name: "recall",
@@ -174,11 +179,6 @@ try {
       name: "floor",
       calls: Array.from({ length: CLIENTS }, () => recallRounds(callers.floor, () => floorSession)),
       pids: pid(floorServer),
-    },
-    {
-      name: "context@claude",
-      calls: contextCalls([callers.claude], claudeLearners),
-      pids: pid(coachServer),
     },
     {
       name: "direct",
