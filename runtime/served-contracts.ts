@@ -9,7 +9,7 @@ import {
   type ToolAdapter,
   type ToolImplementation,
 } from "./mcp/served-contract.js";
-import { liveApprovedDefinitions } from "../contract-model/approved-definitions.js";
+import type { ApprovedDefinitions } from "../contract-model/approved-definitions.js";
 import { primaryContract } from "./primary-contract.js";
 import type { CallContext, RuntimeServices } from "./services.js";
 
@@ -69,9 +69,8 @@ export function servePrimary(
  * Per contract major, the tool names some live approved definition holds (the project's release
  * records, read once at start): what decides whether a superseded tool is still listed.
  */
-async function heldToolNames(root: string): Promise<Map<number, Set<string>>> {
+function heldToolNames(live: ApprovedDefinitions | undefined): Map<number, Set<string>> {
   const held = new Map<number, Set<string>>();
-  const live = await liveApprovedDefinitions(root).catch(() => undefined);
   for (const [name, definitions] of live?.tools ?? [])
     for (const d of definitions) {
       const names = held.get(d.contractMajor) ?? new Set<string>();
@@ -88,9 +87,11 @@ async function heldToolNames(root: string): Promise<Map<number, Set<string>>> {
  */
 export async function mountContracts(
   services: RuntimeServices,
-  options: ServeOptions = {},
+  options: ServeOptions,
+  /** The live approved definitions the release records name (read once at start). */
+  live: ApprovedDefinitions | undefined,
 ): Promise<MountedContract[]> {
-  const held = await heldToolNames(services.config.root);
+  const held = heldToolNames(live);
   const primary = servePrimary(services, options, held.get(services.identity.contractMajor));
   const mounted: MountedContract[] = [
     { path: internalAdapterPath(primaryContract), served: primary },

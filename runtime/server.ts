@@ -174,10 +174,11 @@ export async function startServer(
   // other ones, or on a rollback to a retired profile without a new policyRevision).
   const instanceId = newInstanceId();
   const profiles = services.auth.settings.profiles;
-  const mounted = await mountContracts(services, options);
-  // A rollback to a retired profile needs a server serving every live approved definition.
+  // The release records, read once: what each endpoint lists, and what a rollback must serve.
+  const live = await liveApprovedDefinitions(config.root).catch(() => undefined);
+  const mounted = await mountContracts(services, options, live);
   const incompatibility = rollbackIncompatibility(
-    await liveApprovedDefinitions(config.root).catch(() => undefined),
+    live,
     mounted.map((m) => m.served),
     services.auth.settings.scopesSupported,
   );

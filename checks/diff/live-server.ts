@@ -65,17 +65,27 @@ export async function listLiveTools(
   url: string,
   options: LiveServerOptions = {},
 ): Promise<{ tools: unknown[]; protocolEra?: string; ttlMs?: number; cacheScope?: string }> {
-  return withLiveClient(url, options, async (client) => {
-    const tools: unknown[] = [];
-    let cursor: string | undefined;
-    let cache: { ttlMs?: number; cacheScope?: string } = {};
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined);
-      // The first page's cache hint is the listing's (2026-07-28 servers; 2025-era ones send none).
-      if (!cursor) cache = { ttlMs: page.ttlMs, cacheScope: page.cacheScope };
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return { tools, protocolEra: client.getProtocolEra(), ...cache };
-  });
+  return withLiveClient(url, options, async (client) => ({
+    ...(await listAllTools(client)),
+    protocolEra: client.getProtocolEra(),
+  }));
+}
+
+/**
+ * Every page of a connected client's `tools/list`, with the listing's cache hint (the first
+ * page's: 2026-07-28 servers send one, 2025-era ones none).
+ */
+export async function listAllTools(
+  client: LiveClient,
+): Promise<{ tools: unknown[]; ttlMs?: number; cacheScope?: string }> {
+  const tools: unknown[] = [];
+  let cursor: string | undefined;
+  let cache: { ttlMs?: number; cacheScope?: string } = {};
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    if (!cursor) cache = { ttlMs: page.ttlMs, cacheScope: page.cacheScope };
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { tools, ...cache };
 }

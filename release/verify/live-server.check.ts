@@ -3,7 +3,11 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { readDoc } from "../../checks/diff/baselines.js";
 import { diffContracts } from "../../checks/diff/contract-diff.js";
-import { withLiveClient, type LiveServerOptions } from "../../checks/diff/live-server.js";
+import {
+  listAllTools,
+  type LiveServerOptions,
+  withLiveClient,
+} from "../../checks/diff/live-server.js";
 import { liveDefinitionHolders } from "../../contract-model/approved-definitions.js";
 import { type ContractDoc, parseContractDoc } from "../../contract-model/contract-doc.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
@@ -80,13 +84,7 @@ export async function checkLiveServer(
   let listed: { tools: unknown[]; pages: Map<string, string> };
   try {
     listed = await withLiveClient(url, options, async (client) => {
-      const tools: unknown[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+      const { tools } = await listAllTools(client);
       const pages = new Map<string, string>();
       for (const uri of uris.sort()) {
         const read = await client.readResource({ uri }).catch(() => undefined);

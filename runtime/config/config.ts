@@ -129,6 +129,9 @@ export interface ConfigOverrides extends ConfigFile {
 
 const DEFAULT_CONFIG_FILE = projectLayout.configFile;
 
+/** The cache hint of the contract's list results unless configured: 5 minutes, public. */
+export const defaultListingCache = { ttlMs: 300_000, scope: "public" } as const;
+
 /**
  * Every environment variable the configuration reads, and the setting (a JSON pointer into the
  * config file's shape) it sets. TEST_COMMIT_DELAY_ENV is apart: it has no config file key.
@@ -342,10 +345,7 @@ export async function loadConfig(
     ...(merged.capabilityKeys && { capabilityKeys: merged.capabilityKeys }),
     ...(merged.traceFile && { traceFile: at(merged.traceFile) }),
     ...(merged.openTelemetry && { openTelemetry: merged.openTelemetry }),
-    listingCache: {
-      ttlMs: merged.listingCache?.ttlMs ?? 300_000,
-      scope: merged.listingCache?.scope ?? "public",
-    },
+    listingCache: { ...defaultListingCache, ...merged.listingCache },
     ...(merged.auth && {
       auth: {
         ...merged.auth,

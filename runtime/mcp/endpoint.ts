@@ -8,6 +8,7 @@ import {
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
+import { defaultListingCache } from "../config/config.js";
 import type { RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
@@ -58,8 +59,8 @@ export function createCoachMcpHandler(
   // The contract and its content-addressed pages are the same for every caller: 2026-07-28 hosts
   // and shared caches may keep the list results for the configured time (2025-era answers carry no
   // cache fields).
-  const { ttlMs = 300_000, scope: cacheScope = "public" } = services.config.listingCache ?? {};
-  const hint = { ttlMs, cacheScope };
+  const { ttlMs, scope } = { ...defaultListingCache, ...services.config.listingCache };
+  const hint = { ttlMs, cacheScope: scope };
   const options = {
     capabilities: { tools: {}, resources: {} },
     cacheHints: {
