@@ -31,6 +31,11 @@ export const projectLayout = {
   dataDir: "data",
   /** Optional runtime configuration file. */
   configFile: "skillpilot.config.json",
+  /**
+   * The reviewed example prompts of the ChatGPT directory submission: positive cases naming the
+   * tools they trigger and negative cases that must trigger none.
+   */
+  submissionTestCases: "release/submission/test-cases.json",
   /** Waivers Contract-Diff accepts (L12.2). */
   waiversFile: "contracts/waivers.json",
   /** Parent of every published `openai/<plugin>/<version>` folder. */
@@ -71,6 +76,10 @@ export const releaseFiles = {
   installBundle: "plugin-install-bundle.tar.gz",
   /** Deterministic ZIP of the same tree: the directory submission. */
   submissionZip: "directory-submission.zip",
+  /** The ChatGPT directory form's import file (schema_version 1), built from the contract. */
+  chatgptSubmission: "chatgpt-app-submission.json",
+  /** What the Claude connector directory checks, checked against the contract. */
+  claudeDirectoryReport: "claude-directory-report.json",
   /** The unpacked package tree both archives hold. */
   packageDir: "package",
 } as const;

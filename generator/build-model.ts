@@ -343,6 +343,7 @@ function toolModel(
     description: d.description,
     kind: d.kind,
     annotations: d.annotations,
+    ...(d.hintJustifications ? { hintJustifications: d.hintJustifications } : {}),
     scopes: [...d.scopes].sort(),
     ...(d.visibility ? { visibility: d.visibility } : {}),
     ...(typeof d.supersededBy === "string" ? { supersededBy: d.supersededBy } : {}),

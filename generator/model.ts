@@ -11,6 +11,13 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** Why each hint a directory review asks about is true or false, in one sentence each. */
+export interface HintJustifications {
+  readOnlyHint: string;
+  destructiveHint: string;
+  openWorldHint: string;
+}
+
 export type ToolKind = "read" | "write" | "app-only";
 
 /** One tool of the contract, with self-contained (dereferenced) input and output schemas. */
@@ -20,6 +27,8 @@ export interface ToolModel {
   description: string;
   kind: ToolKind;
   annotations: ToolAnnotations;
+  /** One reviewer-facing sentence per hint the directories ask to justify. */
+  hintJustifications?: HintJustifications;
   scopes: string[];
   visibility?: ("model" | "app")[];
   /** The current tool that replaced this one incompatibly (served through an adapter). */
@@ -56,6 +65,8 @@ export interface LaneModel {
   mcpPath: string;
   authentication: "tool-call-challenge" | "at-connect";
   widgetMeta: "mcp-apps-and-openai" | "mcp-apps";
+  /** The https origins the lane may be published on (its own public URL's allowlist). */
+  publicOrigins?: string[];
 }
 
 export interface ContractModel {

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { readFileSync } from "node:fs";
@@ -26,6 +26,14 @@ export function registerLintCommand(program: Command): void {
       "generated/contract.snapshot.json",
     )
     .addOption(formatOption())
+    .addOption(
+      new Option(
+        "--profile <directory>",
+        "check one app directory's review rules instead of the acceptance gate: explicit and " +
+          "truthful hints (also against the declared writes), titles, name lengths, app-only " +
+          "helpers, widget CSP, privacy policy URL",
+      ).choices(["openai-directory", "claude-directory"]),
+    )
     .addHelpText(
       "after",
       exitCodesHelp({
@@ -34,27 +42,37 @@ export function registerLintCommand(program: Command): void {
         usage: "usage or unreadable input",
       }),
     )
-    .action(async (file: string, opts: { format: DiagnosticFormat }, command: Command) => {
-      const { hasErrors } = await import("../../diagnostics/diagnostic.js");
-      const { withLines } = await import("../../diagnostics/locate.js");
-      const { readDoc } = await import("../../checks/diff/baselines.js");
-      const { lintContract } = await import("../../checks/lint/lint-contract.js");
-      const root = projectPaths(command).root;
-      const input: Diagnostic[] = [];
-      const doc = await readDoc(root, file, input);
-      const textOf = (f: string) => {
-        try {
-          return readFileSync(path.resolve(root, f), "utf8");
-        } catch {
-          return undefined;
+    .action(
+      async (
+        file: string,
+        opts: { format: DiagnosticFormat; profile?: "openai-directory" | "claude-directory" },
+        command: Command,
+      ) => {
+        const { hasErrors } = await import("../../diagnostics/diagnostic.js");
+        const { withLines } = await import("../../diagnostics/locate.js");
+        const { readDoc } = await import("../../checks/diff/baselines.js");
+        const { lintContract } = await import("../../checks/lint/lint-contract.js");
+        const root = projectPaths(command).root;
+        const input: Diagnostic[] = [];
+        const doc = await readDoc(root, file, input);
+        const textOf = (f: string) => {
+          try {
+            return readFileSync(path.resolve(root, f), "utf8");
+          } catch {
+            return undefined;
+          }
+        };
+        if (!doc || hasErrors(input)) {
+          emitReport(withLines(input, textOf), opts.format);
+          process.exitCode = ExitCode.usage;
+          return;
         }
-      };
-      if (!doc || hasErrors(input)) {
-        emitReport(withLines(input, textOf), opts.format);
-        process.exitCode = ExitCode.usage;
-        return;
-      }
-      const found = withLines(lintContract(doc), textOf);
-      process.exitCode = emitReport(found, opts.format, { textTo: "stdout" });
-    });
+        let found: Diagnostic[];
+        if (opts.profile) {
+          const { lintDirectory } = await import("../../checks/lint/directory/lint-directory.js");
+          found = lintDirectory(doc, opts.profile, doc.text ? JSON.parse(doc.text) : undefined);
+        } else found = lintContract(doc);
+        process.exitCode = emitReport(withLines(found, textOf), opts.format, { textTo: "stdout" });
+      },
+    );
 }

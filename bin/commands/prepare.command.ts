@@ -14,7 +14,9 @@ export function registerPrepareCommand(program: Command): void {
       "Regenerate contracts/drafts/openai/<plugin>/<X>-SNAPSHOT/: package tree " +
         "(plugin.json, tools.json, contract-line.json, skills/, ui/), contract " +
         "snapshot, SHA256SUMS, the deterministic plugin-install-bundle.tar.gz and " +
-        "directory-submission.zip.",
+        "directory-submission.zip, and the directory submission pack: " +
+        "chatgpt-app-submission.json (the ChatGPT form's import file, with the reviewed " +
+        "test cases of release/submission/test-cases.json) and claude-directory-report.json.",
     )
     .option(
       "--version <semver>",

@@ -1,6 +1,7 @@
 import { annotationsMatchKind } from "./annotations-kind.rule.js";
 import { closedInput } from "./closed-input.rule.js";
 import { freeTextInput } from "./free-text-input.rule.js";
+import { hintJustification } from "./hint-justification.rule.js";
 import { invalidPattern } from "./pattern.rule.js";
 import { prefixItems } from "./prefix-items.rule.js";
 import type { GeneratorRule } from "./rule.js";
@@ -25,5 +26,6 @@ export const generatorRules: readonly GeneratorRule[] = [
   closedInput,
   freeTextInput,
   annotationsMatchKind,
+  hintJustification,
   uiBinding,
 ];

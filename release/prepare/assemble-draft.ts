@@ -16,6 +16,7 @@ import { checkLine, lineFile } from "../line/check-line.js";
 import { buildAllUi, UiBuildError, type UiArtifact } from "../ui/build-ui.js";
 import { resolveUiResource } from "../ui/resolve-ui.js";
 import { parseUiUri } from "../../contract-model/ui-uri.js";
+import { buildSubmissionPack } from "../submission/submission-pack.js";
 import { packageTree } from "./package-tree.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 
@@ -96,7 +97,9 @@ export interface DraftContent {
 /**
  * Compute the draft of `version` (default: packageVersion) from the project as it is: the generator
  * runs in memory and generated/ must not drift; the line must pass contract-line/v1 and the
- * allowlist; every active UI URI must resolve; the skills tree must be regular files only.
+ * allowlist; every active UI URI must resolve; the skills tree must be regular files only; the
+ * directory submission pack must build (reviewed test cases, hint justifications, directory
+ * review rules).
  * Reads files, writes nothing.
  */
 export async function assembleDraft(
@@ -124,6 +127,9 @@ export async function assembleDraft(
   const ui = await activeUi(root, snapshot, diagnostics);
   step("collecting the skills");
   const skills = await collectSkills(root, diagnostics);
+  step("building the directory submissions");
+  const pack = await buildSubmissionPack(root, generated.model!, snapshotText, version);
+  diagnostics.push(...pack.diagnostics);
   if (hasErrors(diagnostics)) return { diagnostics };
 
   const pkg = packageTree({ snapshot, version, skills, ui });
@@ -134,6 +140,7 @@ export async function assembleDraft(
     { path: releaseFiles.snapshot, data: Buffer.from(snapshotText, "utf8"), mode: 0o644 },
     { path: releaseFiles.installBundle, data: archives.tarGz, mode: 0o644 },
     { path: releaseFiles.submissionZip, data: archives.zip, mode: 0o644 },
+    ...pack.files,
   ];
   const manifest = Buffer.from(
     renderSha256Manifest(files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) }))),

@@ -127,16 +127,7 @@ export function resolveAuthSettings(
     resource,
     policyResource,
     resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
-    lanes: [...providerLanes]
-      .sort((a, b) => (a.id === "openai" ? -1 : b.id === "openai" ? 1 : 0))
-      .map((lane) => ({
-        id: lane.id,
-        mcpPath: lane.mcpPath,
-        resource: `${origin}${lane.mcpPath}`,
-        resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${lane.mcpPath}`,
-        atConnect: lane.authentication === "at-connect",
-        openaiMeta: lane.widgetMeta === "mcp-apps-and-openai",
-      })),
+    lanes: laneSettings(config, origin, loopback),
     jwks: development
       ? { development: true }
       : auth.jwksUri
@@ -152,4 +143,67 @@ export function resolveAuthSettings(
       domainVerificationToken: auth.domainVerificationToken,
     }),
   };
+}
+
+/**
+ * Each lane's public MCP URL, which is its OAuth resource: the configured `lanePublicUrls` entry,
+ * else the server's public origin plus the lane's path. A configured URL must sit on the lane's
+ * `publicOrigins` (loopback origins pass on a loopback server), the openai lane's URL is the
+ * server's own, and no two lanes share a resource: a token names one audience, so one resource
+ * serving two lanes would let a token of one act on the other.
+ */
+function laneSettings(config: RuntimeConfig, origin: string, loopback: boolean): LaneSettings[] {
+  const configured = config.lanePublicUrls ?? {};
+  const lanes = [...providerLanes].sort((a, b) =>
+    a.id === "openai" ? -1 : b.id === "openai" ? 1 : 0,
+  );
+  for (const id of Object.keys(configured).sort())
+    if (!lanes.some((l) => l.id === id))
+      throw invalid(
+        `lanePublicUrls names lane "${id}", which schemas/lanes.json does not declare ` +
+          `(lanes: ${lanes.map((l) => l.id).join(", ")})`,
+      );
+  if (configured.openai !== undefined)
+    throw invalid(
+      "the openai lane is published at publicUrl + /mcp; set publicUrl instead of lanePublicUrls.openai",
+    );
+  const byResource = new Map<string, string>();
+  return lanes.map((lane) => {
+    const own = configured[lane.id];
+    let resource = `${origin}${lane.mcpPath}`;
+    if (own !== undefined) {
+      let url: URL;
+      try {
+        url = new URL(own);
+      } catch {
+        throw invalid(`lanePublicUrls.${lane.id} is not a URL: ${JSON.stringify(own)}`);
+      }
+      const allowed: readonly string[] =
+        "publicOrigins" in lane ? (lane.publicOrigins as readonly string[]) : [origin];
+      if (!allowed.includes(url.origin) && !(loopback && isLoopbackHost(url.hostname)))
+        throw invalid(
+          `lane ${lane.id}: public URL ${url.href} is outside its allowlist ` +
+            `(${allowed.join(", ")}, publicOrigins in schemas/lanes.json)`,
+        );
+      if (url.search || url.hash)
+        throw invalid(`lane ${lane.id}: public URL ${url.href} carries a query or fragment`);
+      resource = url.origin + url.pathname.replace(/\/+$/, "");
+    }
+    const other = byResource.get(resource);
+    if (other)
+      throw invalid(
+        `lanes ${other} and ${lane.id} are both published at ${resource}; each lane needs its ` +
+          "own public URL (its OAuth resource)",
+      );
+    byResource.set(resource, lane.id);
+    const url = new URL(resource);
+    return {
+      id: lane.id,
+      mcpPath: lane.mcpPath,
+      resource,
+      resourceMetadataUrl: `${url.origin}/.well-known/oauth-protected-resource${url.pathname}`,
+      atConnect: lane.authentication === "at-connect",
+      openaiMeta: lane.widgetMeta === "mcp-apps-and-openai",
+    };
+  });
 }

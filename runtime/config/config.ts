@@ -48,6 +48,11 @@ export interface RuntimeConfig {
    */
   publicUrl?: string;
   /**
+   * A provider lane's own public MCP URL by lane id (its OAuth resource), where it is not the
+   * server's public origin plus the lane's path: a reverse proxy maps it onto that path.
+   */
+  lanePublicUrls?: Readonly<Record<string, string>>;
+  /**
    * Bearer secret of the launch API when bound beyond loopback; generated into secrets.json when
    * unset.
    */
@@ -146,6 +151,8 @@ const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
   ["SKILLPILOT_LOG", "/logDestination"],
   ["LOG_LEVEL", "/logLevel"],
   ["SKILLPILOT_PUBLIC_URL", "/publicUrl"],
+  ["SKILLPILOT_CLAUDE_MCP_URL", "/lanePublicUrls/claude"],
+  ["SKILLPILOT_STANDARD_MCP_URL", "/lanePublicUrls/mcp"],
   ["SKILLPILOT_LAUNCH_SECRET", "/launchSecret"],
   ["SKILLPILOT_METRICS_TOKEN", "/metricsToken"],
   ["SKILLPILOT_LOG_HMAC_KEY", "/logHmacKey"],
@@ -307,6 +314,8 @@ export async function loadConfig(
     };
   if (file.listingCache || fromEnv.listingCache)
     merged.listingCache = { ...file.listingCache, ...fromEnv.listingCache };
+  if (file.lanePublicUrls || fromEnv.lanePublicUrls)
+    merged.lanePublicUrls = { ...file.lanePublicUrls, ...fromEnv.lanePublicUrls };
   const host = merged.host ?? "127.0.0.1";
   const port = merged.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -339,6 +348,7 @@ export async function loadConfig(
         : at(merged.logDestination),
     logLevel: merged.logLevel ?? "info",
     ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
+    ...(merged.lanePublicUrls && { lanePublicUrls: merged.lanePublicUrls }),
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
     ...(merged.metricsToken && { metricsToken: merged.metricsToken }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),

@@ -25,6 +25,8 @@ export interface OriginSettings {
   /** The port actually bound. */
   port: number;
   publicUrl?: string;
+  /** Provider lanes published on hosts of their own (behind a proxy). */
+  lanePublicUrls?: Readonly<Record<string, string>>;
   allowedHosts: readonly string[];
   /** Normalized origins (`new URL(o).origin`), as `loadConfig` stores them. */
   allowedOrigins: readonly string[];
@@ -37,7 +39,8 @@ function bracketed(host: string): string {
 
 /**
  * The guard's policy: the bound origins (`http://` + each loopback name and the bound host, with
- * the bound port), the origin and host of `publicUrl`, the configured `allowedOrigins`, and the
+ * the bound port), the origin and host of `publicUrl` and of each lane's public URL, the configured
+ * `allowedOrigins`, and the
  * configured `allowedHosts` as host names on any port.
  */
 export function originPolicy(settings: OriginSettings): OriginPolicy {
@@ -54,8 +57,9 @@ export function originPolicy(settings: OriginSettings): OriginPolicy {
     hosts.add(authority);
     origins.add(`http://${authority}`);
   }
-  if (settings.publicUrl) {
-    const url = new URL(settings.publicUrl);
+  for (const publicUrl of [settings.publicUrl, ...Object.values(settings.lanePublicUrls ?? {})]) {
+    if (!publicUrl) continue;
+    const url = new URL(publicUrl);
     hosts.add(url.host);
     origins.add(url.origin);
   }

@@ -27,14 +27,22 @@ export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router 
   router.get(path, serveMetadata);
   router.get("/.well-known/oauth-protected-resource", serveMetadata);
   // Every other provider lane: its own resource, at its own path-aware metadata URL (RFC 9728).
+  // A lane published on another host through a proxy is mapped onto its path here; its public
+  // metadata path is served too where no other document holds that path.
+  const taken = new Set([path]);
   for (const lane of settings.lanes) {
     if (lane.resource === settings.resource) continue;
     const own = { ...metadata, resource: lane.resource };
-    router.get(new URL(lane.resourceMetadataUrl).pathname, (ctx) => {
-      ctx.set("Access-Control-Allow-Origin", "*");
-      ctx.set("Cache-Control", "public, max-age=300");
-      ctx.body = own;
-    });
+    const local = `/.well-known/oauth-protected-resource${lane.mcpPath}`;
+    for (const at of new Set([local, new URL(lane.resourceMetadataUrl).pathname])) {
+      if (taken.has(at)) continue;
+      taken.add(at);
+      router.get(at, (ctx) => {
+        ctx.set("Access-Control-Allow-Origin", "*");
+        ctx.set("Cache-Control", "public, max-age=300");
+        ctx.body = own;
+      });
+    }
   }
   router.get("/.well-known/openai-apps-challenge", (ctx) => {
     if (!settings.domainVerificationToken) {

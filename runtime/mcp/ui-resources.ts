@@ -3,26 +3,33 @@ import { toolDescriptors } from "../../generated/tools.gen.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import { listRetainedUi, readRetainedUi } from "../../contract-model/ui-store.js";
 import { parseUiUri } from "../../contract-model/ui-uri.js";
+import { widgetCsp } from "../../contract-model/widget-csp.js";
 
 /** MIME type of an MCP Apps page (L9). */
 export const uiMimeType = "text/html;profile=mcp-app";
 
 /**
- * The resource `_meta` of both pages: MCP Apps `ui` keys plus their OpenAI equivalents. The pages
- * are self-contained (inline script and style, `default-src 'none'`), so every CSP list is empty:
- * the widget may load, connect to and frame nothing. It runs on the plugin's one widget origin
- * (L1).
+ * The resource `_meta` of both pages: MCP Apps `ui` keys plus their OpenAI equivalents, with the
+ * contract's widget CSP. It runs on the plugin's one widget origin (L1).
  */
 export function uiResourceMeta(widgetOrigin: string): Record<string, unknown> {
   return {
     ui: {
-      csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+      csp: {
+        connectDomains: [...widgetCsp.connectDomains],
+        resourceDomains: [...widgetCsp.resourceDomains],
+        frameDomains: [...widgetCsp.frameDomains],
+        baseUriDomains: [...widgetCsp.baseUriDomains],
+      },
       permissions: {},
       domain: widgetOrigin,
       prefersBorder: true,
     },
     "openai/widgetDomain": widgetOrigin,
-    "openai/widgetCSP": { connect_domains: [], resource_domains: [] },
+    "openai/widgetCSP": {
+      connect_domains: [...widgetCsp.connectDomains],
+      resource_domains: [...widgetCsp.resourceDomains],
+    },
     "openai/widgetPrefersBorder": true,
   };
 }

@@ -174,6 +174,20 @@ describe("skillpilot start: start-up errors a person understands (issue #11)", f
     assert.doesNotMatch(out, /:0\//, "the start page names the bound port, not 0");
   });
 
+  it("a lane published outside its allowlist: one line, exit 2, nothing created", async () => {
+    const dataDir = path.join(dir, "data");
+    const r = await skillpilot(["start", "--port", "0", "--data-dir", dataDir], {
+      SKILLPILOT_CLAUDE_MCP_URL: "https://claude.attacker.example/mcp",
+    });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /lane claude: public URL https:\/\/claude\.attacker\.example\/mcp is outside its allowlist/,
+    );
+    assert.deepEqual(await readdir(dir), []);
+  });
+
   it("--version prints toolchain, contract major and plugin package version", async () => {
     const r = await skillpilot(["--version"]);
     assert.equal(r.code, 0);

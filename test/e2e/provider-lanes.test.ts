@@ -98,6 +98,94 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
       );
       assert.equal(call.body.result.isError, undefined, JSON.stringify(call.body));
     });
+
+  describe("provider lanes on public URLs of their own (behind a proxy)", function () {
+    this.timeout(60_000);
+
+    it("a lane published on another allowed host: that URL is its resource, its metadata is served at the lane's path", async () => {
+      const fx = await startFixture({
+        lanePublicUrls: { claude: "https://mcp-claude.skillpilot.com/mcp" },
+      });
+      try {
+        const lane = fx.services.auth.settings.lanes.find((l) => l.id === "claude")!;
+        assert.equal(lane.resource, "https://mcp-claude.skillpilot.com/mcp");
+        assert.equal(
+          lane.resourceMetadataUrl,
+          "https://mcp-claude.skillpilot.com/.well-known/oauth-protected-resource/mcp",
+        );
+        const refused = await post(fx, "/claude/mcp", "initialize", {});
+        assert.equal(refused.status, 401);
+        assert.match(
+          refused.challenge,
+          new RegExp(`resource_metadata="${lane.resourceMetadataUrl}"`),
+        );
+        // The proxy maps the lane's public metadata URL onto its path here; the openai lane's
+        // document keeps /mcp.
+        const local = await fetch(
+          new URL("/.well-known/oauth-protected-resource/claude/mcp", fx.server.mcpUrl),
+        );
+        assert.equal(((await local.json()) as Wire).resource, lane.resource);
+        const openai = await fetch(
+          new URL("/.well-known/oauth-protected-resource/mcp", fx.server.mcpUrl),
+        );
+        assert.equal(((await openai.json()) as Wire).resource, fx.services.auth.settings.resource);
+        // Requests the proxy forwards with the lane's public Host pass the DNS-rebinding guard.
+        const token = await fx.token("proxied-learner", { audience: lane.resource });
+        const proxied = await fetch(new URL("/claude/mcp", fx.server.mcpUrl), {
+          method: "POST",
+          headers: {
+            host: "mcp-claude.skillpilot.com",
+            accept: "application/json, text/event-stream",
+            "content-type": "application/json",
+            "mcp-protocol-version": "2025-11-25",
+            authorization: `Bearer ${token}`,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+        });
+        assert.equal(proxied.status, 200, await proxied.clone().text());
+      } finally {
+        await fx.close();
+      }
+    });
+
+    const refusals: [string, Record<string, string>, RegExp][] = [
+      [
+        "a public URL outside the lane's allowlist",
+        { claude: "https://claude.attacker.example/mcp" },
+        /lane claude: public URL https:\/\/claude\.attacker\.example\/mcp is outside its allowlist \(https:\/\/mcp-openai\.skillpilot\.com, https:\/\/mcp-claude\.skillpilot\.com/,
+      ],
+      [
+        "two lanes on one resource",
+        {
+          claude: "https://mcp-openai.skillpilot.com/agents/mcp",
+          mcp: "https://mcp-openai.skillpilot.com/agents/mcp",
+        },
+        /lanes claude and mcp are both published at https:\/\/mcp-openai\.skillpilot\.com\/agents\/mcp/,
+      ],
+      [
+        "a lane on the openai lane's resource",
+        { mcp: "https://mcp-openai.skillpilot.com/mcp/" },
+        /lanes openai and mcp are both published at/,
+      ],
+      [
+        "a lane schemas/lanes.json does not declare",
+        { gemini: "https://mcp.skillpilot.com/mcp" },
+        /names lane "gemini"/,
+      ],
+    ];
+    for (const [what, lanePublicUrls, message] of refusals)
+      it(`refuses to start with ${what}`, async () => {
+        await assert.rejects(
+          startFixture({ publicUrl: "https://mcp-openai.skillpilot.com", lanePublicUrls }),
+          (e: Error & { code?: string }) => {
+            assert.equal(e.code, "AUTH_CONFIG_INVALID");
+            assert.match(e.message, message);
+            assert.doesNotMatch(e.message, /\n/);
+            return true;
+          },
+        );
+      });
+  });
 });
 
 describe("provider lanes: schemas/lanes.json is checked by the generator", function () {

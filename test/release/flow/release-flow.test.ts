@@ -72,6 +72,8 @@ describe(
           const dir = path.join(root, DRAFT);
           assert.deepEqual((await readdir(dir)).sort(), [
             "SHA256SUMS",
+            "chatgpt-app-submission.json",
+            "claude-directory-report.json",
             "contract.snapshot.json",
             "directory-submission.zip",
             "package",

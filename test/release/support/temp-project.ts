@@ -24,8 +24,12 @@ export async function makeTemplateProject(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), "sp-release-template-"));
   for (const dir of ["schemas", "ui"])
     await cp(path.join(repo, dir), path.join(root, dir), { recursive: true });
-  await mkdir(path.join(root, "release"), { recursive: true });
-  for (const file of ["release/line.json", "release/first-party-allowlist.json"])
+  await mkdir(path.join(root, "release/submission"), { recursive: true });
+  for (const file of [
+    "release/line.json",
+    "release/first-party-allowlist.json",
+    "release/submission/test-cases.json",
+  ])
     await cp(path.join(repo, file), path.join(root, file));
   await mkdir(path.join(root, "skills", "skillpilot-coach", "references"), { recursive: true });
   await writeFile(
