@@ -74,6 +74,7 @@ export function createApp(
     .map((lane) => ({
       lane,
       handler: createCoachMcpHandler(services, endpoints[0].served, {
+        id: lane.id,
         openaiMeta: lane.openaiMeta,
       }),
     }));

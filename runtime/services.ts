@@ -76,6 +76,11 @@ export interface CallContext {
   facts: CallFacts;
   /** The signed-in caller (verified access token), when the call carried one. */
   caller?: Caller;
+  /**
+   * The provider lane whose endpoint the call came in on (the internal adapters serve the openai
+   * lane's sessions). Absent only in contexts built by hand for unit tests: the openai lane.
+   */
+  lane?: string;
   /** The session once it passed the gate (step 2), with the line revision this call runs under. */
   session?: OpenSession;
   /**

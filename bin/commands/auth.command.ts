@@ -10,6 +10,7 @@ interface TokenOptions {
   port?: number;
   dataDir?: string;
   config?: string;
+  lane?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -54,6 +55,10 @@ export function registerAuthCommand(program: Command): void {
       collect,
     )
     .option("--ttl <seconds>", "lifetime in seconds, at least 60", positiveSeconds, 3600)
+    .option(
+      "--lane <id>",
+      "a token for that provider lane's OAuth resource (claude, mcp; default the openai lane's)",
+    )
     .option("--host <host>", "the server's interface (env HOST; default 127.0.0.1)")
     .option("--port <port>", "the server's port (env PORT; default 3000)", portArgument)
     .option("--data-dir <dir>", "where the development key lives (default ./data)")
@@ -97,6 +102,15 @@ export function registerAuthCommand(program: Command): void {
         process.exitCode = ExitCode.usage;
         return;
       }
+      const lane = opts.lane ? settings.lanes.find((l) => l.id === opts.lane) : undefined;
+      if (opts.lane && !lane) {
+        process.stderr.write(
+          `skillpilot: no lane ${JSON.stringify(opts.lane)}; this server's lanes are ` +
+            `${settings.lanes.map((l) => l.id).join(", ")}\n`,
+        );
+        process.exitCode = ExitCode.usage;
+        return;
+      }
       // The token is signed with the key in this configuration's data directory and names this
       // configuration's issuer and resource: refuse before the key is created when the server on
       // the port named checks other ones (it would refuse the token).
@@ -113,7 +127,7 @@ export function registerAuthCommand(program: Command): void {
       const issuer = await loadDevIssuer(config.dataDir);
       const token = await issuer.mint({
         issuer: settings.issuer,
-        audience: settings.resource,
+        audience: lane?.resource ?? settings.resource,
         subject: opts.learner.trim(),
         scopes: opts.scope ?? settings.scopesSupported,
         ttlSeconds: opts.ttl,

@@ -28,6 +28,11 @@ export interface LaunchRequest {
   locale: "en" | "de";
   /** Explicit user choice to start on a WARN line despite the successor (L11). */
   acknowledgeSuccessor?: boolean;
+  /**
+   * The provider lane the session is for (`schemas/lanes.json`); only that lane's endpoint serves
+   * it. Absent: the openai lane.
+   */
+  lane?: string;
 }
 
 /** The outcome of a launch. */
@@ -109,6 +114,7 @@ export async function launchSession(
       expiresAt,
       // The learner is a subject of the configured issuer: only their token can use the session.
       subject: { issuer: services.auth.settings.issuer, sub: request.learner.trim() },
+      ...(request.lane && request.lane !== "openai" && { lane: request.lane }),
     });
     return undefined;
   });

@@ -38,7 +38,9 @@ export async function openSession(
   // served here (each major pins its own tools, line and revisions).
   const { contractMajor, workflowVersion, line } = ctx.contract ?? primaryTarget(ctx.services);
   const session = await store.findSession(learningSessionId);
-  if (!session) throw new CoachError("SESSION_NOT_FOUND");
+  // Sessions are per provider lane: on another lane's endpoint the session does not exist.
+  if (!session || (session.lane ?? "openai") !== (ctx.lane ?? "openai"))
+    throw new CoachError("SESSION_NOT_FOUND");
   ctx.facts.session = session;
   // The session id is not a credential: only the signed-in learner it was launched for may use it
   // (L14). Checked before anything else about the session is revealed.

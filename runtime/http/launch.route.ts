@@ -4,9 +4,10 @@ import { isValidLearnerName, type LaunchTarget, launchSession } from "../domain/
 import type { RuntimeServices } from "../services.js";
 
 /**
- * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?, contractMajor?}`: the first-party
- * launch, for the primary contract major or the one named (a major this server serves; its own line
- * decides). 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the
+ * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?, contractMajor?, lane?}`: the
+ * first-party launch, for the primary contract major or the one named (a major this server serves;
+ * its own line decides), on the openai lane or the provider lane named (whose endpoint alone will
+ * serve the session; its answer's `mcpUrl` is that lane's). 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the
  * error table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names
  * the endpoint as configured (see `launchMcpUrl`), never as the request's Host header says. The
  * learner comes from the start page's sign-in when the browser is signed in.
@@ -29,7 +30,14 @@ export function launchRoute(
       self && !foreign && sent && typeof sent === "object" ? { ...sent, learner: self.sub } : sent;
     const locale = body?.locale ?? "en";
     const keys = body && typeof body === "object" ? Object.keys(body) : [];
-    const known = new Set(["learner", "locale", "acknowledgeSuccessor", "contractMajor"]);
+    const known = new Set(["learner", "locale", "acknowledgeSuccessor", "contractMajor", "lane"]);
+    // A session is for one provider lane; its answer names that lane's MCP URL.
+    const lanes = services.auth.settings.lanes;
+    const lane =
+      body?.lane === undefined
+        ? undefined
+        : lanes.find((l) => l.id === body.lane && l.id !== "openai");
+    const laneInvalid = body?.lane !== undefined && body.lane !== "openai" && lane === undefined;
     const target =
       body?.contractMajor === undefined
         ? undefined
@@ -43,8 +51,13 @@ export function launchRoute(
       !isValidLearnerName(body.learner) ||
       (locale !== "en" && locale !== "de") ||
       (body.acknowledgeSuccessor !== undefined && typeof body.acknowledgeSuccessor !== "boolean") ||
-      // A major this server does not serve is no launch target.
-      target === null
+      // A major this server does not serve is no launch target, nor is a lane it does not serve;
+      // a lane serves the primary major only.
+      target === null ||
+      laneInvalid ||
+      (lane !== undefined &&
+        target !== undefined &&
+        target.contractMajor !== services.identity.contractMajor)
     ) {
       ctx.status = errorTable.INVALID_INPUT.httpStatus;
       ctx.body = localizeError("INVALID_INPUT", "en", { launchUrl: services.config.launchUrl });
@@ -58,6 +71,7 @@ export function launchRoute(
           learner: body.learner,
           locale,
           acknowledgeSuccessor: body.acknowledgeSuccessor === true,
+          ...(lane && { lane: lane.id }),
         },
         target,
       );
@@ -79,7 +93,7 @@ export function launchRoute(
     if (result.kind === "minted") {
       ctx.status = 201;
       const { kind: _kind, ...minted } = result;
-      ctx.body = { ...minted, mcpUrl: mcpUrl() };
+      ctx.body = { ...minted, mcpUrl: lane ? lane.resource : mcpUrl() };
     } else if (result.kind === "acknowledgementRequired") {
       ctx.status = 409;
       ctx.body = { acknowledgementRequired: true, successor: result.successor };

@@ -91,7 +91,11 @@ export async function callTool(
   contract: ServedContract,
   name: string,
   args: unknown,
-  { caller, prototypeKey = false }: { caller?: Caller; prototypeKey?: boolean } = {},
+  {
+    caller,
+    prototypeKey = false,
+    lane,
+  }: { caller?: Caller; prototypeKey?: boolean; lane?: string } = {},
 ): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
   const ctx: CallContext = {
@@ -100,6 +104,7 @@ export async function callTool(
     now: services.now(),
     facts: {},
     ...(caller && { caller }),
+    ...(lane && { lane }),
   };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
   const served = typeof name === "string" ? contract.tools.get(name) : undefined;

@@ -91,7 +91,11 @@ export function createCoachMcpHandler(
     async (request: CallToolRequest, ctx: ServerContext) => {
       const { name, arguments: args } = request.params;
       const caller = callerOf(ctx.http?.authInfo);
-      const result = await callTool(services, contract, name, args, { caller, prototypeKey });
+      const result = await callTool(services, contract, name, args, {
+        caller,
+        prototypeKey,
+        ...(lane.id && { lane: lane.id }),
+      });
       return server.projectCallToolResult(result, contract.tools.get(name)?.outputSchema);
     };
   const handler = withoutJsonModeWarning(() =>

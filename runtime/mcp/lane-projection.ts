@@ -2,6 +2,8 @@ import type { ReadResourceResult, Tool } from "@modelcontextprotocol/server";
 
 /** What a provider lane changes in what an endpoint serves (schemas/lanes.json `widgetMeta`). */
 export interface LaneProjection {
+  /** The lane's id (schemas/lanes.json): its sessions are the only ones its endpoint serves. */
+  id?: string;
   /** Keep ChatGPT's `openai/*` widget keys beside the MCP Apps ones. */
   openaiMeta: boolean;
 }

@@ -61,8 +61,8 @@ export const statements = {
   insertSession: named(
     "sp_insert_session",
     "INSERT INTO sessions (session_id, learner_id, locale, contract_major, workflow_version, " +
-      "curriculum_revision, policy_revision, created_at, expires_at, subject_issuer, subject) " +
-      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+      "curriculum_revision, policy_revision, created_at, expires_at, subject_issuer, subject, " +
+      "lane) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
   ),
   floor: named("sp_floor", numbered(floorSql.read)),
   raiseFloor: named("sp_raise_floor", numbered(floorSql.raise)),

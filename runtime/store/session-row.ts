@@ -13,9 +13,10 @@ export interface SessionRow {
   expires_at: number | string;
   subject_issuer?: string | null;
   subject?: string | null;
+  lane?: string | null;
 }
 
-/** The values of a sessions row in column order (session_id … subject), both dialects. */
+/** The values of a sessions row in column order (session_id … lane), both dialects. */
 export function sessionValues(r: SessionRecord): unknown[] {
   return [
     r.sessionId,
@@ -29,6 +30,7 @@ export function sessionValues(r: SessionRecord): unknown[] {
     r.expiresAt,
     r.subject?.issuer ?? null,
     r.subject?.sub ?? null,
+    r.lane ?? null,
   ];
 }
 
@@ -48,5 +50,6 @@ export function toSession(row: SessionRow | undefined): SessionRecord | undefine
     ...(row.subject && row.subject_issuer
       ? { subject: { issuer: row.subject_issuer, sub: row.subject } }
       : {}),
+    ...(row.lane ? { lane: row.lane } : {}),
   };
 }

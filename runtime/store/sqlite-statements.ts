@@ -69,7 +69,7 @@ export function statements(db: Database.Database) {
     insertSession: db.prepare(
       "INSERT INTO sessions (session_id, learner_id, locale, contract_major, " +
         "workflow_version, curriculum_revision, policy_revision, created_at, " +
-        "expires_at, subject_issuer, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "expires_at, subject_issuer, subject, lane) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     purge: db.prepare("DELETE FROM idempotency_records WHERE expires_at <= ?"),
     spentBy: db.prepare<[string], { use_key: string }>(

@@ -20,6 +20,11 @@ export interface SessionRecord {
    * token. Absent on sessions from before OAuth, which no token can use.
    */
   subject?: { issuer: string; sub: string };
+  /**
+   * The provider lane the session was launched for; only calls on that lane's endpoint may use it.
+   * Absent: the openai lane.
+   */
+  lane?: string;
 }
 
 /** Idempotency key of a write: (session, tool, clientRequestId) (G6). */

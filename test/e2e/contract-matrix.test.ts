@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { listContractLines, servedLines } from "../../contract-model/contract-lines.js";
+import { providerLanes } from "../../generated/identity.gen.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { eras } from "../runtime/support/mcp-clients.js";
 import {
@@ -62,12 +63,16 @@ describe("contract-test matrix: the repository's lines (L12.4)", () => {
   });
 });
 
-/** One column: a line file, the project root whose contract serves it, and the server to use. */
+/**
+ * One column: a line file, the project root whose contract serves it, the server to use and, for
+ * a provider lane's column, the lane it is reached through (else its major's internal adapter).
+ */
 interface Column {
   file: string;
   line: Record<string, unknown>;
   root: string;
   start: () => Promise<RuntimeFixture>;
+  lane?: string;
 }
 
 const major = (line: Record<string, unknown> | undefined) => Number(line?.contractMajor);
@@ -78,7 +83,14 @@ const describeColumn = (column: Column, era: (typeof eras)[number], title: strin
       `${String(column.line.newSessionPolicy)}) × ${era} (L12.4)`,
     () => {
       const path = `/internal/openai/v${major(column.line)}/mcp`;
-      const served = useServedClient(era, column.start, path);
+      const served = useServedClient(era, column.start, path, column.lane);
+      const endpoint = () => {
+        const { settings } = served.fx.services.auth;
+        const lane = settings.lanes.find((l) => l.id === column.lane);
+        return lane
+          ? { path: lane.mcpPath, auth: { resource: lane.resource, atConnect: lane.atConnect } }
+          : { path, auth: { resource: settings.resource, atConnect: false } };
+      };
       let contract: ContractUnderTest;
       before(async () => {
         contract = await contractOf(column.root);
@@ -91,7 +103,9 @@ const describeColumn = (column: Column, era: (typeof eras)[number], title: strin
             era,
             fx: served.fx,
             client: served.client,
-            mcpUrl: `${served.fx.server.origin}${path}`,
+            mcpUrl: `${served.fx.server.origin}${endpoint().path}`,
+            auth: endpoint().auth,
+            ...(column.lane && { lane: column.lane }),
             contract,
           }),
         );
@@ -110,6 +124,23 @@ for (const c of columns)
       },
       era,
       c.file,
+    );
+
+// The line in force through each provider lane of schemas/lanes.json (§6: a pass on one lane
+// says nothing of another, so each lane is its own column): its public path, its own OAuth
+// resource, and its way of starting OAuth.
+for (const lane of providerLanes)
+  for (const era of eras)
+    describeColumn(
+      {
+        file: "release/line.json",
+        line: JSON.parse(readFileSync(path.join(repoRoot, "release/line.json"), "utf8")),
+        root: repoRoot,
+        start: () => startFixture(),
+        lane: lane.id,
+      },
+      era,
+      `lane ${lane.id} (${lane.mcpPath}), release/line.json`,
     );
 
 // Two contract majors on one server (the v2 fixture beside this contract): one column per line,

@@ -161,67 +161,72 @@ describe("OAuth end to end: authorization code + PKCE S256 from a real authoriza
     }
   });
 
-  it("on the Claude lane the official client starts OAuth from the 401 at connect, signs in for that lane's resource, and its tool call succeeds; the lane lists MCP Apps metadata only", async () => {
-    const lane = fx.services.auth.settings.lanes.find((l) => l.id === "claude")!;
-    resource = lane.resource;
-    const url = new URL(lane.mcpPath, fx.server.mcpUrl);
-    const sid = await fx.newSession("cleo");
-    const provider = new MemoryProvider(as.issuer);
-    const newClient = () =>
-      new Client(
-        { name: "skillpilot-e2e-claude", version: "1.0.0" },
-        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-      );
-    // Not signed in: connecting is refused with 401, and the client starts authorization itself.
-    const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-    await assert.rejects(newClient().connect(transport), /Unauthorized/i);
-    const [authorizationUrl] = provider.authorizationUrls;
-    assert.ok(authorizationUrl, "the client was sent to the authorization server");
-    assert.equal(authorizationUrl.searchParams.get("resource"), lane.resource);
-    assert.equal(authorizationUrl.searchParams.get("code_challenge_method"), "S256");
-    const callback = await authorizeHeadless(authorizationUrl, "cleo", CALLBACK);
-    assert.equal(
-      await auth(provider, {
-        serverUrl: url,
-        resourceMetadataUrl: new URL(lane.resourceMetadataUrl),
-        authorizationCode: callback.searchParams.get("code") ?? "",
-        iss: callback.searchParams.get("iss") ?? undefined,
-      }),
-      "AUTHORIZED",
-    );
-    const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
-    try {
-      const { tools } = await client.listTools();
-      const widget = tools.find((t) => t.name === "render_skillpilot_goal_visualization")!;
-      assert.ok((widget._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri);
-      for (const t of tools)
-        assert.deepEqual(
-          Object.keys(t._meta ?? {}).filter((k) => k.startsWith("openai/")),
-          [],
-          `${t.name} carries no openai/* keys on the Claude lane`,
+  // Each lane that authenticates at connect, on its own: a pass on one says nothing of another.
+  for (const [laneId, learner] of [
+    ["claude", "cleo"],
+    ["mcp", "milo"],
+  ] as const)
+    it(`on the ${laneId} lane the official client starts OAuth from the 401 at connect, signs in for that lane's resource, and its tool call succeeds; the lane lists MCP Apps metadata only`, async () => {
+      const lane = fx.services.auth.settings.lanes.find((l) => l.id === laneId)!;
+      resource = lane.resource;
+      const url = new URL(lane.mcpPath, fx.server.mcpUrl);
+      const sid = await fx.newSession(learner, "en", laneId);
+      const provider = new MemoryProvider(as.issuer);
+      const newClient = () =>
+        new Client(
+          { name: `skillpilot-e2e-${laneId}`, version: "1.0.0" },
+          { versionNegotiation: { mode: { pin: "2026-07-28" } } },
         );
-      const result = await client.callTool({
-        name: "get_skillpilot_learning_context",
-        arguments: { learningSessionId: sid },
+      // Not signed in: connecting is refused with 401, and the client starts authorization itself.
+      const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+      await assert.rejects(newClient().connect(transport), /Unauthorized/i);
+      const [authorizationUrl] = provider.authorizationUrls;
+      assert.ok(authorizationUrl, "the client was sent to the authorization server");
+      assert.equal(authorizationUrl.searchParams.get("resource"), lane.resource);
+      assert.equal(authorizationUrl.searchParams.get("code_challenge_method"), "S256");
+      const callback = await authorizeHeadless(authorizationUrl, learner, CALLBACK);
+      assert.equal(
+        await auth(provider, {
+          serverUrl: url,
+          resourceMetadataUrl: new URL(lane.resourceMetadataUrl),
+          authorizationCode: callback.searchParams.get("code") ?? "",
+          iss: callback.searchParams.get("iss") ?? undefined,
+        }),
+        "AUTHORIZED",
+      );
+      const client = newClient();
+      await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+      try {
+        const { tools } = await client.listTools();
+        const widget = tools.find((t) => t.name === "render_skillpilot_goal_visualization")!;
+        assert.ok((widget._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri);
+        for (const t of tools)
+          assert.deepEqual(
+            Object.keys(t._meta ?? {}).filter((k) => k.startsWith("openai/")),
+            [],
+            `${t.name} carries no openai/* keys on the ${laneId} lane`,
+          );
+        const result = await client.callTool({
+          name: "get_skillpilot_learning_context",
+          arguments: { learningSessionId: sid },
+        });
+        assert.equal(result.isError, undefined, JSON.stringify(result));
+      } finally {
+        await client.close();
+      }
+      // A token of this lane serves no other lane: the openai endpoint refuses it (one audience).
+      const token = provider.tokens()!.access_token;
+      const other = await fetch(fx.server.mcpUrl, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
       });
-      assert.equal(result.isError, undefined, JSON.stringify(result));
-    } finally {
-      await client.close();
-    }
-    // A token of this lane serves no other lane: the openai endpoint refuses it (one audience).
-    const token = provider.tokens()!.access_token;
-    const other = await fetch(fx.server.mcpUrl, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      assert.equal(other.status, 401);
+      assert.match(other.headers.get("www-authenticate") ?? "", /invalid_token/);
     });
-    assert.equal(other.status, 401);
-    assert.match(other.headers.get("www-authenticate") ?? "", /invalid_token/);
-  });
 });

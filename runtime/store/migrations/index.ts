@@ -3,6 +3,7 @@ import { initialMigration } from "./001-initial.migration.js";
 import { spentCapabilitiesMigration } from "./002-spent-capabilities.migration.js";
 import { oauthIdentityMigration } from "./003-oauth-identity.migration.js";
 import { serverStateMigration } from "./004-server-state.migration.js";
+import { sessionLaneMigration } from "./005-session-lane.migration.js";
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -22,6 +23,7 @@ export const migrations: readonly NamedMigration[] = [
   spentCapabilitiesMigration,
   oauthIdentityMigration,
   serverStateMigration,
+  sessionLaneMigration,
 ];
 
 /**

@@ -38,8 +38,15 @@ export interface LineUnderTest {
   fx: RuntimeFixture;
   /** A client of the endpoint serving the line's contract major. */
   client: CoachClient;
-  /** That major's internal adapter URL. */
+  /** The URL the column's client connects to: that major's internal adapter, or a lane's path. */
   mcpUrl: string;
+  /**
+   * The endpoint's OAuth resource and how it starts OAuth: at connect (a 401 before any method)
+   * or by a tool-result challenge.
+   */
+  auth: { resource: string; atConnect: boolean };
+  /** The provider lane the column reaches the server through (its sessions are launched for it). */
+  lane?: string;
   contract: ContractUnderTest;
 }
 
@@ -83,6 +90,7 @@ const ajv = createAjv({ strict: false, allErrors: true });
 const launchBody = (column: LineUnderTest, body: Record<string, unknown>) => ({
   ...body,
   contractMajor: column.line.contractMajor,
+  ...(column.lane && { lane: column.lane }),
 });
 
 /** Launch a session under the line as the first party would; undefined when the line refuses. */
@@ -219,7 +227,7 @@ export const lineChecks: LineCheck[] = [
         launched.status === 201
           ? String(launched.body.learningSessionId)
           : "sps_no-session-here-0000000";
-      const resource = fx.services.auth.settings.resource;
+      const { resource, atConnect } = column.auth;
       const challengeOf = (r: ToolResult) =>
         ((r._meta as Record<string, string[]> | undefined)?.["mcp/www_authenticate"] ?? [])[0] ??
         "";
@@ -239,14 +247,25 @@ export const lineChecks: LineCheck[] = [
       for (const tool of toolDescriptors.map((t) => t.name)) {
         const needed = toolScopes[tool];
         const before = await footprint(fx);
-        const anonymous = await callWith(undefined, tool);
-        assert.equal(errorCode(anonymous), "AUTHENTICATION_REQUIRED", `${tool} without a token`);
-        assert.match(challengeOf(anonymous), new RegExp(`scope="${contractScopes.join(" ")}"`));
+        if (atConnect)
+          // The lane refuses the connection itself: the client never reaches the tool.
+          await assert.rejects(callWith(undefined, tool), `${tool} without a token`);
+        else {
+          const anonymous = await callWith(undefined, tool);
+          assert.equal(errorCode(anonymous), "AUTHENTICATION_REQUIRED", `${tool} without a token`);
+          assert.match(challengeOf(anonymous), new RegExp(`scope="${contractScopes.join(" ")}"`));
+        }
         const others = contractScopes.filter((s) => !needed.includes(s));
-        const short = await callWith(await fx.token(learner, { scopes: others }), tool);
+        const short = await callWith(
+          await fx.token(learner, { scopes: others, audience: resource }),
+          tool,
+        );
         assert.equal(errorCode(short), "INSUFFICIENT_SCOPE", `${tool} without ${needed.join(" ")}`);
         assert.deepEqual(await footprint(fx), before, `${tool}: refused calls wrote nothing`);
-        const exact = await callWith(await fx.token(learner, { scopes: needed }), tool);
+        const exact = await callWith(
+          await fx.token(learner, { scopes: needed, audience: resource }),
+          tool,
+        );
         assert.ok(
           !["AUTHENTICATION_REQUIRED", "INSUFFICIENT_SCOPE"].includes(errorCode(exact) ?? ""),
           `${tool} with exactly ${needed.join(" ")}: ${exact.content[0]?.text}`,

@@ -113,6 +113,14 @@ async function fillPreviousVersion(knex: Knex): Promise<void> {
   });
 }
 
+/** Learner rows as a format-5 database holds them: every session row gains its (null) lane. */
+function withSessionLane(rows: Record<string, unknown[]>): Record<string, unknown[]> {
+  return {
+    ...rows,
+    sessions: rows.sessions.map((r) => ({ ...(r as Record<string, unknown>), lane: null })),
+  };
+}
+
 /** Every learner row, with the stored state schema version split off. */
 async function learnerData(knex: Knex) {
   const rows: Record<string, unknown[]> = {};
@@ -252,20 +260,31 @@ for (const dialect of dialects)
 
         const status = await skillpilot(["db", "status", ...args], db!.env);
         assert.equal(status.code, 1, "pending migration");
-        assert.match(status.stdout, /state schema version: 3 \(this server: 4\)/);
+        assert.match(status.stdout, /state schema version: 3 \(this server: 5\)/);
         assert.match(status.stdout, /learner rows: 2 at state schema 3/);
-        assert.match(status.stdout, /migrations pending: 004-server-state/);
+        assert.match(status.stdout, /migrations pending: 004-server-state, 005-session-lane/);
 
         const migrated = await skillpilot(["db", "migrate", ...args], db!.env);
         assert.equal(migrated.code, 0, migrated.stderr);
-        assert.match(migrated.stdout, /from state schema 3 to 4: 004-server-state/);
+        assert.match(
+          migrated.stdout,
+          /from state schema 3 to 5: 004-server-state, 005-session-lane/,
+        );
         const forward = await inspect();
-        assert.equal(forward.status.database, 4);
-        assert.deepEqual(forward.data.rows, filled.data.rows, "learner data intact");
-        assert.deepEqual(forward.data.versions, [4], "rows carry the new format");
+        assert.equal(forward.status.database, 5);
+        assert.deepEqual(
+          forward.data.rows,
+          withSessionLane(filled.data.rows),
+          "learner data intact",
+        );
+        assert.deepEqual(forward.data.versions, [5], "rows carry the new format");
         assert.equal(forward.serverState, true);
         assert.equal((await skillpilot(["db", "status", ...args], db!.env)).code, 0);
 
+        const lane = await skillpilot(["db", "rollback", ...args], db!.env);
+        assert.equal(lane.code, 0, lane.stderr);
+        assert.match(lane.stdout, /back from state schema 5 to 4: undid 005-session-lane/);
+        assert.deepEqual((await inspect()).data.rows, filled.data.rows, "the lane column went");
         const rolled = await skillpilot(["db", "rollback", ...args], db!.env);
         assert.equal(rolled.code, 0, rolled.stderr);
         assert.match(rolled.stdout, /back from state schema 4 to 3: undid 004-server-state/);
@@ -295,7 +314,10 @@ for (const dialect of dialects)
             : {}),
         });
         try {
-          assert.deepEqual(fx.services.stateGuard?.migrated, ["004-server-state"]);
+          assert.deepEqual(fx.services.stateGuard?.migrated, [
+            "004-server-state",
+            "005-session-lane",
+          ]);
           const sid = await fx.newSession("ada");
           const client = await connectClient(fx, "2026-07-28 (SDK v2)");
           try {
@@ -313,7 +335,7 @@ for (const dialect of dialects)
           await fx.close();
         }
         const after = await inspect();
-        assert.equal(after.status.database, 4);
+        assert.equal(after.status.database, 5);
         assert.equal(
           after.data.rows.progress.length,
           2,
@@ -354,14 +376,14 @@ for (const dialect of dialects)
     it("db rollback on a database a newer server wrote says so, like status, migrate and start (issue #13 F9)", async () => {
       await onDatabase(async (knex) => {
         await migrateForward(knex);
-        await recordMigration(knex, "005-future");
+        await recordMigration(knex, "006-future");
       });
       const before = await inspect();
       const rollback = await skillpilot(["db", "rollback", ...args], db!.env);
       assert.equal(rollback.code, 1);
       assert.match(
         rollback.stderr,
-        /written by a newer SkillPilot server \(migrations 005-future\); this server knows state schema versions up to 4/,
+        /written by a newer SkillPilot server \(migrations 006-future\); this server knows state schema versions up to 5/,
       );
       assert.doesNotMatch(rollback.stderr, /\?/, "no unknown version printed as ?");
       assert.deepEqual(await inspect(), before, "nothing rolled back");
@@ -466,8 +488,11 @@ for (const dialect of dialects)
           );
         assert.equal(await floor(), 4);
 
-        const rolled = await skillpilot(["db", "rollback", ...args], db!.env);
-        assert.equal(rolled.code, 0, rolled.stderr);
+        // Back to format 3, the one without the floor: two steps (5 → 4 → 3).
+        for (const step of [1, 2]) {
+          const rolled = await skillpilot(["db", "rollback", ...args], db!.env);
+          assert.equal(rolled.code, 0, `step ${step}: ${rolled.stderr}`);
+        }
         assert.equal((await inspect()).serverState, false, "the floor table is gone");
 
         const lowered = await skillpilot(["start", "--port", "0", ...(await lineArgs(3))], db!.env);

@@ -48,11 +48,13 @@ export interface RuntimeFixture extends McpTarget {
   /** POST /api/sessions. */
   launch(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Launch and return the session id (fails the test otherwise). */
-  newSession(learner: string, locale?: "en" | "de"): Promise<string>;
+  newSession(learner: string, locale?: "en" | "de", lane?: string): Promise<string>;
   /** An access token of the server's development issuer for `learner` (all scopes by default). */
   token(learner: string, options?: TokenOptions): Promise<string>;
   /** The learner each session launched through this fixture belongs to. */
   learnerOf: Map<string, string>;
+  /** Like `authorize`, with tokens for another OAuth resource (a provider lane's). */
+  authorizeOn(resource: string): Authorizer;
   /** Stop the server, then read every log line written. */
   stopAndReadLog(): Promise<string>;
   close(): Promise<void>;
@@ -145,15 +147,20 @@ export async function startFixture(
   };
   // A host sends each call with the token of the learner it is for: the learner of the session a
   // tool call names, a default test learner for everything else.
-  const authorize: Authorizer = async (body) => {
-    const args = (body as { params?: { arguments?: { learningSessionId?: unknown } } } | undefined)
-      ?.params?.arguments;
-    const sid = typeof args?.learningSessionId === "string" ? args.learningSessionId : undefined;
-    return token((sid && learnerOf.get(sid)) || "fixture-default-learner");
-  };
+  const authorizeOn =
+    (audience: string): Authorizer =>
+    async (body) => {
+      const args = (
+        body as { params?: { arguments?: { learningSessionId?: unknown } } } | undefined
+      )?.params?.arguments;
+      const sid = typeof args?.learningSessionId === "string" ? args.learningSessionId : undefined;
+      return token((sid && learnerOf.get(sid)) || "fixture-default-learner", { audience });
+    };
+  const authorize = authorizeOn(settings.resource);
   return {
     mcpUrl: server.mcpUrl,
     authorize,
+    authorizeOn,
     token,
     learnerOf,
     server,
@@ -163,8 +170,8 @@ export async function startFixture(
     logFile,
     db,
     launch,
-    async newSession(learner, locale = "en") {
-      const res = await launch({ learner, locale });
+    async newSession(learner, locale = "en", lane) {
+      const res = await launch({ learner, locale, ...(lane && { lane }) });
       if (res.status !== 201)
         throw new Error(`launch failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.learningSessionId as string;
@@ -202,13 +209,24 @@ export function useServedClient(
   fixture: ConfigOverrides | (() => Promise<RuntimeFixture>) = {},
   /** The endpoint path to connect to (default the public `/mcp`), e.g. an internal adapter. */
   path?: string,
+  /** A provider lane to connect to instead, with tokens for its resource. */
+  lane?: string,
 ): ServedClient {
   let fx: RuntimeFixture | undefined;
   let client: CoachClient | undefined;
   before(async () => {
     fx = await (typeof fixture === "function" ? fixture() : startFixture(fixture));
+    const served = lane ? fx.services.auth.settings.lanes.find((l) => l.id === lane) : undefined;
+    if (lane && !served) throw new Error(`useServedClient: the server has no lane ${lane}`);
     client = await connectClient(
-      path ? { mcpUrl: `${fx.server.origin}${path}`, authorize: fx.authorize } : fx,
+      served
+        ? {
+            mcpUrl: `${fx.server.origin}${served.mcpPath}`,
+            authorize: fx.authorizeOn(served.resource),
+          }
+        : path
+          ? { mcpUrl: `${fx.server.origin}${path}`, authorize: fx.authorize }
+          : fx,
       era,
     );
   });
