@@ -16,13 +16,15 @@ export async function activeLearners(
   caller: RawMcpCaller,
   names: readonly string[],
   bind: (sessionId: string, learner: string) => Promise<void>,
+  /** The provider lane the sessions are launched for (the caller's); default the openai lane. */
+  lane?: string,
 ): Promise<ActiveLearner[]> {
   return Promise.all(
     names.map(async (learner) => {
       const res = await fetch(`${origin}/api/sessions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ learner, locale: "en" }),
+        body: JSON.stringify({ learner, locale: "en", ...(lane && { lane }) }),
       });
       const body = (await res.json()) as { learningSessionId?: string };
       if (res.status !== 201 || !body.learningSessionId)

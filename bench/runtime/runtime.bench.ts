@@ -136,9 +136,15 @@ try {
     Array.from({ length: CLIENTS }, (_, i) => `bench-${i}`),
     coachTokens.bind,
   );
-  // The same learners on the Claude lane (the store is one); each lane keeps its own versions.
-  for (const [i, l] of learners.entries()) await claudeTokens.bind(l.id, `bench-${i}`);
-  const claudeLearners = learners.map((l) => ({ ...l }));
+  // Learners of their own on the Claude lane (sessions are per lane, the store is one), in the
+  // same state as the openai lane's, so the two context slices read alike.
+  const claudeLearners = await activeLearners(
+    new URL(coachServer.url).origin,
+    callers.claude,
+    Array.from({ length: CLIENTS }, (_, i) => `bench-claude-${i}`),
+    claudeTokens.bind,
+    "claude",
+  );
   const adapterLearners = await activeLearners(
     new URL(adapterServer.url).origin,
     callers.adapter,

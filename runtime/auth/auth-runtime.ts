@@ -53,10 +53,15 @@ export async function createAuthRuntime(
           }
         : { kind: "file", file: jwks.file },
   );
-  const clientIds = new Set(settings.profiles.map((p) => p.clientId));
+  // The clients each lane accepts: a profile without `lanes` serves every lane.
+  const clientsOf = (lane: string) =>
+    new Set(
+      settings.profiles.filter((p) => !p.lanes || p.lanes.includes(lane)).map((p) => p.clientId),
+    );
   let freshAfter: ReadonlyMap<string, number> = new Map();
-  const verifierFor = (resource: string) =>
-    createTokenVerifier({
+  const verifierFor = (resource: string, lane: string) => {
+    const clientIds = clientsOf(lane);
+    return createTokenVerifier({
       issuer: settings.issuer,
       resource,
       keys,
@@ -65,12 +70,15 @@ export async function createAuthRuntime(
       clientAllowed: (id) => clientIds.has(id),
       freshAfter: (id) => freshAfter.get(id),
     });
-  const verifier = verifierFor(settings.resource);
-  // One verifier per lane, each for its own resource: a token of one lane serves no other.
+  };
+  // The public /mcp and the internal adapters are the openai lane.
+  const verifier = verifierFor(settings.resource, "openai");
+  // One verifier per lane, each for its own resource and clients: a token of one lane serves no
+  // other.
   const laneVerifiers = new Map(
     settings.lanes.map((l) => [
       l.id,
-      l.resource === settings.resource ? verifier : verifierFor(l.resource),
+      l.resource === settings.resource ? verifier : verifierFor(l.resource, l.id),
     ]),
   );
   return {

@@ -117,6 +117,12 @@ export function resolveAuthSettings(
   for (const p of profiles) {
     const problems = profileProblems(p);
     if (problems.length) throw invalid(problems.join("; "));
+    const unknownLane = p.lanes?.find((id) => !providerLanes.some((l) => l.id === id));
+    if (unknownLane)
+      throw invalid(
+        `client profile "${p.name}" names lane "${unknownLane}", which schemas/lanes.json does ` +
+          `not declare (lanes: ${providerLanes.map((l) => l.id).join(", ")})`,
+      );
     if (names.has(p.name)) throw invalid(`client profile name "${p.name}" is used twice`);
     names.add(p.name);
   }

@@ -17,6 +17,11 @@ export interface ClientProfile {
     | "private_key_jwt"
     | "none";
   pkce: "S256";
+  /**
+   * The provider lanes whose endpoints accept this client's tokens (e.g. the ChatGPT connector on
+   * the openai lane only); unset: every lane.
+   */
+  lanes?: readonly string[];
 }
 
 /** A profile as activated: its fingerprint covers the profile and the OAuth resource. */
