@@ -173,6 +173,11 @@ export function registerStartCommand(program: Command): void {
           .default("en"),
       )
       .option("--acknowledge-successor", "start on a WARN line although a successor exists")
+      .option(
+        "--lane <id>",
+        "the provider lane the session is for; only that lane's endpoint serves it " +
+          "(openai, claude, mcp; default openai)",
+      )
       .addHelpText(
         "after",
         exitCodesHelp({
@@ -184,7 +189,12 @@ export function registerStartCommand(program: Command): void {
     "session",
   ).action(
     async (
-      opts: ServeOptions & { learner: string; locale: "en" | "de"; acknowledgeSuccessor?: boolean },
+      opts: ServeOptions & {
+        learner: string;
+        locale: "en" | "de";
+        acknowledgeSuccessor?: boolean;
+        lane?: string;
+      },
       command: Command,
     ) => {
       const { createServices, closeServices } = await import("../../runtime/boot.js");
@@ -194,6 +204,15 @@ export function registerStartCommand(program: Command): void {
       if (!isValidLearnerName(opts.learner)) {
         process.stderr.write(
           "skillpilot: --learner must be a non-empty name of at most 200 characters\n",
+        );
+        process.exitCode = ExitCode.usage;
+        return;
+      }
+      const { providerLanes } = await import("../../generated/identity.gen.js");
+      if (opts.lane !== undefined && !providerLanes.some((l) => l.id === opts.lane)) {
+        process.stderr.write(
+          `skillpilot: no lane ${JSON.stringify(opts.lane)}; the lanes are ` +
+            `${providerLanes.map((l) => l.id).join(", ")}\n`,
         );
         process.exitCode = ExitCode.usage;
         return;
@@ -218,6 +237,7 @@ export function registerStartCommand(program: Command): void {
           learner: opts.learner,
           locale: opts.locale,
           acknowledgeSuccessor: opts.acknowledgeSuccessor === true,
+          ...(opts.lane && { lane: opts.lane }),
         });
         if (result.kind === "minted") {
           process.stdout.write(`${result.learningSessionId}\n`);

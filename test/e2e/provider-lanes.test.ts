@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
@@ -9,6 +11,7 @@ import {
   makeTemplateProject,
   removeProject,
 } from "../release/support/temp-project.js";
+import { runCli } from "../support/run-cli.js";
 import type { Wire } from "../support/wire.js";
 
 /** POST one JSON-RPC request to a lane path, with or without a bearer token. */
@@ -282,6 +285,52 @@ describe("provider lanes: schemas/lanes.json is checked by the generator", funct
       assert.ok(found, `${what}: ${JSON.stringify(result.diagnostics)}`);
       assert.match(found.message, message, what);
       assert.equal(found.location.file, "schemas/lanes.json");
+    }
+  });
+});
+
+describe("skillpilot session start --lane", function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "skillpilot-session-lane-"));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it("mints a session for the lane named, and refuses a lane the contract does not declare", async () => {
+    const dataDir = path.join(dir, "data");
+    const refused = await runCli([
+      "session",
+      "start",
+      "--learner",
+      "ada",
+      "--lane",
+      "gemini",
+      "--data-dir",
+      dataDir,
+    ]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /no lane "gemini"; the lanes are openai, claude, mcp/);
+    assert.deepEqual(await readdir(dir), [], "nothing created");
+    const minted = await runCli([
+      "session",
+      "start",
+      "--learner",
+      "ada",
+      "--lane",
+      "claude",
+      "--data-dir",
+      dataDir,
+    ]);
+    assert.equal(minted.code, 0, minted.stderr);
+    const sid = minted.stdout.trim();
+    const db = new Database(path.join(dataDir, "skillpilot.sqlite"), { readonly: true });
+    try {
+      assert.deepEqual(db.prepare("SELECT lane FROM sessions WHERE session_id = ?").get(sid), {
+        lane: "claude",
+      });
+    } finally {
+      db.close();
     }
   });
 });
