@@ -20,9 +20,10 @@
  *  - direct / adapted: on a server whose contract also carries a superseded tool served through an
  *    adapter (adapter-server.ts), the context read by its current name and by the old name:
  *    adapted − direct is what an adapter costs a call,
- *  - context@claude: the context read on the coach server's Claude lane (/claude/mcp: its own
- *    resource and tokens, auth at connect, MCP Apps metadata): lane routing should cost nothing
- *    measurable against the openai lane's context read,
+ *  - context@claude, context@mcp: the context read on the coach server's Claude lane
+ *    (/claude/mcp) and standard-client lane (/standard/mcp), each with its own resource, tokens and
+ *    sessions, auth at connect, MCP Apps metadata: lane routing should cost nothing measurable
+ *    against the openai lane's context read,
  *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
  *    and context@today, the same on a built checkout of the code before (BENCH_BASELINE_ROOT),
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
@@ -99,6 +100,7 @@ const adapterTokens = await benchTokens(adapterDir, BENCH_MCP_URL);
 const coachTokens = await benchTokens(dir, BENCH_MCP_URL);
 // The Claude lane of the same server: its own resource, so its own tokens for the same learners.
 const claudeTokens = await benchTokens(dir, `${BENCH_PUBLIC_URL}/claude/mcp`);
+const mcpLaneTokens = await benchTokens(dir, `${BENCH_PUBLIC_URL}/standard/mcp`);
 const floorTokens = await benchTokens(floorDir, BENCH_MCP_URL);
 const echoTokens = await benchTokens(echoAuthDir, BENCH_MCP_URL);
 const echoToken = await echoTokens.token("echo-learner");
@@ -111,6 +113,11 @@ const callers = {
     coachServer.url.replace(/\/mcp$/, "/claude/mcp"),
     CLIENTS,
     claudeTokens.tokenFor,
+  ),
+  mcpLane: new RawMcpCaller(
+    coachServer.url.replace(/\/mcp$/, "/standard/mcp"),
+    CLIENTS,
+    mcpLaneTokens.tokenFor,
   ),
   floor: new RawMcpCaller(floorServer.url, CLIENTS, floorTokens.tokenFor),
   adapter: new RawMcpCaller(adapterServer.url, CLIENTS, adapterTokens.tokenFor),
@@ -145,6 +152,13 @@ try {
     claudeTokens.bind,
     "claude",
   );
+  const mcpLaneLearners = await activeLearners(
+    new URL(coachServer.url).origin,
+    callers.mcpLane,
+    Array.from({ length: CLIENTS }, (_, i) => `bench-mcp-${i}`),
+    mcpLaneTokens.bind,
+    "mcp",
+  );
   const adapterLearners = await activeLearners(
     new URL(adapterServer.url).origin,
     callers.adapter,
@@ -168,6 +182,11 @@ try {
     {
       name: "context@claude",
       calls: contextCalls([callers.claude], claudeLearners),
+      pids: pid(coachServer),
+    },
+    {
+      name: "context@mcp",
+      calls: contextCalls([callers.mcpLane], mcpLaneLearners),
       pids: pid(coachServer),
     },
     { name: "complete", calls: completeCalls([callers.coach], learners), pids: pid(coachServer) },
@@ -274,11 +293,16 @@ function report(results: Map<string, Result>, pairRatios: number[], pg?: Postgre
       `${median(pairRatios).toFixed(2)}x, rounds ${Math.min(...pairRatios).toFixed(2)}-` +
       `${Math.max(...pairRatios).toFixed(2)}x`,
   );
-  const lane = cpu(r("context@claude")) / cpu(r("context"));
-  out(
-    `${"Claude lane context / openai lane context, CPU".padEnd(50)} ${lane.toFixed(2)}x  ` +
-      `(target: within noise of 1.00; throughput ${(r("context@claude").perSecond / r("context").perSecond).toFixed(2)}x)`,
-  );
+  for (const [label, row] of [
+    ["Claude lane context / openai lane context, CPU", "context@claude"],
+    ["mcp lane context / openai lane context, CPU", "context@mcp"],
+  ] as const) {
+    const lane = cpu(r(row)) / cpu(r("context"));
+    out(
+      `${label.padEnd(50)} ${lane.toFixed(2)}x  ` +
+        `(target: within noise of 1.00; throughput ${(r(row).perSecond / r("context").perSecond).toFixed(2)}x)`,
+    );
+  }
   const adapted = (cpu(r("adapted")) - cpu(r("direct"))) / cpu(peer);
   out(
     `${"adapted call - direct call, server CPU / peer echo".padEnd(50)} ${adapted.toFixed(2)}x  ` +

@@ -7,10 +7,11 @@ import type { RuntimeServices } from "../services.js";
  * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?, contractMajor?, lane?}`: the
  * first-party launch, for the primary contract major or the one named (a major this server serves;
  * its own line decides), on the openai lane or the provider lane named (whose endpoint alone will
- * serve the session; its answer's `mcpUrl` is that lane's). 201 with the sps_… id; 409 when a WARN line needs the explicit acknowledgement; the
- * error table's status with `{code, message, recovery}` when the line refuses (L11). `mcpUrl` names
- * the endpoint as configured (see `launchMcpUrl`), never as the request's Host header says. The
- * learner comes from the start page's sign-in when the browser is signed in.
+ * serve the session; its answer's `mcpUrl` is that lane's). 201 with the sps_… id; 409 when a WARN
+ * line needs the explicit acknowledgement; the error table's status with `{code, message,
+ * recovery}` when the line refuses (L11). `mcpUrl` names the endpoint as configured (see
+ * `launchMcpUrl`), never as the request's Host header says. The learner comes from the start
+ * page's sign-in when the browser is signed in.
  */
 export function launchRoute(
   services: RuntimeServices,
