@@ -211,8 +211,15 @@ export class MigrationFailed extends Error {
   }
 }
 
-/** Failed migration attempts tolerated while another instance migrates the same database. */
-const MAX_MIGRATION_RETRIES = 60;
+/**
+ * How long a start keeps retrying while another instance migrates the same database: the other
+ * instance holds knex's lock for each of its migrations in turn, and on a loaded machine a waiting
+ * instance can lose the race for the lock many times before the chain is done.
+ */
+const MIGRATION_RACE_MS = 30_000;
+
+/** Failed attempts tolerated while knex's own tables may still be being created by another. */
+const MAX_BOOKKEEPING_RETRIES = 60;
 
 /**
  * Errors a migration step meets when another process migrates the same database at the same time:
@@ -243,6 +250,7 @@ export async function migrateForward(
       `state schema version ${target} is unknown to this server (it knows up to ${latestStateSchemaVersion})`,
     );
   const applied: string[] = [];
+  const giveUpAt = Date.now() + MIGRATION_RACE_MS;
   for (let failures = 0; ; ) {
     const status = await readStateSchemaStatus(knex);
     const refused = refusal(status);
@@ -261,7 +269,14 @@ export async function migrateForward(
       // Nothing ran when another instance applied it between the status and the lock.
       if (ran.length > 0) applied.push(next);
     } catch (error) {
-      if ((bookkeeping && !concurrentMigration(error)) || ++failures > MAX_MIGRATION_RETRIES)
+      // The lock taken or a lock conflict: retried while the race lasts. Anything else only while
+      // knex's tables may still be being created, a few times.
+      const race = concurrentMigration(error);
+      if (
+        (bookkeeping && !race) ||
+        Date.now() > giveUpAt ||
+        (!race && ++failures > MAX_BOOKKEEPING_RETRIES)
+      )
         throw new MigrationFailed(next, error);
       await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 100));
     }
