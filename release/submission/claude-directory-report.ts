@@ -26,8 +26,9 @@ export function buildClaudeReport(
   model: ContractModel,
   snapshot: { doc: ContractDoc; raw: unknown },
   version: string,
-): { json: Record<string, unknown>; diagnostics: Diagnostic[] } {
-  const found = lintDirectory(snapshot.doc, "claude-directory", snapshot.raw);
+  /** The claude-directory profile's findings over the snapshot, when the caller already has them. */
+  found: readonly Diagnostic[] = lintDirectory(snapshot.doc, "claude-directory", snapshot.raw),
+): { json: Record<string, unknown>; diagnostics: readonly Diagnostic[] } {
   const lane = model.lanes.find((l) => l.id === "claude");
   const origin = new URL(String(model.plugin.mcpUrl)).origin;
   const connectorUrl = lane ? origin + lane.mcpPath : undefined;

@@ -29,8 +29,9 @@ export async function buildSubmissionPack(
   }));
   const { cases, diagnostics } = await readSubmissionCases(root, tools);
   const seen = new Set<string>();
-  for (const profile of ["openai-directory", "claude-directory"] as const)
-    for (const d of lintDirectory(doc, profile, raw)) {
+  const claudeFindings = lintDirectory(doc, "claude-directory", raw);
+  for (const found of [lintDirectory(doc, "openai-directory", raw), claudeFindings])
+    for (const d of found) {
       const key = JSON.stringify([d.ruleId, d.message, d.location]);
       if (d.ruleId.startsWith("DIRECTORY_") && !seen.has(key)) {
         seen.add(key);
@@ -41,7 +42,7 @@ export async function buildSubmissionPack(
   const chatgpt = buildChatgptSubmission(model, cases);
   diagnostics.push(...chatgpt.diagnostics);
   if (!chatgpt.json) return { files: [], diagnostics };
-  const claude = buildClaudeReport(model, { doc, raw }, version);
+  const claude = buildClaudeReport(model, { doc, raw }, version, claudeFindings);
   const file = (path: string, json: unknown): BundleFile => ({
     path,
     data: Buffer.from(`${JSON.stringify(json, null, 2)}\n`, "utf8"),

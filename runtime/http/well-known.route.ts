@@ -18,11 +18,14 @@ export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router 
     // No `jwks_uri`: in RFC 9728 it names keys the resource itself signs with, and this server
     // signs nothing. The development issuer's keys are the issuer's (served below).
   };
-  const serveMetadata: Parameters<Router["get"]>[1] = (ctx) => {
-    ctx.set("Access-Control-Allow-Origin", "*");
-    ctx.set("Cache-Control", "public, max-age=300");
-    ctx.body = metadata;
-  };
+  const serve =
+    (doc: Record<string, unknown>): Parameters<Router["get"]>[1] =>
+    (ctx) => {
+      ctx.set("Access-Control-Allow-Origin", "*");
+      ctx.set("Cache-Control", "public, max-age=300");
+      ctx.body = doc;
+    };
+  const serveMetadata = serve(metadata);
   const path = new URL(settings.resourceMetadataUrl).pathname;
   router.get(path, serveMetadata);
   router.get("/.well-known/oauth-protected-resource", serveMetadata);
@@ -32,16 +35,12 @@ export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router 
   const taken = new Set([path]);
   for (const lane of settings.lanes) {
     if (lane.resource === settings.resource) continue;
-    const own = { ...metadata, resource: lane.resource };
+    const own = serve({ ...metadata, resource: lane.resource });
     const local = `/.well-known/oauth-protected-resource${lane.mcpPath}`;
     for (const at of new Set([local, new URL(lane.resourceMetadataUrl).pathname])) {
       if (taken.has(at)) continue;
       taken.add(at);
-      router.get(at, (ctx) => {
-        ctx.set("Access-Control-Allow-Origin", "*");
-        ctx.set("Cache-Control", "public, max-age=300");
-        ctx.body = own;
-      });
+      router.get(at, own);
     }
   }
   router.get("/.well-known/openai-apps-challenge", (ctx) => {
