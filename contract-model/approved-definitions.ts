@@ -174,8 +174,11 @@ function descriptorsOf(
   if (!isRecord(doc) || !Array.isArray(doc.tools)) return undefined;
   const plugin = isRecord(doc.plugin) ? doc.plugin : {};
   const snapshot = typeof doc.snapshotFormat === "string";
+  // A superseded tool of a snapshot is in no release package and never listed: its holders are
+  // the releases from before its replacement, not this one.
   const tools = doc.tools
     .filter((t): t is Record<string, unknown> => isRecord(t) && typeof t.name === "string")
+    .filter((t) => !(snapshot && typeof t.supersededBy === "string"))
     .map((t) => {
       if (!snapshot) return t;
       const { kind: _kind, ...descriptor } = t;

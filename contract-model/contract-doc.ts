@@ -59,6 +59,11 @@ export interface DiffTool {
   securityPointer?: string;
   uiUri?: string;
   visibility?: string[];
+  /**
+   * The current tool that replaced this one (our snapshot's `supersededBy`): still callable
+   * through its adapter, never listed nor part of a release package.
+   */
+  supersededBy?: string;
 }
 
 /** A contract side of a diff: a snapshot (ours) or any MCP server's tools/list. */
@@ -258,6 +263,7 @@ function toDiffTool(
     ...(typeof entry.title === "string" ? { title: entry.title } : {}),
     ...(typeof entry.description === "string" ? { description: entry.description } : {}),
     ...(typeof entry.kind === "string" ? { kind: entry.kind } : {}),
+    ...(typeof entry.supersededBy === "string" ? { supersededBy: entry.supersededBy } : {}),
     ...(isObject(entry.annotations) ? { annotations: entry.annotations } : {}),
     rawInput,
     rawOutput,

@@ -12,6 +12,7 @@ import type {
 } from "./model.js";
 import { SchemaRegistry } from "../json-schema/registry.js";
 import { generatorRules } from "./rules/index.js";
+import { fillToolReferences } from "./tool-reference.js";
 import { runRules, type RuleContext, type ToolSource } from "./rules/rule.js";
 import { parseSources, type SourceFile } from "../json-schema/source.js";
 import { isObject, type JsonObject } from "../json-schema/walk.js";
@@ -163,6 +164,7 @@ export function buildModel(input: ContractSources): {
   const ruleDiagnostics = runRules(generatorRules, ctx);
   diagnostics.push(...ruleDiagnostics);
   if (ruleDiagnostics.length > 0) return { diagnostics };
+  fillToolReferences(schemaDocs, toolSources);
 
   // Meta-schema validation: every schema document, every tool file, plugin.json and line.json.
   const ajv = createAjv({ allErrors: true });

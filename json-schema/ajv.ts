@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type Options } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { toolReferenceKeyword } from "./keywords.js";
 
 /**
  * A strict draft 2020-12 Ajv with formats, the one configuration the whole project validates with.
@@ -7,6 +8,8 @@ import addFormats from "ajv-formats";
 export function createAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: false, ...options });
   addFormats.default(ajv);
+  // An annotation: it validates nothing (the enum beside it does).
+  ajv.addKeyword({ keyword: toolReferenceKeyword, schemaType: "boolean" });
   return ajv;
 }
 

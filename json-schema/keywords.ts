@@ -73,6 +73,17 @@ export const knownKeywords: ReadonlySet<string> = new Set([
   "contentMediaType",
 ]);
 
+/**
+ * The contract's own annotation keyword: `true` marks a string schema whose values name tools of
+ * the contract. Its `enum` is never written by hand; the generator fills it from `schemas/tools/`,
+ * and the server names in such a place only tools the caller's definitions hold. Hosts ignore it
+ * (an unknown keyword is an annotation in JSON Schema 2020-12); Contract-Diff reads it.
+ */
+export const toolReferenceKeyword = "x-skillpilot-tool-reference";
+
+/** Keywords outside the 2020-12 vocabularies that the contract's schemas may use. */
+export const extensionKeywords: ReadonlySet<string> = new Set([toolReferenceKeyword]);
+
 /** Annotation-only keywords: safe to merge beside an inlined `$ref` target. */
 export const annotationKeywords: ReadonlySet<string> = new Set([
   "title",

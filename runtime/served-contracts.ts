@@ -12,6 +12,7 @@ import {
 import type { ApprovedDefinitions } from "../contract-model/approved-definitions.js";
 import { primaryContract } from "./primary-contract.js";
 import type { CallContext, RuntimeServices } from "./services.js";
+import type { DefinitionSet } from "./evolution/tool-naming.js";
 
 /** Another contract major a server serves beside its own (e.g. the next one, or an older one). */
 export interface AdditionalContract {
@@ -53,7 +54,7 @@ export const internalAdapterPath = (contract: AdditionalContract["contract"]): s
 export function servePrimary(
   services: RuntimeServices,
   options: ServeOptions = {},
-  held?: ReadonlySet<string>,
+  live?: readonly DefinitionSet[],
 ): ServedContract {
   return serveContract({
     contract: options.contract ?? primaryContract,
@@ -61,23 +62,28 @@ export function servePrimary(
     adapters: (options.adapters ?? coachAdapters) as unknown as MountedAdapters,
     line: services.line,
     lineFile: services.config.lineFile,
-    ...(held && { held }),
+    ...(live && { live }),
   });
 }
 
 /**
- * Per contract major, the tool names some live approved definition holds (the project's release
- * records, read once at start): what decides whether a superseded tool is still listed.
+ * Per contract major, the tool names of each live approved definition set (the project's release
+ * records, read once at start): which names a caller of each tool may be sent.
  */
-function heldToolNames(live: ApprovedDefinitions | undefined): Map<number, Set<string>> {
-  const held = new Map<number, Set<string>>();
+function liveDefinitionSets(live: ApprovedDefinitions | undefined): Map<number, DefinitionSet[]> {
+  const sets = new Map<string, { major: number; names: Set<string> }>();
   for (const [name, definitions] of live?.tools ?? [])
-    for (const d of definitions) {
-      const names = held.get(d.contractMajor) ?? new Set<string>();
-      names.add(name);
-      held.set(d.contractMajor, names);
-    }
-  return held;
+    for (const d of definitions)
+      for (const h of d.holders) {
+        const key = `${d.contractMajor} ${h.kind} ${h.version}`;
+        const set = sets.get(key) ?? { major: d.contractMajor, names: new Set<string>() };
+        set.names.add(name);
+        sets.set(key, set);
+      }
+  const byMajor = new Map<number, DefinitionSet[]>();
+  for (const { major, names } of sets.values())
+    byMajor.set(major, [...(byMajor.get(major) ?? []), names]);
+  return byMajor;
 }
 
 /**
@@ -91,7 +97,7 @@ export async function mountContracts(
   /** The live approved definitions the release records name (read once at start). */
   live: ApprovedDefinitions | undefined,
 ): Promise<MountedContract[]> {
-  const held = heldToolNames(live);
+  const held = liveDefinitionSets(live);
   const primary = servePrimary(services, options, held.get(services.identity.contractMajor));
   const mounted: MountedContract[] = [
     { path: internalAdapterPath(primaryContract), served: primary },
@@ -115,7 +121,7 @@ export async function mountContracts(
         ...extra,
         line,
         lineFile: extra.lineFile,
-        ...(held.has(major) && { held: held.get(major) }),
+        ...(held.has(major) && { live: held.get(major) }),
       }),
     });
   }

@@ -88,4 +88,15 @@ export interface CallContext {
    * (C9).
    */
   widgetMeta?: Record<string, unknown>;
+  /**
+   * The tool's answer for this caller from its handler's output (tools named as the caller's
+   * definitions name them, an adapter's mapping) checked against the caller's output schema;
+   * throws to refuse. Set by the served contract; a write handler applies it inside its
+   * transaction, before commit, and sets `answered`.
+   */
+  answer?: (output: unknown) => Promise<unknown>;
+  /** True once the handler applied `answer` itself (a write, or its replay). */
+  answered?: boolean;
+  /** The tool name the caller called (a superseded name for a call served through its adapter). */
+  calledTool?: string;
 }

@@ -53,6 +53,7 @@ import "../generator/rules/prefix-items.rule.js";
 import "../generator/rules/schema-refs.rule.js";
 import "../generator/rules/schema-types.rule.js";
 import "../generator/rules/tool-name.rule.js";
+import "../generator/rules/tool-names-listed.rule.js";
 import "../generator/rules/ui-binding.rule.js";
 import "../generator/rules/unknown-keyword.rule.js";
 import "../generator/strict-schema.js";

@@ -9,6 +9,7 @@ import { remoteRef, unresolvedRef } from "./schema-refs.rule.js";
 import { keywordWrongType, unknownType } from "./schema-types.rule.js";
 import { supersededTool } from "./superseded.rule.js";
 import { toolName } from "./tool-name.rule.js";
+import { toolNamesListed } from "./tool-names-listed.rule.js";
 import { uiBinding } from "./ui-binding.rule.js";
 import { unknownKeyword } from "./unknown-keyword.rule.js";
 
@@ -23,6 +24,7 @@ export const generatorRules: readonly GeneratorRule[] = [
   invalidPattern,
   toolName,
   supersededTool,
+  toolNamesListed,
   closedInput,
   freeTextInput,
   annotationsMatchKind,

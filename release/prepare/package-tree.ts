@@ -51,7 +51,11 @@ export function packageTree(input: PackageInputs): BundleFile[] {
       ]),
     ),
   };
-  const tools = snapshot.tools.map(({ kind: _kind, ...descriptor }) => descriptor);
+  // What hosts approve: the current tools. A superseded tool stays callable on the server through
+  // its adapter for the releases that hold it, but a new release does not hold it.
+  const tools = snapshot.tools
+    .filter((t) => (t as { supersededBy?: string }).supersededBy === undefined)
+    .map(({ kind: _kind, ...descriptor }) => descriptor);
   const { activeUi: _activeUi, ...line } = snapshot.line;
   return [
     file("plugin.json", json(manifest)),

@@ -5,6 +5,7 @@ import { readDoc } from "../../checks/diff/baselines.js";
 import { diffContracts } from "../../checks/diff/contract-diff.js";
 import {
   listAllTools,
+  type LiveClient,
   type LiveServerOptions,
   withLiveClient,
 } from "../../checks/diff/live-server.js";
@@ -81,17 +82,18 @@ export async function checkLiveServer(
   const uris = [
     ...new Set(held.flatMap((h) => [...h.doc.tools.values()].flatMap((t) => t.uiUri ?? []))),
   ];
-  let listed: { tools: unknown[]; pages: Map<string, string> };
+  let listed: { tools: unknown[]; pages: Map<string, string>; unlisted: Set<string> };
   try {
     listed = await withLiveClient(url, options, async (client) => {
       const { tools } = await listAllTools(client);
+      const unlisted = await servedUnlisted(client, held, tools);
       const pages = new Map<string, string>();
       for (const uri of uris.sort()) {
         const read = await client.readResource({ uri }).catch(() => undefined);
         const hash = read && contentHash(read.contents);
         if (hash) pages.set(uri, hash);
       }
-      return { tools, pages };
+      return { tools, pages, unlisted };
     });
   } catch (error) {
     const message = (error as Error).message.split("\n")[0];
@@ -100,6 +102,12 @@ export async function checkLiveServer(
   const served = parseContractDoc({ tools: listed.tools }, url, out);
   if (!served) return out;
   Object.assign(served, { uiBytes: listed.pages, uiComplete: true });
+  // A superseded tool answers calls without being listed: the held definition is the one served
+  // (the candidate contract keeps it unchanged, its adapter compiled against it).
+  for (const name of listed.unlisted) {
+    const tool = held.map((h) => h.doc.tools.get(name)).find((t) => t !== undefined);
+    if (tool) served.tools.set(name, tool);
+  }
   let all = true;
   for (const h of held) {
     const result = diffContracts([h.doc], served, { waivers: [], now, versionCheck: false });
@@ -144,6 +152,35 @@ export async function checkLiveServer(
       ),
     );
   return out;
+}
+
+/** Arguments no closed input accepts: a probe that is refused before anything runs. */
+const probeArguments = { "skillpilot-verify-live-probe": true };
+
+/**
+ * The held tools the server does not list but answers: superseded tools served through their
+ * adapters. Each is called once with arguments its closed input refuses; a tool result (the
+ * refusal) proves the name is served, a protocol error ("unknown tool") that it is not.
+ */
+async function servedUnlisted(
+  client: LiveClient,
+  held: readonly Held[],
+  tools: readonly unknown[],
+): Promise<Set<string>> {
+  const listedNames = new Set(
+    tools.map((t) => (t as { name?: unknown }).name).filter((n) => typeof n === "string"),
+  );
+  const wanted = new Set(held.flatMap((h) => [...h.doc.tools.keys()]));
+  const served = new Set<string>();
+  for (const name of [...wanted].sort()) {
+    if (listedNames.has(name)) continue;
+    const answered = await client.callTool({ name, arguments: probeArguments }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) served.add(name);
+  }
+  return served;
 }
 
 /** sha256 of a page read over MCP (its text as UTF-8, or its base64 blob's bytes). */

@@ -122,7 +122,8 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
     const key: IdempotencyKey | undefined =
       requestKey === undefined
         ? undefined
-        : { sessionId, toolName: rule.tool, clientRequestId: requestKey };
+        : // Keyed by the name called: an adapter's answer is the old tool's, never the new one's.
+          { sessionId, toolName: ctx.calledTool ?? rule.tool, clientRequestId: requestKey };
     const flightKey = key && JSON.stringify([key.sessionId, key.toolName, key.clientRequestId]);
     if (flightKey && inFlight.has(flightKey)) throw new CoachError("REQUEST_IN_PROGRESS");
     const spent = rule.spends?.(auth);
@@ -140,6 +141,7 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
           const stored = await tx.findIdempotency(key, now.getTime());
           if (stored) {
             if (stored.fingerprint !== fingerprint) throw new CoachError("IDEMPOTENCY_KEY_REUSED");
+            ctx.answered = true;
             return stored.response;
           }
         }
@@ -177,7 +179,7 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
           state: effect.state,
           progress,
         };
-        const output = rule.respond({
+        const respond = rule.respond({
           services,
           session,
           now,
@@ -185,6 +187,9 @@ export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N,
           snapshot: after,
           receipt,
         });
+        // The answer as this caller gets it, checked before commit: a refusal rolls the write back.
+        const output = (ctx.answer ? await ctx.answer(respond) : respond) as ToolOutput<N>;
+        ctx.answered = true;
         ctx.facts.stateVersion = nextVersion;
         if (!key) return output;
         const serialized = JSON.stringify(output);

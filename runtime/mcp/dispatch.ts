@@ -113,6 +113,7 @@ export async function callTool(
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
   }
   const tool = served.name;
+  ctx.calledTool = tool;
   const refusal = authRefusal(services, served, caller);
   if (refusal) {
     record(services, contract, tool, refusal.code, ctx.facts, started);

@@ -2,6 +2,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { CoachError } from "../errors.js";
 import type { LineSource } from "../domain/line-source.js";
 import type { CallContext } from "../services.js";
+import { type DefinitionSet, nameToolsFor, toolNamings } from "../evolution/tool-naming.js";
 
 /** A JSON Schema object as the descriptors carry it. */
 type JsonObject = { [key: string]: unknown };
@@ -50,10 +51,10 @@ export interface ContractImplementation {
   line: LineSource;
   lineFile: string;
   /**
-   * The tool names of this major that some live approved definition holds (a published release
-   * not retired, the draft under review): a superseded tool is listed only while one does.
+   * The tool names of each live approved definition set of this major (a published release not
+   * retired, the draft under review): which names a caller of each tool may be sent.
    */
-  held?: ReadonlySet<string>;
+  live?: readonly DefinitionSet[];
 }
 
 /** One callable tool of a served contract. */
@@ -79,6 +80,17 @@ export interface ServedContract {
   /** Every name a call may use: current tools and superseded ones (through their adapters). */
   tools: ReadonlyMap<string, ServedTool>;
   scopesSupported: readonly string[];
+}
+
+/**
+ * A handler returned a result its own output schema refuses: a bug of the server, answered as an
+ * internal error. A write's transaction is rolled back, so "nothing was saved" holds.
+ */
+export class OutputContractError extends CoachError {
+  override name = "OutputContractError";
+  constructor(readonly tool: string) {
+    super("INTERNAL_ERROR", { tool });
+  }
 }
 
 /**
@@ -110,17 +122,51 @@ function validatorOf(contract: GeneratedContract, tool: string, side: "Input" | 
 }
 
 /**
+ * Run a handler with the step that turns its output into the caller's answer. A write handler
+ * applies `ctx.answer` inside its transaction (so a refused answer rolls the write back, and the
+ * idempotency record keeps the answer as sent); for any other handler it runs here, after.
+ */
+async function answered(
+  handler: ToolImplementation,
+  input: unknown,
+  ctx: CallContext,
+  answer: (output: unknown) => Promise<unknown>,
+): Promise<unknown> {
+  ctx.answer = answer;
+  ctx.answered = false;
+  const output = await handler(input as never, ctx);
+  return ctx.answered ? output : answer(output);
+}
+
+/**
  * Build what an endpoint serves from a contract's generated code and its implementation: each
- * current tool runs its handler; each superseded tool validates the old call with its own schema,
- * maps it with its adapter, validates the mapped call with the replacement's schema, runs the
- * replacement's handler and maps the result back, checked against the old output schema. A tool
- * without its handler or adapter is a start-up error, not a call-time one.
+ * current tool runs its handler, its result checked against its own output schema; each superseded
+ * tool validates the old call with its own schema, maps it with its adapter, validates the mapped
+ * call with the replacement's schema, runs the replacement's handler and maps the result back,
+ * checked against the old output schema. Results name tools as the caller's definitions do
+ * (`runtime/evolution/tool-naming.ts`). Every check of a write's answer runs before its commit. A
+ * tool without its handler or adapter is a start-up error, not a call-time one.
  */
 export function serveContract(impl: ContractImplementation): ServedContract {
   const { contract, handlers, adapters = {} } = impl;
   const superseded = contract.supersededTools ?? {};
-  const held = impl.held ?? new Set<string>();
   const tools = new Map<string, ServedTool>();
+  const currentNames = contract.toolDescriptors
+    .map((d) => d.name)
+    .filter((n) => superseded[n] === undefined);
+  const namings = toolNamings(currentNames, superseded, impl.live ?? []);
+  const named = (tool: string, output: unknown) => {
+    const naming = namings.get(tool);
+    return naming ? nameToolsFor(output, naming) : output;
+  };
+  const handlerOf = (name: string) => {
+    const handler = handlers[name];
+    if (typeof handler !== "function")
+      throw new Error(
+        `contract major ${contract.pluginIdentity.contractMajor}: no handler for ${name}`,
+      );
+    return handler;
+  };
   const base = (name: string) => ({
     name,
     kind: String(contract.toolKinds[name]),
@@ -130,12 +176,17 @@ export function serveContract(impl: ContractImplementation): ServedContract {
   });
   for (const { name } of contract.toolDescriptors) {
     if (superseded[name] !== undefined) continue;
-    const handler = handlers[name];
-    if (typeof handler !== "function")
-      throw new Error(
-        `contract major ${contract.pluginIdentity.contractMajor}: no handler for ${name}`,
-      );
-    tools.set(name, { ...base(name), run: (input, ctx) => handler(input as never, ctx) });
+    const handler = handlerOf(name);
+    const validateOutput = validatorOf(contract, name, "Output");
+    const answer = async (output: unknown) => {
+      const sent = named(name, output);
+      if (!validateOutput(sent)) throw new OutputContractError(name);
+      return sent;
+    };
+    tools.set(name, {
+      ...base(name),
+      run: (input, ctx) => answered(handler, input, ctx, answer),
+    });
   }
   for (const [name, replacementName] of Object.entries(superseded)) {
     const adapter = adapters[name];
@@ -146,15 +197,19 @@ export function serveContract(impl: ContractImplementation): ServedContract {
           `${replacementName} but has no adapter (generated CoachAdapters) or no replacement handler`,
       );
     const validateOutput = validatorOf(contract, name, "Output");
+    const validateReplacement = validatorOf(contract, replacementName, "Output");
+    const handler = handlerOf(replacementName);
     tools.set(name, {
       ...base(name),
       async run(input, ctx) {
         const mapped = await adapter.input(input as never, ctx);
         if (!replacement.validateInput(mapped)) throw new AdapterMappingError(name, "input");
-        const result = await replacement.run(mapped, ctx);
-        const back = await adapter.output(result as never, ctx);
-        if (!validateOutput(back)) throw new AdapterMappingError(name, "output");
-        return back;
+        return answered(handler, mapped, ctx, async (result) => {
+          if (!validateReplacement(result)) throw new OutputContractError(replacementName);
+          const back = await adapter.output(named(name, result) as never, ctx);
+          if (!validateOutput(back)) throw new AdapterMappingError(name, "output");
+          return back;
+        });
       },
     });
   }
@@ -165,10 +220,11 @@ export function serveContract(impl: ContractImplementation): ServedContract {
     workflowVersion: contract.pluginIdentity.workflowVersion,
     line: impl.line,
     lineFile: impl.lineFile,
-    // A superseded tool stays callable for every host that holds it, and is listed only while a
-    // live approved definition holds it: new hosts see the replacement alone.
+    // A superseded tool stays callable for every host that holds it and is never listed: a host
+    // that (re)lists gets the replacement, and a ChatGPT draft scanned from the listing holds
+    // only current tools, like the release package (docs/evolution.md, "who holds what").
     listing: contract.toolDescriptors.filter(
-      (d) => superseded[d.name] === undefined || held.has(d.name),
+      (d) => superseded[d.name] === undefined,
     ) as unknown as Tool[],
     tools,
     scopesSupported: contract.contractScopes,

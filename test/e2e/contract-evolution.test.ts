@@ -193,7 +193,10 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
       const client = await connectClient(fx, "2026-07-28 (SDK v2)");
       try {
         const listed = (await client.listTools()).tools.map((t) => t.name);
-        assert.ok(listed.includes("complete_skillpilot_goal"), "listed while 1.1.3 holds it");
+        assert.ok(
+          !listed.includes("complete_skillpilot_goal"),
+          "never listed: hosts holding 1.1.3 call it from their own definitions",
+        );
         assert.ok(listed.includes("complete_skillpilot_active_goal"));
         const old = definitionOf(published, "complete_skillpilot_goal");
         const first = await activeGoal(fx, client, "evolution-c-old");
@@ -253,7 +256,7 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
       }
     });
 
-    it("once the release holding the old definition is retired, the superseded tool leaves tools/list and stays callable", async () => {
+    it("once the release holding the old definition is retired, the superseded tool is still unlisted and stays callable", async () => {
       const retiredProject = await copyProject(project);
       try {
         const retire = cli(retiredProject, "retire-definitions", "1.1.3", "--reason", "rescanned");

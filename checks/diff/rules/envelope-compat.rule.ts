@@ -3,6 +3,7 @@ import type { DiffCheck } from "../diff-rule.js";
 import { perspectives } from "../gap-wording.js";
 import { sampleValue } from "../sample.js";
 import { gapMessage, reportSchemaPair } from "./schema-compat.js";
+import { toolReferenceRule } from "./tool-reference.rule.js";
 
 const narrowed = defineRule({
   id: "ENVELOPE_NARROWED",
@@ -90,10 +91,15 @@ export const envelopeCompat: DiffCheck = {
           wrap: (v) => v,
         },
         [
-          { wording: perspectives.oldValues, rule: () => narrowed },
+          {
+            wording: perspectives.oldValues,
+            rule: (inc) => toolReferenceRule(ctx, inc, "removed") ?? narrowed,
+          },
           {
             wording: perspectives.newValues,
-            rule: (inc) => (inc.kind === "undeclared" ? propertyAdded : widened),
+            rule: (inc) =>
+              toolReferenceRule(ctx, inc, "added") ??
+              (inc.kind === "undeclared" ? propertyAdded : widened),
           },
         ],
       );

@@ -3,6 +3,11 @@ import type { DiffCheck } from "../diff-rule.js";
 import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
 import { declaredAt, gapMessage, reportToolSchemas, stillDeclared } from "./schema-compat.js";
+import {
+  toolReferenceAdded,
+  toolReferenceRemoved,
+  toolReferenceRule,
+} from "./tool-reference.rule.js";
 
 // A new property on an open object is outside what old clients were promised: an addition.
 const added = defineRule({
@@ -147,28 +152,39 @@ const narrowed = defineRule({
 
 /** Direction-aware output comparison (new ⊆ old is required; old ⊋ new is a PATCH). */
 export const outputCompat: DiffCheck = {
-  rules: [...new Set([...Object.values(widened), noLongerRequired, droppedOptional, narrowed])],
+  rules: [
+    ...new Set([
+      ...Object.values(widened),
+      noLongerRequired,
+      droppedOptional,
+      narrowed,
+      toolReferenceAdded,
+      toolReferenceRemoved,
+    ]),
+  ],
   check(ctx, report) {
     reportToolSchemas(ctx, report, "output", (before) => [
       {
         wording: perspectives.newResults,
         rule: (inc, target) =>
-          inc.kind === "required" &&
+          toolReferenceRule(ctx, inc, "added") ??
+          (inc.kind === "required" &&
           stillDeclared(inc, ctx.new.tools.get(before.name)!.output) &&
           stillDeclared(inc, target)
             ? noLongerRequired
-            : widened[inc.kind],
+            : widened[inc.kind]),
       },
       {
         wording: perspectives.oldResults,
         rule: (inc) =>
-          inc.kind === "property-not-accepted" || inc.kind === "undeclared"
+          toolReferenceRule(ctx, inc, "removed") ??
+          (inc.kind === "property-not-accepted" || inc.kind === "undeclared"
             ? droppedOptional
             : inc.kind === "pattern-unproven"
               ? undefined
               : declaredAt(before.output, inc.path)
                 ? narrowed
-                : added,
+                : added),
       },
     ]);
   },

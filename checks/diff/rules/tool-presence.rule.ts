@@ -11,6 +11,16 @@ const removed = defineRule({
   message:
     "tool {tool} was removed; old clients calling it now fail (ship a distinctly named replacement instead)",
 });
+const supersededRemoved = defineRule({
+  id: "SUPERSEDED_TOOL_REMOVED",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary:
+    "A superseded tool was removed with its adapter. It was in no release package and never " +
+    "listed; the comparisons against each live approved release judge whether a host still holds it.",
+  message: "superseded tool {tool} was removed (its replacement {replacement} stays)",
+});
 const added = defineRule({
   id: "TOOL_ADDED",
   family: "diff",
@@ -22,10 +32,24 @@ const added = defineRule({
 
 /** Tools that disappeared (breaking) or appeared (MINOR). */
 export const toolPresence: DiffCheck = {
-  rules: [removed, added],
+  rules: [removed, supersededRemoved, added],
   check(ctx, report) {
     for (const [name, tool] of ctx.old.tools) {
       if (ctx.new.tools.has(name)) continue;
+      if (tool.supersededBy !== undefined && ctx.new.tools.has(tool.supersededBy)) {
+        report(
+          supersededRemoved,
+          { tool: name, replacement: tool.supersededBy },
+          {
+            tool: name,
+            pointer: `/tools/${name}`,
+            at: { side: "old", pointer: tool.pointer },
+            before: tool.input,
+            after: null,
+          },
+        );
+        continue;
+      }
       const args = sampleValue(tool.input);
       report(
         removed,

@@ -1,5 +1,5 @@
 import { CoachError } from "../../errors.js";
-import { writeHandler } from "../write-pipeline.js";
+import { type WriteRule, writeHandler } from "../write-pipeline.js";
 import { checkpointPending } from "../checkpoints.js";
 import { buildFullContext } from "../full-context.js";
 import { masteredGoals, type GoalProgress } from "../learner-state.js";
@@ -8,9 +8,10 @@ import { advanceAfterMastery, skillMastery } from "../learning-rules.js";
 /**
  * Write: the structured completion decision for the active goal (C6). `achieved` masters it and
  * lets the backend pick the successor step; `needsMorePractice` records the attempt and keeps
- * the goal active. Only the active goal can be completed.
+ * the goal active. Only the active goal can be completed. The rule is exported so a replacement
+ * tool can reuse its domain under its own name (its receipts then name the replacement).
  */
-export const completeSkillpilotGoal = writeHandler({
+export const completeGoalRule: WriteRule<"complete_skillpilot_goal", undefined, string> = {
   tool: "complete_skillpilot_goal",
   apply(input, { services, snapshot, now }) {
     const goalId = snapshot.state.activeGoalId;
@@ -48,4 +49,7 @@ export const completeSkillpilotGoal = writeHandler({
       successor: buildFullContext(services, session, snapshot, now),
     };
   },
-});
+};
+
+/** The handler of `complete_skillpilot_goal`. */
+export const completeSkillpilotGoal = writeHandler(completeGoalRule);
