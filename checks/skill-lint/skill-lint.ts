@@ -21,6 +21,15 @@ const SKILL_TOOL_NOT_MODEL_VISIBLE = defineRule({
   summary: "A skill tells the model to use an app-only tool it cannot call (L7, L9).",
   message: '{tool} ({from}) is app-only (visibility ["app"]); the model cannot call it',
 });
+const SKILL_TOOL_SUPERSEDED = defineRule({
+  id: "SKILL_TOOL_SUPERSEDED",
+  family: "skill-lint",
+  severity: "warning",
+  summary:
+    "A skill names a superseded tool: it still answers through its adapter, but a skill shipped " +
+    "with this release steers to the replacement (the old name fails once it is removed).",
+  message: "{tool} ({from}) is superseded by {replacement}: name {replacement} instead",
+});
 const SKILL_TREE_INVALID = defineRule({
   id: "SKILL_TREE_INVALID",
   family: "skill-lint",
@@ -98,6 +107,14 @@ export async function skillLint(
           diagnose(
             SKILL_UNKNOWN_TOOL,
             { tool: ref.name, from: ref.from, contract: contract.file },
+            where,
+          ),
+        );
+      else if (tool.supersededBy !== undefined)
+        out.push(
+          diagnose(
+            SKILL_TOOL_SUPERSEDED,
+            { tool: ref.name, from: ref.from, replacement: tool.supersededBy },
             where,
           ),
         );

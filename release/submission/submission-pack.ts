@@ -23,10 +23,13 @@ export async function buildSubmissionPack(
   const doc = docFromText(snapshotText, "generated/contract.snapshot.json", parsed);
   if (!doc) return { files: [], diagnostics: parsed };
   const raw: unknown = JSON.parse(snapshotText);
-  const tools = model.tools.map((t) => ({
-    name: t.name,
-    needsTest: !t.supersededBy && JSON.stringify(t.visibility) !== JSON.stringify(["app"]),
-  }));
+  // Reviewers test the package, which holds the current tools only (a superseded one is not in it).
+  const tools = model.tools
+    .filter((t) => !t.supersededBy)
+    .map((t) => ({
+      name: t.name,
+      needsTest: JSON.stringify(t.visibility) !== JSON.stringify(["app"]),
+    }));
   const { cases, diagnostics } = await readSubmissionCases(root, tools);
   const seen = new Set<string>();
   const claudeFindings = lintDirectory(doc, "claude-directory", raw);

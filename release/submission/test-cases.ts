@@ -57,7 +57,8 @@ const TEST_CASE_UNKNOWN_TOOL = defineRule({
   family: "release",
   severity: "error",
   summary: "A positive test case names only tools of the contract.",
-  message: "test case {index} triggers {tool:json}, which is not a tool of the contract",
+  message:
+    "test case {index} triggers {tool:json}, which is not a tool of the package (a superseded tool is not in it: name its replacement)",
 });
 const TOOL_UNTESTED = defineRule({
   id: "SUBMISSION_TOOL_UNTESTED",

@@ -72,6 +72,36 @@ describe("skillpilot skill-lint: Skill-Contract-Lint (L7, L12.3)", function () {
     );
   });
 
+  it("SKILL_TOOL_SUPERSEDED warns on a superseded tool (naming its replacement); the same tool once removed is SKILL_UNKNOWN_TOOL, an error", async () => {
+    const dir = await skillDir({
+      "demo/SKILL.md": `${ok}\nRecord the decision with \`complete_skillpilot_goal\`.\n`,
+    });
+    const renamed = {
+      ...contract,
+      tools: new Map(
+        [...contract.tools].map(([name, tool]) => [
+          name,
+          name === "complete_skillpilot_goal"
+            ? { ...tool, supersededBy: "complete_skillpilot_active_goal" }
+            : tool,
+        ]),
+      ),
+    } as ContractDoc;
+    const warned = await skillLint(dir, "skills", renamed);
+    assert.deepEqual(
+      warned.diagnostics.map((d) => [d.ruleId, d.severity, d.location.line]),
+      [["SKILL_TOOL_SUPERSEDED", "warning", 10]],
+    );
+    assert.match(warned.diagnostics[0].message, /name complete_skillpilot_active_goal instead/);
+    const removed = { ...renamed, tools: new Map(renamed.tools) } as ContractDoc;
+    removed.tools.delete("complete_skillpilot_goal");
+    const failed = await skillLint(dir, "skills", removed);
+    assert.deepEqual(
+      failed.diagnostics.map((d) => [d.ruleId, d.severity]),
+      [["SKILL_UNKNOWN_TOOL", "error"]],
+    );
+  });
+
   it("reports an unknown or app-only tool in the front matter at its line (L7, L9)", async () => {
     const dir = await skillDir({
       "demo/SKILL.md": ok.replace(
