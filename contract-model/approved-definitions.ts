@@ -159,6 +159,27 @@ export async function liveApprovedDefinitions(root: string): Promise<ApprovedDef
 }
 
 /**
+ * Tool names that only retired releases held: some retired release's package listed them, and no
+ * live holder (a release not retired, the frozen draft) does. A development baseline (a git
+ * commit) that still has such a tool does not make its removal breaking: every host that approved
+ * it has rescanned, as the retirement records.
+ */
+export async function toolsFreedByRetirement(root: string): Promise<Set<string>> {
+  const retired = new Set((await retiredReleases(root).catch(() => [])).map((r) => r.version));
+  if (retired.size === 0) return new Set();
+  const index = await readReleaseIndex(root);
+  const freed = new Set<string>();
+  for (const r of index.releases.filter((x) => retired.has(x.version))) {
+    const file = `${publishedDir(r.packageName, r.version)}/${releaseFiles.snapshot}`;
+    const bytes = await readFile(path.join(root, file)).catch(() => undefined);
+    for (const t of (bytes && descriptorsOf(bytes)?.tools) ?? []) freed.add(String(t.name));
+  }
+  const live = await liveApprovedDefinitions(root);
+  for (const name of live.tools.keys()) freed.delete(name);
+  return freed;
+}
+
+/**
  * The tools/list descriptors of a snapshot (our format: each tool without its toolchain-only
  * `kind`) or of a tools list (`{"tools":[…]}`, as an imported release records it).
  */

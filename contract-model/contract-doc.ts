@@ -78,6 +78,11 @@ export interface ContractDoc {
   /** Actual sha256 of the bytes served under ui:// URIs, where the side knows them. */
   uiBytes: Map<string, string>;
   /**
+   * On a development baseline (a git commit): tools whose every approving release is retired, so
+   * removing them breaks no host (see `toolsFreedByRetirement`).
+   */
+  freedTools?: ReadonlySet<string>;
+  /**
    * True when `uiBytes` lists every URI the side serves (a document with `uiResources`, or the
    * project's UI store): a URI missing from it is not served at all.
    */

@@ -135,7 +135,13 @@ export function createApp(
     parseLaunchBody,
     launchRoute(
       services,
-      mcpUrl,
+      // A session of a further major is served on that major's endpoint only.
+      (major) => {
+        const own = contracts.find((c) => c.served.contractMajor === major);
+        return major === undefined || major === identity.contractMajor || !own
+          ? mcpUrl()
+          : new URL(own.path, mcpUrl()).href;
+      },
       (major) => contracts.find((c) => c.served.contractMajor === major)?.served,
       signIn?.signedIn,
     ),

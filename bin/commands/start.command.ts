@@ -109,7 +109,12 @@ export function registerStartCommand(program: Command): void {
       for (const warning of await staleServeWarnings(root))
         process.stderr.write(`skillpilot: warning: ${warning}\n`);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
-      const { running, services } = await serve(await loadConfig(root, overrides(opts)));
+      // Every further contract major the project holds (majors/v<N>/, compiled by npm run build).
+      const { loadProjectMajors } = await import("../../runtime/evolution/project-majors.js");
+      const config = await loadConfig(root, overrides(opts));
+      const { running, services } = await serve(config, {
+        contracts: await loadProjectMajors(root),
+      });
       // The stop handlers go in before the ready line: a supervisor that stops the server as soon
       // as it reads the line must get the clean stop, not the default signal death.
       const stopped = new Promise<string>((resolve) => {

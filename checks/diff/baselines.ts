@@ -14,7 +14,10 @@ import {
 } from "../../contract-model/contract-doc.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import { arrayElementTexts } from "./json-scan.js";
-import { liveDefinitionHolders } from "../../contract-model/approved-definitions.js";
+import {
+  liveDefinitionHolders,
+  toolsFreedByRetirement,
+} from "../../contract-model/approved-definitions.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
 import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
 import { retainedUiPath } from "../../contract-model/ui-uri.js";
@@ -168,6 +171,7 @@ export async function againstBaselines(
         maxBuffer: 512 * 1024 * 1024,
       });
       const doc = docFromText(stdout, label, diagnostics, version);
+      if (doc) doc.freedTools = await toolsFreedByRetirement(root);
       return doc ? [doc] : [];
     } catch {
       diagnostics.push(

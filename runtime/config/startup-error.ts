@@ -16,7 +16,8 @@ export type StartupErrorCode =
   | "AUTH_CONFIG_INVALID"
   | "CLIENT_POLICY_CONFLICT"
   | "CLIENT_POLICY_ROLLBACK_REFUSED"
-  | "CLIENT_POLICY_ROLLBACK_INCOMPATIBLE";
+  | "CLIENT_POLICY_ROLLBACK_INCOMPATIBLE"
+  | "CONTRACT_MAJOR_UNUSABLE";
 
 /**
  * A start-up problem a person fixes (configuration, a busy port, a missing artifact): the CLI

@@ -9,13 +9,15 @@ import type { RuntimeServices } from "../services.js";
  * its own line decides), on the openai lane or the provider lane named (whose endpoint alone will
  * serve the session; its answer's `mcpUrl` is that lane's). 201 with the sps_… id; 409 when a WARN
  * line needs the explicit acknowledgement; the error table's status with `{code, message,
- * recovery}` when the line refuses (L11). `mcpUrl` names the endpoint as configured (see
+ * recovery}` when the line refuses (L11). `mcpUrl` names the endpoint that serves the session (a
+ * further major's: its internal adapter path), as configured (see
  * `launchMcpUrl`), never as the request's Host header says. The learner comes from the start
  * page's sign-in when the browser is signed in.
  */
 export function launchRoute(
   services: RuntimeServices,
-  mcpUrl: () => string,
+  /** The MCP URL that serves sessions of a major (the primary one's when none is named). */
+  mcpUrl: (contractMajor?: number) => string,
   targetOf: (contractMajor: number) => LaunchTarget | undefined = () => undefined,
   signedIn: (ctx: Context) => { sub: string } | undefined = () => undefined,
 ): Middleware {
@@ -94,7 +96,7 @@ export function launchRoute(
     if (result.kind === "minted") {
       ctx.status = 201;
       const { kind: _kind, ...minted } = result;
-      ctx.body = { ...minted, mcpUrl: lane ? lane.resource : mcpUrl() };
+      ctx.body = { ...minted, mcpUrl: lane ? lane.resource : mcpUrl(target?.contractMajor) };
     } else if (result.kind === "acknowledgementRequired") {
       ctx.status = 409;
       ctx.body = { acknowledgementRequired: true, successor: result.successor };

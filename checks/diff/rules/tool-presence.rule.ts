@@ -21,6 +21,16 @@ const supersededRemoved = defineRule({
     "listed; the comparisons against each live approved release judge whether a host still holds it.",
   message: "superseded tool {tool} was removed (its replacement {replacement} stays)",
 });
+const retiredRemoved = defineRule({
+  id: "TOOL_REMOVED_AFTER_RETIREMENT",
+  family: "diff",
+  bump: "patch",
+  severity: "note",
+  summary:
+    "A tool that a development baseline (git) still has was removed after every release " +
+    "holding it was retired (contracts/retired-definitions.json): no host holds it.",
+  message: "tool {tool} was removed; every release that held it is retired",
+});
 const added = defineRule({
   id: "TOOL_ADDED",
   family: "diff",
@@ -32,7 +42,7 @@ const added = defineRule({
 
 /** Tools that disappeared (breaking) or appeared (MINOR). */
 export const toolPresence: DiffCheck = {
-  rules: [removed, supersededRemoved, added],
+  rules: [removed, supersededRemoved, retiredRemoved, added],
   check(ctx, report) {
     for (const [name, tool] of ctx.old.tools) {
       if (ctx.new.tools.has(name)) continue;
@@ -40,6 +50,20 @@ export const toolPresence: DiffCheck = {
         report(
           supersededRemoved,
           { tool: name, replacement: tool.supersededBy },
+          {
+            tool: name,
+            pointer: `/tools/${name}`,
+            at: { side: "old", pointer: tool.pointer },
+            before: tool.input,
+            after: null,
+          },
+        );
+        continue;
+      }
+      if (ctx.old.freedTools?.has(name)) {
+        report(
+          retiredRemoved,
+          { tool: name },
           {
             tool: name,
             pointer: `/tools/${name}`,
