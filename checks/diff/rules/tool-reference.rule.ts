@@ -40,8 +40,9 @@ const marked = (node: unknown) =>
 
 /**
  * The tool-reference rule for one enum gap, or undefined when the gap is an ordinary one: the
- * value is a tool name that `gained` declares and `lost` does not, in a place both sides mark as a
- * tool reference.
+ * value is a tool name that `gained` declares and `lost` does not, in a place the new contract
+ * marks as a tool reference (the promise is the new server's: it names only tools the caller
+ * holds, whatever an older contract said about the place).
  */
 export function toolReferenceRule(
   ctx: DiffContext,
@@ -49,7 +50,8 @@ export function toolReferenceRule(
   direction: "added" | "removed",
 ): typeof toolReferenceAdded | undefined {
   if (inc.kind !== "enum" || inc.gap.gap !== "value") return undefined;
-  if (!marked(inc.sourceNode) || !marked(inc.targetNode)) return undefined;
+  const newNode = direction === "added" ? inc.sourceNode : inc.targetNode;
+  if (!marked(newNode)) return undefined;
   const value = inc.gap.value;
   if (typeof value !== "string") return undefined;
   const [gained, lost] = direction === "added" ? [ctx.new, ctx.old] : [ctx.old, ctx.new];
