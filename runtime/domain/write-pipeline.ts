@@ -102,7 +102,9 @@ function newReceiptId(): string {
  * optimistic lock → the domain effect, `stateVersion + 1`, the receipt and the idempotency record →
  * the answer. Any failure rolls the whole transaction back (C14).
  */
-export function writeHandler<N extends ToolName, Auth, Value>(rule: WriteRule<N, Auth, Value>) {
+export function writeHandler<N extends ToolName, Auth = undefined, Value = undefined>(
+  rule: WriteRule<N, Auth, Value>,
+) {
   return async (input: ToolInput<N>, ctx: CallContext): Promise<ToolOutput<N>> => {
     const { services, now } = ctx;
     const sessionId = String(field(input, "learningSessionId"));

@@ -39,11 +39,13 @@ export function spawnServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   port = 0,
+  /** The checkout whose compiled CLI runs, in its own folder (default: this repository). */
+  root = repoRoot,
 ): SpawnedServer {
   const child = spawn(
     process.execPath,
-    [path.join(repoRoot, "bin/skillpilot.js"), "start", "--port", String(port), ...args],
-    { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] },
+    [path.join(root, "bin/skillpilot.js"), "start", "--port", String(port), ...args],
+    { cwd: root, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] },
   );
   let out = "";
   const waiters = new Set<{ text: string; seen: string; resolve: () => void }>();

@@ -1,8 +1,8 @@
-import { defineRule } from "../../../diagnostics/rule.js";
+import { type DiffRule, defineRule } from "../../../diagnostics/rule.js";
 import { toolReferenceKeyword } from "../../../json-schema/keywords.js";
 import type { DiffContext } from "../diff-rule.js";
 import type { Incompat } from "../schema-subset.js";
-import { gapMessage } from "./schema-compat.js";
+import type { gapMessage } from "./schema-compat.js";
 
 /**
  * A place marked `x-skillpilot-tool-reference` names tools of the contract, and the server names
@@ -18,7 +18,10 @@ export const toolReferenceAdded = defineRule({
   summary:
     "A tool-name field (x-skillpilot-tool-reference) may name a tool the contract adds; holders " +
     "of older definitions are never sent it.",
-  message: gapMessage,
+  message: {
+    at: "{subject}: the tool-name field at {path} may name a tool the contract adds; a caller is sent it only when its own definitions hold it",
+    root: "{subject}: may name a tool the contract adds; a caller is sent it only when its own definitions hold it",
+  },
 });
 
 /** The enum shrinks with a tool the contract removes (judged by the removal itself). */
@@ -30,7 +33,10 @@ export const toolReferenceRemoved = defineRule({
   summary:
     "A tool-name field (x-skillpilot-tool-reference) no longer names a tool the contract " +
     "removed; the removal itself is judged as a tool change.",
-  message: gapMessage,
+  message: {
+    at: "{subject}: the tool-name field at {path} no longer names a tool the contract removed",
+    root: "{subject}: no longer names a tool the contract removed",
+  },
 });
 
 const marked = (node: unknown) =>
@@ -48,7 +54,7 @@ export function toolReferenceRule(
   ctx: DiffContext,
   inc: Incompat,
   direction: "added" | "removed",
-): typeof toolReferenceAdded | undefined {
+): DiffRule<typeof gapMessage> | undefined {
   if (inc.kind !== "enum" || inc.gap.gap !== "value") return undefined;
   const newNode = direction === "added" ? inc.sourceNode : inc.targetNode;
   if (!marked(newNode)) return undefined;
@@ -56,5 +62,7 @@ export function toolReferenceRule(
   if (typeof value !== "string") return undefined;
   const [gained, lost] = direction === "added" ? [ctx.new, ctx.old] : [ctx.old, ctx.new];
   if (!gained.tools.has(value) || lost.tools.has(value)) return undefined;
-  return direction === "added" ? toolReferenceAdded : toolReferenceRemoved;
+  // Reported with the schema comparison's parameters; these messages use a subset of them.
+  const rule = direction === "added" ? toolReferenceAdded : toolReferenceRemoved;
+  return rule as unknown as DiffRule<typeof gapMessage>;
 }

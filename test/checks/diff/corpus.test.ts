@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { diffContracts, diffFailed } from "../../../checks/diff/contract-diff.js";
 import { diffChecks } from "../../../checks/diff/rules/index.js";
@@ -68,6 +68,10 @@ describe("Contract-Diff corpus (L6, L12.2)", () => {
       () => {
         const oldSide = loadSide(path.join(corpus, name, "old.json"));
         const newSide = loadSide(path.join(corpus, name, "new.json"));
+        // A development baseline's tools whose every release is retired (the project's records).
+        const freed = path.join(corpus, name, "freed-tools.json");
+        if (existsSync(freed))
+          oldSide.doc.freedTools = new Set(JSON.parse(readFileSync(freed, "utf8")) as string[]);
         const result = diffContracts([oldSide.doc], newSide.doc, {
           waivers: [],
           now: new Date("2026-06-01T00:00:00Z"),
