@@ -5,6 +5,7 @@ import type { DiffCheck } from "../diff-rule.js";
 const changed = defineRule({
   id: "LISTING_CHANGED",
   family: "diff",
+  pinning: "by-text",
   bump: "patch",
   severity: "note",
   summary:
