@@ -1,10 +1,13 @@
 import type { DiffRule, Pinning } from "../../diagnostics/rule.js";
+import { jsonEqual } from "../../json-schema/schema-facts.js";
+import { walkSchema } from "../../json-schema/walk.js";
 
 /**
  * Why a text change is behavioural for a client that pins definitions: it adds a link, text that
- * instructs the model, or a reference to a tool the text did not name before.
+ * instructs the model, or a reference to a tool the text did not name before; or, in schema
+ * documentation, it changes a `default` (what an omitted argument or field now means).
  */
-export type PinningReason = "url" | "instruction" | "tool-reference";
+export type PinningReason = "url" | "instruction" | "tool-reference" | "default";
 
 /** A finding's class for pinning clients, with the reasons when a text change made it behavioural. */
 export interface PinningVerdict {
@@ -84,6 +87,21 @@ export function judgeText(
     : { pinning: "descriptive" };
 }
 
+/** Every `default` of a schema by the pointer of the node that declares it. */
+function defaultsOf(schema: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  walkSchema(schema, "", (node, pointer) => {
+    if ("default" in node) out.set(pointer, node.default);
+  });
+  return out;
+}
+
+/** True when a schema's `default`s differ between two sides (added, removed or changed). */
+function defaultsChanged(before: unknown, after: unknown): boolean {
+  const [a, b] = [defaultsOf(before), defaultsOf(after)];
+  return a.size !== b.size || [...a].some(([at, v]) => !b.has(at) || !jsonEqual(v, b.get(at)));
+}
+
 /** The class of one finding: the rule's own, or for a `by-text` rule the judgement of its text. */
 export function pinningOf(
   rule: DiffRule,
@@ -92,7 +110,8 @@ export function pinningOf(
   toolNames: () => Iterable<string>,
   self?: string,
 ): PinningVerdict {
-  return rule.pinning === "by-text"
-    ? judgeText(before, after, toolNames(), self)
-    : { pinning: rule.pinning };
+  if (rule.pinning !== "by-text") return { pinning: rule.pinning };
+  const verdict = judgeText(before, after, toolNames(), self);
+  if (rule.id !== "SCHEMA_DOCS_CHANGED" || !defaultsChanged(before, after)) return verdict;
+  return { pinning: "behavioural", pinningReasons: [...(verdict.pinningReasons ?? []), "default"] };
 }

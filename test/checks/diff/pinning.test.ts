@@ -83,6 +83,16 @@ describe("Contract-Diff classes changes for clients that pin tool definitions", 
     ]);
   });
 
+  it("a changed default in schema documentation is behavioural", () => {
+    const defaulted = tool();
+    defaulted.inputSchema.properties.private = { type: "boolean", default: false };
+    const flipped = tool();
+    flipped.inputSchema.properties.private = { type: "boolean", default: true };
+    assert.deepEqual(classes(diff(defaulted, flipped)), [
+      ["SCHEMA_DOCS_CHANGED", "behavioural", "default"],
+    ]);
+  });
+
   it("an annotation flip toward less safety is behavioural, toward more safety descriptive", () => {
     const mutating = tool({
       annotations: { ...tool().annotations, readOnlyHint: false, destructiveHint: true },
