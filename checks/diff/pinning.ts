@@ -50,12 +50,13 @@ const sentences = (texts: readonly string[]): Set<string> =>
 const isInstruction = (sentence: string) =>
   instructionOpening.test(sentence) || instructionAnywhere.some((p) => p.test(sentence));
 
-const mentions = (texts: readonly string[], name: string) => {
-  const at = new RegExp(
-    `(?<![A-Za-z0-9_-])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_-])`,
+/** Identifier-like words of some texts (tool names are compared against these, not searched for). */
+const words = (texts: readonly string[]): Set<string> =>
+  new Set(
+    texts.flatMap((t) =>
+      (t.match(/[A-Za-z0-9_][A-Za-z0-9_.-]*/g) ?? []).map((w) => w.replace(/[.-]+$/, "")),
+    ),
   );
-  return texts.some((t) => at.test(t));
-};
 
 /**
  * Judge a text change for pinning clients: behavioural when the new text holds a URL, an
@@ -65,7 +66,7 @@ const mentions = (texts: readonly string[], name: string) => {
 export function judgeText(
   before: unknown,
   after: unknown,
-  toolNames: Iterable<string>,
+  toolNames: ReadonlySet<string>,
   self?: string,
 ): PinningVerdict {
   const was = strings(before);
@@ -77,11 +78,9 @@ export function judgeText(
   const oldSentences = sentences(was);
   if ([...sentences(now)].some((s) => !oldSentences.has(s) && isInstruction(s)))
     reasons.push("instruction");
-  for (const name of toolNames)
-    if (name !== self && mentions(now, name) && !mentions(was, name)) {
-      reasons.push("tool-reference");
-      break;
-    }
+  const oldWords = words(was);
+  if ([...words(now)].some((w) => w !== self && toolNames.has(w) && !oldWords.has(w)))
+    reasons.push("tool-reference");
   return reasons.length > 0
     ? { pinning: "behavioural", pinningReasons: reasons }
     : { pinning: "descriptive" };
@@ -107,7 +106,7 @@ export function pinningOf(
   rule: DiffRule,
   before: unknown,
   after: unknown,
-  toolNames: () => Iterable<string>,
+  toolNames: () => ReadonlySet<string>,
   self?: string,
 ): PinningVerdict {
   if (rule.pinning !== "by-text") return { pinning: rule.pinning };
