@@ -16,8 +16,13 @@ trap cleanup EXIT
 for line in "${lines[@]}"; do
   started=$SECONDS
   nodedir="$root/.ci/node-lines/node_modules/node-$line"
-  copy=$(mktemp -d "${TMPDIR:-/tmp}/skillpilot-node$line-XXXXXX")
-  copies+=("$copy")
+  parent=$(mktemp -d "${TMPDIR:-/tmp}/skillpilot-node$line-XXXXXX")
+  copies+=("$parent")
+  copy="$parent/project"
+  mkdir "$copy"
+  # Data kept beside the project (../shared: the real-change corpus the tests read) stays beside
+  # the copy.
+  if [ -e "$root/../shared" ]; then ln -s "$(readlink -f "$root/../shared")" "$parent/shared"; fi
   # The working tree as it is (with its git history, which the release tests read), without
   # installed or built files.
   tar -C "$root" --exclude=./node_modules --exclude=./build --exclude=./tools/conformance/node_modules \
@@ -33,5 +38,5 @@ for line in "${lines[@]}"; do
     npx mocha
   )
   echo "node-lines: Node $line passed in $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s"
-  rm -rf "$copy"
+  rm -rf "$parent"
 done

@@ -2,6 +2,7 @@ import { canonicalSha256 } from "./canonical.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../diagnostics/rule.js";
 import { comparable, inlineRefs } from "./normalize.js";
+import { type SkillsAndListing, skillsAndListingOf } from "./skills-listing.js";
 import { isObject, jsonEqual, type JsonObject, type Schema } from "../json-schema/schema-facts.js";
 
 /** Also reported when a compared document cannot be read (`baselines.ts`). */
@@ -67,7 +68,7 @@ export interface DiffTool {
 }
 
 /** A contract side of a diff: a snapshot (ours) or any MCP server's tools/list. */
-export interface ContractDoc {
+export interface ContractDoc extends SkillsAndListing {
   file: string;
   /** The document's JSON text as read, where it was read from text (for file:line locations). */
   text?: string;
@@ -205,6 +206,7 @@ export function parseContractDoc(
     uiBytes,
     ...(isObject(body) && isObject(body.uiResources) ? { uiComplete: true } : {}),
     ...listingCacheOf(body),
+    ...(isSnapshot ? skillsAndListingOf(body) : {}),
   };
 }
 

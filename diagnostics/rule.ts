@@ -22,6 +22,14 @@ export type RuleFamily = (typeof ruleFamilies)[number];
 export const bumps = ["none", "patch", "minor", "major"] as const;
 export type Bump = (typeof bumps)[number];
 
+/**
+ * How a change reads to a client that pins tool definitions (a proxy that re-approves a changed
+ * definition): `descriptive` text it may accept as is, or `behavioural` — what a tool accepts,
+ * returns or may do, or text that steers the model.
+ */
+export const pinnings = ["descriptive", "behavioural"] as const;
+export type Pinning = (typeof pinnings)[number];
+
 /** The generated rule reference; every rule's docs link defaults to its anchor there. */
 export const rulesDocPath = "docs/rules.md";
 
@@ -50,6 +58,7 @@ interface SpecBase<M extends MessageSpec> {
 export interface RuleSpec<M extends MessageSpec> extends SpecBase<M> {
   bump?: undefined;
   waivable?: undefined;
+  pinning?: undefined;
 }
 
 /** Declaration of a Contract-Diff change rule: the bump it requires and whether it is waivable. */
@@ -58,6 +67,11 @@ export interface DiffRuleSpec<M extends MessageSpec> extends SpecBase<M> {
   bump: Bump;
   /** Whether a waiver may accept a finding of this rule (default true). */
   waivable?: boolean;
+  /**
+   * How its findings read to a client that pins definitions (default `behavioural`); `by-text`:
+   * judged per finding by the text it adds (a new URL, instruction-like text, a tool reference).
+   */
+  pinning?: Pinning | "by-text";
 }
 
 /** A registered rule: its metadata, message template(s) and docs link. */
@@ -70,6 +84,7 @@ export interface Rule<M extends MessageSpec = MessageSpec> {
   readonly docs: string;
   readonly bump?: Bump;
   readonly waivable?: boolean;
+  readonly pinning?: Pinning | "by-text";
 }
 
 /** A registered Contract-Diff change rule. */
@@ -77,6 +92,7 @@ export interface DiffRule<M extends MessageSpec = MessageSpec> extends Rule<M> {
   readonly family: "diff";
   readonly bump: Bump;
   readonly waivable: boolean;
+  readonly pinning: Pinning | "by-text";
 }
 
 /**
@@ -126,7 +142,13 @@ export function defineRule(spec: RuleSpec<MessageSpec> | DiffRuleSpec<MessageSpe
     summary: spec.summary,
     message: typeof spec.message === "string" ? spec.message : Object.freeze({ ...spec.message }),
     docs: spec.docs ?? `${rulesDocPath}#${ruleAnchor(spec.id)}`,
-    ...(spec.bump !== undefined ? { bump: spec.bump, waivable: spec.waivable ?? true } : {}),
+    ...(spec.bump !== undefined
+      ? {
+          bump: spec.bump,
+          waivable: spec.waivable ?? true,
+          pinning: spec.pinning ?? "behavioural",
+        }
+      : {}),
   });
   const existing = table.get(rule.id);
   if (existing) {

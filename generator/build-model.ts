@@ -8,6 +8,7 @@ import type {
   EnvelopeModel,
   LaneModel,
   SchemaDocModel,
+  SkillModel,
   ToolModel,
 } from "./model.js";
 import { SchemaRegistry } from "../json-schema/registry.js";
@@ -106,6 +107,11 @@ export interface ContractSources {
   lineFile: string;
   /** The toolchain version named in generated headers (the loader fills it in). */
   generatorVersion?: string;
+  /**
+   * The skills tree's regular files, paths relative to the skills folder (`<skill>/SKILL.md`), with
+   * their sha256; absent when the caller does not read it.
+   */
+  skills?: readonly { path: string; sha256: string }[];
 }
 
 /**
@@ -285,6 +291,7 @@ export function buildModel(input: ContractSources): {
     envelopes,
     lanes,
     schemaDocs: docs,
+    ...(input.skills && { skills: skillsOf(input.skills) }),
     sources: sources.map((s) => ({ file: s.file, sha256: s.sha256 })),
     generator: {
       version: input.generatorVersion ?? "unknown",
@@ -294,6 +301,21 @@ export function buildModel(input: ContractSources): {
     },
   };
   return { model, diagnostics };
+}
+
+/** Files grouped by their top folder (one skill each); files outside a folder are not a skill. */
+function skillsOf(files: NonNullable<ContractSources["skills"]>): SkillModel[] {
+  const skills = new Map<string, Record<string, string>>();
+  for (const f of [...files].sort((a, b) =>
+    Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)),
+  )) {
+    const cut = f.path.indexOf("/");
+    if (cut <= 0) continue;
+    const name = f.path.slice(0, cut);
+    if (!skills.has(name)) skills.set(name, {});
+    skills.get(name)![f.path.slice(cut + 1)] = `sha256:${f.sha256}`;
+  }
+  return [...skills].map(([name, skillFiles]) => ({ name, files: skillFiles }));
 }
 
 /** Lanes that cannot be served side by side: duplicates, no openai lane on /mcp, internal paths. */

@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { sha256Hex } from "../contract-model/canonical.js";
 import { toolchainPackage } from "../contract-model/toolchain.js";
 import type { ContractSources } from "./build-model.js";
 import { projectLayout } from "../contract-model/project-layout.js";
@@ -37,7 +38,28 @@ export async function readContractSources(paths: ProjectPaths): Promise<Contract
     files: files.filter((f): f is { file: string; text: string } => f.text !== undefined),
     lineFile,
     generatorVersion: toolchainPackage().version,
+    skills: await readSkillHashes(path.join(paths.root, projectLayout.skillsDir)),
   };
+}
+
+/**
+ * Every regular file below the skills folder with its sha256, sorted. Lenient on purpose: a
+ * symbolic link or device is left out here, because bundling the tree reports it (the snapshot
+ * only records what the skills say); a missing folder is an empty tree.
+ */
+async function readSkillHashes(dir: string): Promise<{ path: string; sha256: string }[]> {
+  const out: { path: string; sha256: string }[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(child);
+      else if (e.isFile())
+        out.push({ path: child, sha256: sha256Hex(await readFile(path.join(dir, child))) });
+    }
+  };
+  await walk("");
+  return out.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
 
 async function listJson(dir: string): Promise<string[]> {

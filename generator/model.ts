@@ -69,6 +69,13 @@ export interface LaneModel {
   publicOrigins?: string[];
 }
 
+/** One skill of the shipped skills tree (a folder of `skills/`): its files' content hashes. */
+export interface SkillModel {
+  name: string;
+  /** Path inside the skill's folder (`SKILL.md`, `references/flow.md`) → `sha256:<hex>`. */
+  files: Record<string, string>;
+}
+
 export interface ContractModel {
   /** plugin.json without its `$schema`/`$id`. */
   plugin: Record<string, unknown> & {
@@ -85,6 +92,8 @@ export interface ContractModel {
   /** The provider lanes the server serves (schemas/lanes.json; the openai lane alone without it). */
   lanes: LaneModel[];
   schemaDocs: SchemaDocModel[];
+  /** The skills tree, sorted by name; absent when the sources did not include it. */
+  skills?: SkillModel[];
   /** Every input file and its sha256, sorted by path. */
   sources: { file: string; sha256: string }[];
   /** Who generated: the toolchain version and the sha256 over `sources` (named in every header). */

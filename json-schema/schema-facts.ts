@@ -80,6 +80,22 @@ export function requiredOf(schema: JsonObject): Set<string> {
   return new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
 }
 
+/**
+ * Properties an object schema forbids outright: `properties: {p: false}`, or `not: {required: [p]}`
+ * (the way exclusive `oneOf` branches say "not this one").
+ */
+export function forbiddenOf(schema: JsonObject): Set<string> {
+  const out = new Set(
+    Object.entries(propertiesOf(schema))
+      .filter(([, s]) => s === false)
+      .map(([p]) => p),
+  );
+  const not = schema.not;
+  if (isObject(not) && Object.keys(not).length === 1 && requiredOf(not).size === 1)
+    out.add([...requiredOf(not)][0]!);
+  return out;
+}
+
 /** The schema unknown object properties must satisfy (`true` when open). */
 export function additionalOf(schema: JsonObject): Schema {
   const a = schema.additionalProperties;

@@ -34,7 +34,9 @@ const sections: Record<RuleFamily, { title: string; intro: string }> = {
     title: "Contract-Diff",
     intro:
       "`skillpilot diff`: each change rule names the SemVer bump it requires (L6) and whether " +
-      "a waiver may accept it. In schema-compatibility messages `{gap}` is the difference as " +
+      "a waiver may accept it, and how its findings read to clients that pin tool definitions " +
+      "(`descriptive`, `behavioural`, or `by-text`: judged by the text a finding adds; " +
+      "[pinning clients](contract-diff.md#pinning-clients)). In schema-compatibility messages `{gap}` is the difference as " +
       "worded for the direction of the comparison " +
       "([how findings are worded](contract-diff.md#how-findings-are-worded)); a breaking " +
       "finding without an Ajv-verified witness says so after the message. Details in " +
@@ -69,7 +71,8 @@ const code = (s: string) => {
 
 function row(rule: Rule): string {
   const cells = [`<a id="${ruleAnchor(rule.id)}"></a>\`${rule.id}\``];
-  if (rule.bump) cells.push(rule.bump, rule.severity, rule.waivable ? "yes" : "no");
+  if (rule.bump)
+    cells.push(rule.bump, rule.severity, rule.waivable ? "yes" : "no", rule.pinning ?? "");
   else cells.push(rule.severity);
   cells.push(
     text(rule.summary),
@@ -102,8 +105,8 @@ export function renderRulesDoc(rules: readonly Rule[]): string {
     const others = own.filter((r) => !r.bump);
     lines.push("", `## ${sections[family].title}`, "", sections[family].intro);
     if (changes.length > 0) {
-      lines.push("", "| Rule | Bump | Severity | Waivable | Summary | Message |");
-      lines.push("|---|---|---|---|---|---|", ...changes.map(row));
+      lines.push("", "| Rule | Bump | Severity | Waivable | Pinning | Summary | Message |");
+      lines.push("|---|---|---|---|---|---|---|", ...changes.map(row));
     }
     if (others.length > 0) {
       if (changes.length > 0) lines.push("", "Versions, waivers and the compared documents:");

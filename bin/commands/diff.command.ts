@@ -135,6 +135,7 @@ export function registerDiffCommand(program: Command): void {
                   requiredBump: "none",
                   classification: "server-only",
                   breaking: false,
+                  pinning: "none",
                   comparisons: [],
                   findings: [],
                   problems: outcome.diagnostics,

@@ -6,11 +6,13 @@ import {
   defineRule,
   diagnose,
   type DiffRule,
+  type Pinning,
   ruleMessage,
 } from "../../diagnostics/rule.js";
 import type { MessageSpec, ParamsOf } from "../../diagnostics/message-template.js";
 import { contentHash, type ContractDoc } from "../../contract-model/contract-doc.js";
 import { maxBump, type RawFinding, type Witness } from "./diff-rule.js";
+import { type PinningReason, pinningOf } from "./pinning.js";
 import { diffChecks } from "./rules/index.js";
 import { classify, declaredBump, type Classification } from "./semver-class.js";
 import { unknownFormatNotes } from "./unknown-formats.js";
@@ -45,6 +47,14 @@ export interface DiffFinding {
   message: string;
   witness?: Witness;
   /**
+   * For clients that pin tool definitions: `descriptive` text, or `behavioural` (what a tool
+   * accepts, returns or may do; an annotation flip toward less safety; text adding a URL, an
+   * instruction or a tool reference). Not part of the fingerprint.
+   */
+  pinning: Pinning;
+  /** Why a text change is behavioural. */
+  pinningReasons?: PinningReason[];
+  /**
    * `sha256:` + sha256(ruleId, tool, pointer, hash of the witness value — or of the changed node
    * when there is no witness): the waiver key. It names no baseline, so the same break found
    * against several published versions is one finding with one fingerprint.
@@ -73,6 +83,8 @@ export interface DiffResult {
   requiredBump: Bump;
   classification: Classification;
   breaking: boolean;
+  /** `behavioural` when any finding is, `descriptive` when all are, `none` without findings. */
+  pinning: Pinning | "none";
   comparisons: Comparison[];
   findings: DiffFinding[];
   /** Problems that are not contract changes: version too low, waiver errors. */
@@ -104,6 +116,8 @@ export function compareContracts(
   checker = new ValueChecker(),
 ): DiffFinding[] {
   const out: DiffFinding[] = [];
+  let names: Set<string> | undefined;
+  const toolNames = () => (names ??= new Set([...oldDoc.tools.keys(), ...newDoc.tools.keys()]));
   const report = <M extends MessageSpec>(rule: DiffRule<M>, params: ParamsOf<M>, f: RawFinding) => {
     const file = f.at.side === "old" ? oldDoc.file : newDoc.file;
     const unverified = rule.bump === "major" && f.witness && !f.witness.verified;
@@ -119,6 +133,7 @@ export function compareContracts(
           ? " (no verified witness; reported because compatibility could not be proven)"
           : ""),
       ...(f.witness ? { witness: f.witness } : {}),
+      ...pinningOf(rule, f.before, f.after, toolNames, f.tool),
       fingerprint: fingerprint(
         rule.id,
         f.tool,
@@ -265,6 +280,12 @@ export function diffContracts(
     requiredBump,
     classification: classify(requiredBump),
     breaking: comparisons.some((c) => c.breaking),
+    pinning:
+      findings.length === 0
+        ? "none"
+        : findings.some((f) => f.pinning === "behavioural")
+          ? "behavioural"
+          : "descriptive",
     comparisons,
     findings,
     problems,

@@ -3,6 +3,7 @@ import {
   admitsType,
   declaredTypes,
   enumerated,
+  forbiddenOf,
   isObject,
   propertiesOf,
   requiredOf,
@@ -19,7 +20,8 @@ const objectsOnly = (s: JsonObject) => {
 /**
  * True only when no value can satisfy both schemas — what a `oneOf` needs of its branches. Proven
  * by disjoint type sets, by enumerated values the other side rejects, or (for object-only schemas)
- * by a property one side requires that the other forbids or constrains disjointly (tagged unions).
+ * by a property one side requires that the other forbids (`false`, `not: {required: [p]}`) or
+ * constrains disjointly (tagged unions).
  * Anything else counts as possibly overlapping.
  */
 export function provablyDisjoint(
@@ -43,7 +45,7 @@ export function provablyDisjoint(
   ] as const) {
     for (const p of requiredOf(x)) {
       const py = p in propertiesOf(y) ? propertiesOf(y)[p] : additionalOf(y);
-      if (py === false) return true;
+      if (py === false || forbiddenOf(y).has(p)) return true;
       const px = propertiesOf(x)[p];
       if (
         requiredOf(y).has(p) &&

@@ -26,6 +26,8 @@ export function diffDiagnostics(result: DiffResult): Diagnostic[] {
       ...(f.tool ? { tool: f.tool } : {}),
       pointer: f.pointer,
       bump: f.bump,
+      pinning: f.pinning,
+      ...(f.pinningReasons ? { pinningReasons: f.pinningReasons } : {}),
       fingerprint: f.fingerprint,
       baselines: f.baselines,
       ...(f.witness ? { witness: f.witness } : {}),

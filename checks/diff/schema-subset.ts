@@ -5,6 +5,7 @@ import {
   admitsType,
   declaredTypes,
   enumerated,
+  forbiddenOf,
   isObject,
   jsonEqual,
   propertiesOf,
@@ -234,6 +235,12 @@ function subset(sourceIn: Schema, targetIn: Schema, ctx: Ctx): void {
   compareLeaf(source, target, ctx);
 }
 
+const declaredBySiblings = (inc: Incompat, target: JsonObject, at: string): boolean =>
+  inc.kind === "undeclared" &&
+  inc.property !== undefined &&
+  inc.path === `${at}/properties/${escapePointerSegment(inc.property)}` &&
+  inc.property in propertiesOf(target);
+
 /**
  * A non-union source must fit one branch of the target union; report the closest branch's gaps.
  * `outline` holds each branch merged with the union's siblings (a superset), used only to prove
@@ -258,7 +265,9 @@ function subsetOfUnion(
       (inc) => inc.kind !== "pattern-unproven" && inc.kind !== "undeclared",
     );
     if (hard.length === 0) {
-      ctx.out.push(...trial);
+      // A property the branch leaves undeclared but the union's siblings declare is still declared
+      // (the siblings were compared on their own, before the branches).
+      ctx.out.push(...trial.filter((inc) => !declaredBySiblings(inc, target, ctx.path)));
       // `oneOf` also rejects a value that matches a second branch: the others must be provably
       // disjoint.
       const overlap = Array.isArray(target.oneOf)
@@ -613,6 +622,9 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   const sAdd = additionalOf(source),
     tAdd = additionalOf(target);
   const base = sampleOfType(source, "object", ctx.depth) as JsonObject;
+  // A property the source forbids (an exclusive `oneOf` branch's `not: {required: [p]}`) carries no
+  // value the source accepts, so there is nothing of it to keep accepting.
+  const forbidden = forbiddenOf(source);
   for (const name of [...tr].sort()) {
     if (sr.has(name)) continue;
     const { [name]: _omit, ...without } = base;
@@ -627,7 +639,7 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     );
   }
   for (const name of Object.keys(sp).sort()) {
-    if (sp[name] === false) continue;
+    if (sp[name] === false || forbidden.has(name)) continue;
     const to = name in tp ? tp[name] : tAdd;
     const at = (v: unknown) => ctx.wrap({ ...base, [name]: v });
     if (!(name in tp) && isOpen(tAdd)) {

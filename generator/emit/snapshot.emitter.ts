@@ -7,8 +7,9 @@ import type { EmittedFile } from "./emitted-file.js";
 export const snapshotFormat = "skillpilot-contract-snapshot/1";
 
 /**
- * The canonical contract snapshot: plugin identity, line policy, inlined envelopes and every tool
- * as its tools/list descriptor plus its kind. Keys sorted, tools sorted by name.
+ * The canonical contract snapshot: plugin identity (with the directory listing), line policy,
+ * inlined envelopes, every tool as its tools/list descriptor plus its kind, and the skills tree
+ * (each skill's files and their content hashes). Keys sorted, tools sorted by name.
  */
 export function emitSnapshot(model: ContractModel): EmittedFile {
   const envelopes: Record<string, unknown> = {};
@@ -25,6 +26,9 @@ export function emitSnapshot(model: ContractModel): EmittedFile {
       kind: t.kind,
       ...(t.supersededBy ? { supersededBy: t.supersededBy } : {}),
     })),
+    ...(model.skills && {
+      skills: Object.fromEntries(model.skills.map((s) => [s.name, { files: s.files }])),
+    }),
   };
   return { path: "generated/contract.snapshot.json", contents: canonicalJson(snapshot) };
 }

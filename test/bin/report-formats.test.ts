@@ -93,6 +93,8 @@ describe(
         "---\nname: skillpilot-coach\ndescription: Coach a learner.\n---\nCall " +
           "`get_skillpilot_learning_context` first.\n",
       );
+      // The snapshot records the skills' content hashes: regenerate after editing a skill.
+      assert.equal(skillpilot(root, ["generate"]).code, 0);
     });
     after(async () => {
       await removeProject(root);

@@ -28,7 +28,7 @@ describe("skillpilot CLI", function () {
   this.timeout(60_000);
   let project: { root: string; cleanup: () => Promise<void> };
   beforeEach(async () => {
-    project = await tempProject(repoRoot, ["schemas", "release/line.json", "generated"]);
+    project = await tempProject(repoRoot, ["schemas", "release/line.json", "generated", "skills"]);
   });
   afterEach(() => project.cleanup());
 

@@ -69,6 +69,7 @@ describe("docs/rules.md from the rule table (issue #11, 4c)", () => {
         family: "diff",
         bump: "major",
         waivable: false,
+        pinning: "behavioural",
         message: { a: "1", b: "2" },
       }),
       rule({ id: "C_RULE", family: "diff" }),
@@ -80,7 +81,9 @@ describe("docs/rules.md from the rule table (issue #11, 4c)", () => {
       ),
     );
     assert.ok(
-      doc.includes('| <a id="b_rule"></a>`B_RULE` | major | error | no | s | `1`<br>`2` |'),
+      doc.includes(
+        '| <a id="b_rule"></a>`B_RULE` | major | error | no | behavioural | s | `1`<br>`2` |',
+      ),
     );
     assert.ok(doc.includes('| <a id="c_rule"></a>`C_RULE` | error | s | `m` |'));
     const order = ["## Gate lint", "A_RULE", "## Contract-Diff", "B_RULE", "C_RULE", "## Release"];

@@ -53,6 +53,7 @@ const openWorld = defineRule({
 const relaxed = defineRule({
   id: "ANNOTATION_RELAXED",
   family: "diff",
+  pinning: "descriptive",
   bump: "patch",
   severity: "note",
   summary: "An annotation changed in the safe direction (matching existing behaviour).",

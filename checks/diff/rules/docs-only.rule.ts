@@ -8,6 +8,7 @@ import type { DiffCheck } from "../diff-rule.js";
 const title = defineRule({
   id: "TOOL_TITLE_CHANGED",
   family: "diff",
+  pinning: "by-text",
   bump: "patch",
   severity: "note",
   summary: "A tool title changed (text only).",
@@ -16,6 +17,7 @@ const title = defineRule({
 const description = defineRule({
   id: "TOOL_DESCRIPTION_CHANGED",
   family: "diff",
+  pinning: "by-text",
   bump: "patch",
   severity: "note",
   summary: "A tool description changed (text only).",
@@ -24,6 +26,7 @@ const description = defineRule({
 const schemaDocs = defineRule({
   id: "SCHEMA_DOCS_CHANGED",
   family: "diff",
+  pinning: "by-text",
   bump: "patch",
   severity: "note",
   summary: "Schema titles/descriptions/examples changed with no change to accepted values.",

@@ -1,11 +1,13 @@
 import type { DiffCheck } from "../diff-rule.js";
 import { annotationFlips } from "./annotations.rule.js";
+import { listingChanges } from "./directory-listing.rule.js";
 import { docsOnly } from "./docs-only.rule.js";
 import { envelopeCompat } from "./envelope-compat.rule.js";
 import { inputCompat } from "./input-compat.rule.js";
 import { listingCache } from "./listing-cache.rule.js";
 import { outputCompat } from "./output-compat.rule.js";
 import { securityScopes } from "./security-scopes.rule.js";
+import { skillChanges } from "./skills.rule.js";
 import { toolPresence } from "./tool-presence.rule.js";
 import { uiBindingChanges } from "./ui-binding.rule.js";
 import { uiBytes } from "./ui-bytes.rule.js";
@@ -21,5 +23,7 @@ export const diffChecks: readonly DiffCheck[] = [
   uiBindingChanges,
   uiBytes,
   listingCache,
+  skillChanges,
+  listingChanges,
   docsOnly,
 ];

@@ -4,6 +4,7 @@ import type { DiffCheck } from "../diff-rule.js";
 const cacheChanged = defineRule({
   id: "LISTING_CACHE_CHANGED",
   family: "diff",
+  pinning: "descriptive",
   bump: "patch",
   severity: "note",
   summary:
