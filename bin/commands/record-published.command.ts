@@ -26,12 +26,21 @@ interface RecordOptions {
   tools?: string;
   manifest?: string;
   sha256?: string;
+  withoutLiveEvidence?: string;
 }
+
+/** `--without-live-evidence`: a reason, which the release index keeps. */
+const reasonArgument = (value: string): string => {
+  if (!value.trim()) throw new InvalidArgumentError("give the reason there is no live evidence");
+  return value.trim();
+};
 
 /** What is wrong with the combination of import options, or undefined. */
 function importUsage(opts: RecordOptions): string | undefined {
   const given = (["bundle", "tools", "manifest", "sha256"] as const).filter((k) => opts[k]);
   if (!opts.import) return given.length ? `--${given[0]} needs --import` : undefined;
+  if (opts.withoutLiveEvidence !== undefined)
+    return "--without-live-evidence is for a release this toolchain froze, not for --import";
   if (opts.bundle && (opts.tools || opts.manifest))
     return "--import takes either --bundle FILE or --tools FILE --manifest FILE, not both";
   if (!opts.bundle && !(opts.tools && opts.manifest))
@@ -50,6 +59,8 @@ export function registerRecordPublishedCommand(program: Command): void {
       "After portal publication of <version>: copy its frozen draft to " +
         "contracts/published/openai/<plugin>/<version>/, retain its UI bytes under " +
         "contracts/ui/, append contracts/release-index.json and end the freeze. " +
+        "Needs a passing `verify --live` of the frozen contract (recorded in " +
+        "contracts/live-evidence.json) unless --without-live-evidence gives a reason. " +
         "Never overwrites. With --import: adopt a release published without this toolchain.",
     )
     .argument(
@@ -58,6 +69,12 @@ export function registerRecordPublishedCommand(program: Command): void {
       semverArgument,
     )
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
+    .option(
+      "--without-live-evidence <reason>",
+      "record without a passing verify --live (no reachable server); the reason is kept in " +
+        "the release index entry and printed",
+      reasonArgument,
+    )
     .option("--import", "record a release published without this toolchain, from its bytes")
     .option("--bundle <file>", "with --import: its install bundle (.tar.gz, .tgz, .tar)")
     .option("--tools <file>", "with --import: its submitted tools list (tools.json)")
@@ -98,7 +115,10 @@ export function registerRecordPublishedCommand(program: Command): void {
         return;
       }
       const { recordPublished } = await import("../../release/publish/record-published.js");
-      const result = await recordPublished(root, version, { publishedAt: opts.publishedAt });
+      const result = await recordPublished(root, version, {
+        publishedAt: opts.publishedAt,
+        withoutLiveEvidence: opts.withoutLiveEvidence,
+      });
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });
 }
