@@ -214,7 +214,7 @@ describe("bin: record-published --import adopts a release published before the t
     );
     const manifest = path.join(root(), "incoming/plugin.json");
     await mkdir(path.dirname(manifest), { recursive: true });
-    await writeFile(manifest, canonicalJson({ name: "skillpilot-coach-v1", version: "1.1.2" }));
+    await writeFile(manifest, canonicalJson({ name: "skillpilot-tutor", version: "1.1.2" }));
     await assertRefused(
       root(),
       () =>
@@ -230,9 +230,69 @@ describe("bin: record-published --import adopts a release published before the t
           ...at,
         ),
       1,
-      /IMPORT_PACKAGE_NAME.*"skillpilot-coach-v1", but this project is skillpilot-coach/,
+      /IMPORT_PACKAGE_NAME.*"skillpilot-tutor", but this project is skillpilot-coach \(former package names declared under formerIdentities in schemas\/plugin\.json: skillpilot-coach-v1\)/,
     );
   });
+
+  it(
+    "L1, L4: adopts 1.1.2 published as the Git beta package skillpilot-coach-v1 (a former " +
+      "identity declared in schemas/plugin.json) as history of the permanent plugin, bytes kept " +
+      "as supplied; once the declaration is gone the same bytes are refused, nothing written",
+    async () => {
+      const beta = await variantBundle(root(), "skillpilot-coach-v1-1.1.2.tgz", (files) => {
+        const manifest = JSON.parse(files.get("package/plugin.json")!.toString("utf8"));
+        files.set(
+          "package/plugin.json",
+          Buffer.from(canonicalJson({ ...manifest, name: "skillpilot-coach-v1" })),
+        );
+        files.set(
+          "SHA256SUMS",
+          Buffer.from(
+            renderSha256Manifest(
+              [...files]
+                .filter(([p]) => p !== "SHA256SUMS")
+                .map(([p, data]) => ({ path: p, sha256: sha256Hex(data) })),
+            ),
+          ),
+        );
+      });
+      const supplied = await readFile(beta);
+
+      const pluginFile = path.join(root(), "schemas/plugin.json");
+      const declared = await readFile(pluginFile);
+      await editJson(root(), "schemas/plugin.json", (doc) => {
+        delete doc.formerIdentities;
+      });
+      await assertRefused(
+        root(),
+        () => importBundle(root(), beta),
+        1,
+        /IMPORT_PACKAGE_NAME.*"skillpilot-coach-v1", but this project is skillpilot-coach \(former package names declared under formerIdentities in schemas\/plugin\.json: none\)/,
+      );
+      await writeFile(pluginFile, declared);
+
+      const run = importBundle(root(), beta);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /as history of skillpilot-coach \(published as skillpilot-coach-v1\)/,
+      );
+      const kept = path.join(root(), published, "imported/bundle/skillpilot-coach-v1-1.1.2.tgz");
+      assert.ok((await readFile(kept)).equals(supplied), "kept byte for byte");
+      const [entry] = (await readIndex(root())).releases as (Entry & {
+        packageName: string;
+        imported: { formerPackageName?: string };
+      })[];
+      assert.equal(entry.packageName, "skillpilot-coach", "recorded under the permanent plugin");
+      assert.equal(entry.imported.formerPackageName, "skillpilot-coach-v1");
+      const verified = cli(root(), "verify");
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+      assert.match(
+        cli(root(), "contract", "show").stdout,
+        /^Live approved definitions \(1\.1\.2 \(imported\)\):$/m,
+      );
+    },
+  );
 
   it("L4: refuses bytes that disagree with a hash they name (--sha256, SHA256SUMS, a ui:// URI)", async () => {
     await assertRefused(
