@@ -4,16 +4,15 @@ import path from "node:path";
 import { canonicalJson, sha256Hex } from "../../../contract-model/canonical.js";
 import { renderSha256Manifest } from "../../../contract-model/file-tree/sha256-manifest.js";
 import { publishedDir } from "../../../contract-model/project-layout.js";
-import { buildTar, gzipDeterministic } from "../../../release/bundle/tar.archive.js";
-import { readArchive } from "../../../release/import/read-archive.js";
 import { repoRoot } from "../../support/temp-project.js";
 import { cli, editJson, publishRelease, useProjectCopies } from "../support/temp-project.js";
 import { treeDigest } from "../support/tree-digest.js";
+import { fixtureBundle, importFixtures, variantBundle } from "../support/import-bundles.js";
 import { freeze } from "../../../release/freeze/freeze.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 
-const fixtures = path.join(repoRoot, "test/fixtures/imported-release");
-const bundle = path.join(fixtures, "skillpilot-coach-1.1.2.tgz");
+const fixtures = importFixtures;
+const bundle = fixtureBundle;
 const bundleSha = "b0a89595c951191f0443b0b551a8ae8c0637f4c1b6099481b50df6364a3b841b";
 const pages = [
   "ui://skillpilot/coach/1/sha256-cf20a8d34028a1a35d0e7668e924e34221a4f299493befe1f3319331afc70ad2/index.html",
@@ -35,27 +34,6 @@ const readIndex = async (root: string) =>
   JSON.parse(await readFile(path.join(root, "contracts/release-index.json"), "utf8")) as {
     releases: Entry[];
   };
-
-/** The fixture bundle with some files changed or added, repacked (its SHA256SUMS kept as is). */
-async function variantBundle(
-  root: string,
-  name: string,
-  edit: (files: Map<string, Buffer>) => void,
-): Promise<string> {
-  const files = new Map(
-    (await readArchive(await readFile(bundle), "tar.gz")).map((f) => [f.path, f.data]),
-  );
-  edit(files);
-  const out = path.join(root, "incoming", name);
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(
-    out,
-    gzipDeterministic(
-      await buildTar([...files].map(([p, data]) => ({ path: p, data, mode: 0o644 as const }))),
-    ),
-  );
-  return out;
-}
 
 /** Run a refused import and assert its exit code, rule and that the tree did not change. */
 async function assertRefused(
@@ -237,7 +215,7 @@ describe("bin: record-published --import adopts a release published before the t
   it(
     "L1, L4: adopts 1.1.2 published as the Git beta package skillpilot-coach-v1 (a former " +
       "identity declared in schemas/plugin.json) as history of the permanent plugin, bytes kept " +
-      "as supplied; once the declaration is gone the same bytes are refused, nothing written",
+      "as supplied; without the declaration the same bytes are refused, nothing written",
     async () => {
       const beta = await variantBundle(root(), "skillpilot-coach-v1-1.1.2.tgz", (files) => {
         const manifest = JSON.parse(files.get("package/plugin.json")!.toString("utf8"));
