@@ -6,7 +6,7 @@ import { renderSha256Manifest } from "../../../contract-model/file-tree/sha256-m
 import { publishedDir } from "../../../contract-model/project-layout.js";
 import { repoRoot } from "../../support/temp-project.js";
 import { cli, editJson, publishRelease, useProjectCopies } from "../support/temp-project.js";
-import { treeDigest } from "../support/tree-digest.js";
+import { assertRefused, treeDigest } from "../support/tree-digest.js";
 import { fixtureBundle, importFixtures, variantBundle } from "../support/import-bundles.js";
 import { freeze } from "../../../release/freeze/freeze.js";
 import { prepare } from "../../../release/prepare/prepare.js";
@@ -34,20 +34,6 @@ const readIndex = async (root: string) =>
   JSON.parse(await readFile(path.join(root, "contracts/release-index.json"), "utf8")) as {
     releases: Entry[];
   };
-
-/** Run a refused import and assert its exit code, rule and that the tree did not change. */
-async function assertRefused(
-  root: string,
-  run: () => { code: number | null; stderr: string },
-  code: number,
-  rule: RegExp,
-): Promise<void> {
-  const before = await treeDigest(root);
-  const refused = run();
-  assert.equal(refused.code, code, refused.stderr);
-  assert.match(refused.stderr, rule);
-  assert.equal(await treeDigest(root), before, "a refused import writes nothing");
-}
 
 describe("bin: record-published --import adopts a release published before the toolchain (L4, L10, L12.2)", function () {
   this.timeout(180_000);

@@ -8,7 +8,7 @@ import {
 } from "../../../contract-model/approved-definitions.js";
 import { fixtureBundle, importFixtures, variantBundle } from "../support/import-bundles.js";
 import { cli, useProjectCopies } from "../support/temp-project.js";
-import { treeDigest } from "../support/tree-digest.js";
+import { assertRefused, treeDigest } from "../support/tree-digest.js";
 
 const rejectedDir = "contracts/review-history/openai/skillpilot-coach/1.0.0-rejected";
 const candidateDir = "contracts/review-history/openai/skillpilot-coach/1.1.3-candidate";
@@ -44,20 +44,6 @@ const readHistory = async (root: string) =>
       entries: ReviewEntry[];
     }
   ).entries;
-
-/** Run a refused command and assert its exit code, rule and that the project did not change. */
-async function assertRefused(
-  root: string,
-  run: () => { code: number | null; stderr: string },
-  code: number,
-  rule: RegExp,
-): Promise<void> {
-  const before = await treeDigest(root);
-  const refused = run();
-  assert.equal(refused.code, code, refused.stderr);
-  assert.match(refused.stderr, rule);
-  assert.equal(await treeDigest(root), before, "a refusal writes nothing");
-}
 
 describe("bin: record-published --import --review keeps review history that is never a live definition (L4)", function () {
   this.timeout(120_000);
