@@ -1,6 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { canonicalJson } from "../../contract-model/canonical.js";
+import { appendRecord, type RecordFile, readRecord } from "../append-only-record.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 
 /** Format tag of `contracts/review-history.json`. */
@@ -37,30 +35,18 @@ export interface ReviewHistoryEntry {
   tools: string[];
 }
 
+const record: RecordFile = {
+  file: projectLayout.reviewHistory,
+  format: reviewHistoryFormat,
+  list: "entries",
+  comment:
+    "Written by skillpilot record-published --import --review: review history that never became a live definition. Do not edit by hand.",
+};
+
 /** The recorded entries, oldest first; a missing file is none. Throws on a malformed record. */
-export async function readReviewHistory(root: string): Promise<ReviewHistoryEntry[]> {
-  const text = await readFile(path.join(root, projectLayout.reviewHistory), "utf8").catch(
-    () => undefined,
-  );
-  if (text === undefined) return [];
-  const doc = JSON.parse(text) as { format?: unknown; entries?: unknown };
-  if (doc.format !== reviewHistoryFormat || !Array.isArray(doc.entries))
-    throw new Error(`${projectLayout.reviewHistory} is not a ${reviewHistoryFormat} record`);
-  return doc.entries as ReviewHistoryEntry[];
-}
+export const readReviewHistory = (root: string): Promise<ReviewHistoryEntry[]> =>
+  readRecord<ReviewHistoryEntry>(root, record);
 
 /** Append one entry; earlier entries are written back as read. */
-export async function appendReviewHistory(root: string, entry: ReviewHistoryEntry): Promise<void> {
-  const entries = await readReviewHistory(root);
-  const abs = path.join(root, projectLayout.reviewHistory);
-  await mkdir(path.dirname(abs), { recursive: true });
-  await writeFile(
-    abs,
-    canonicalJson({
-      $comment:
-        "Written by skillpilot record-published --import --review: review history that never became a live definition. Do not edit by hand.",
-      format: reviewHistoryFormat,
-      entries: [...entries, entry],
-    }),
-  );
-}
+export const appendReviewHistory = (root: string, entry: ReviewHistoryEntry): Promise<void> =>
+  appendRecord(root, record, entry);

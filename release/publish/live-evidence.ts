@@ -1,6 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { canonicalJson } from "../../contract-model/canonical.js";
+import { appendRecord, type RecordFile, readRecord } from "../append-only-record.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import type { PublicationEvidence } from "../../contract-model/release-index.js";
 import { defineRule } from "../../diagnostics/rule.js";
@@ -49,17 +47,17 @@ export const LIVE_EVIDENCE_PENDING = defineRule({
     "no passing `skillpilot verify --live URL` is recorded for the contract of {version} yet; run it before submitting (record-published needs it)",
 });
 
+const record: RecordFile = {
+  file: projectLayout.liveEvidence,
+  format: liveEvidenceFormat,
+  list: "runs",
+  comment:
+    "Written by skillpilot verify --live: each passing run against a deployed server. Do not edit by hand.",
+};
+
 /** Every recorded run, oldest first; a missing file is none. Throws on a malformed record. */
-export async function readLiveEvidence(root: string): Promise<LiveEvidence[]> {
-  const text = await readFile(path.join(root, projectLayout.liveEvidence), "utf8").catch(
-    () => undefined,
-  );
-  if (text === undefined) return [];
-  const doc = JSON.parse(text) as { format?: unknown; runs?: unknown };
-  if (doc.format !== liveEvidenceFormat || !Array.isArray(doc.runs))
-    throw new Error(`${projectLayout.liveEvidence} is not a ${liveEvidenceFormat} record`);
-  return doc.runs as LiveEvidence[];
-}
+export const readLiveEvidence = (root: string): Promise<LiveEvidence[]> =>
+  readRecord<LiveEvidence>(root, record);
 
 /** The newest passing run for a candidate contract (by its snapshot hash), if any. */
 export async function liveEvidenceFor(
@@ -71,20 +69,8 @@ export async function liveEvidenceFor(
 }
 
 /** Append one passing run; earlier runs are written back as read. */
-export async function appendLiveEvidence(root: string, run: LiveEvidence): Promise<void> {
-  const runs = await readLiveEvidence(root);
-  const abs = path.join(root, projectLayout.liveEvidence);
-  await mkdir(path.dirname(abs), { recursive: true });
-  await writeFile(
-    abs,
-    canonicalJson({
-      $comment:
-        "Written by skillpilot verify --live: each passing run against a deployed server. Do not edit by hand.",
-      format: liveEvidenceFormat,
-      runs: [...runs, run],
-    }),
-  );
-}
+export const appendLiveEvidence = (root: string, run: LiveEvidence): Promise<void> =>
+  appendRecord(root, record, run);
 
 /** What a release index entry keeps of a run (the fields of `PublicationEvidence`). */
 export const entryEvidence = (run: LiveEvidence): PublicationEvidence => ({
