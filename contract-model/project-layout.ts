@@ -52,6 +52,19 @@ export const projectLayout = {
   /** The active review freeze (if any) and the freeze history (L3). */
   reviewFreeze: "contracts/review-freeze.json",
   /**
+   * Append-only record of every passing `verify --live`: which candidate contract (by snapshot
+   * hash) a deployed server (by origin) served, and when. `record-published` needs one for the
+   * version it records.
+   */
+  liveEvidence: "contracts/live-evidence.json",
+  /**
+   * Append-only record of review history that never became a live definition: a rejected review,
+   * a pre-submission candidate, each with its original bytes under `reviewHistoryDir`.
+   */
+  reviewHistory: "contracts/review-history.json",
+  /** Parent of every review-history `openai/<plugin>/<version>-<status>` folder. */
+  reviewHistoryDir: "contracts/review-history",
+  /**
    * The immutable UI store, one file per URI ever activated or published (L10):
    * `contracts/ui/skillpilot/coach/<major>/sha256-<hex>/index.html`.
    */
@@ -91,6 +104,10 @@ export const draftDir = (plugin: string, version: string): string =>
 /** `contracts/published/openai/<plugin>/<version>` */
 export const publishedDir = (plugin: string, version: string): string =>
   `contracts/published/openai/${plugin}/${version}`;
+
+/** `contracts/review-history/openai/<plugin>/<version>-<status>` */
+export const reviewHistoryDir = (plugin: string, version: string, status: string): string =>
+  `contracts/review-history/openai/${plugin}/${version}-${status}`;
 
 /** `contracts/published/openai/<plugin>` — parent of every published version folder. */
 export const publishedRoot = (plugin: string): string => `contracts/published/openai/${plugin}`;

@@ -33,6 +33,12 @@ export interface ReleaseEntry {
    * `record-published --import`: where its bytes came from.
    */
   imported?: ImportProvenance;
+  /**
+   * The pre-submission evidence `record-published` found for this version: the passing
+   * `verify --live` run against its contract, or the reason it was recorded without one. Absent on
+   * imported releases and on entries written before evidence was required.
+   */
+  liveEvidence?: PublicationEvidence;
   /** Resource name → the UI URI this version bound; every one stays servable forever (L10). */
   ui: Record<string, string>;
   linePolicyRevision: number;
@@ -49,6 +55,24 @@ export interface ReleaseEntry {
   };
 }
 
+/**
+ * Why a release was recorded: a passing `verify --live` of its contract on a deployed server, or
+ * an explicit waiver with its reason (a team without a reachable server).
+ */
+export type PublicationEvidence =
+  | {
+      kind: "verified";
+      /** The verdict of the recorded run (always `LIVE_SERVER_SERVES`). */
+      verdict: "LIVE_SERVER_SERVES";
+      /** The origin of the server checked (scheme, host, port: never a path, query or token). */
+      serverOrigin: string;
+      /** When the run passed (ISO 8601). */
+      checkedAt: string;
+      /** sha256 of the candidate contract snapshot the server was judged against. */
+      snapshotSha256: string;
+    }
+  | { kind: "waived"; reason: string };
+
 /** How an imported release entered the records: its source and its original bytes. */
 export interface ImportProvenance {
   /** `bundle`: an install bundle archive; `tools-manifest`: a submitted tools list + manifest. */
@@ -60,6 +84,11 @@ export interface ImportProvenance {
    * folder-relative path (`imported/<name>`) and its sha256.
    */
   files: { name: string; path: string; sha256: string }[];
+  /**
+   * The package name the release was published under when it is one of the plugin's former
+   * identities (`formerIdentities` in schemas/plugin.json); absent when it is the permanent one.
+   */
+  formerPackageName?: string;
   /** The manifest and tools list read, as paths inside the bundle (bundle imports only). */
   manifest?: string;
   tools?: string;

@@ -43,3 +43,16 @@ export async function readPluginContractMajor(root: string): Promise<number> {
     throw new Error(`${pluginIdentityFile}: contractMajor is missing or not a positive integer`);
   return doc.contractMajor;
 }
+
+/**
+ * The package names the plugin was published under before its permanent one (`formerIdentities`
+ * in schemas/plugin.json): releases under them may be imported as this plugin's history.
+ */
+export async function readFormerPackageNames(root: string): Promise<string[]> {
+  const doc = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {
+    formerIdentities?: { packageName?: unknown }[];
+  };
+  return (Array.isArray(doc.formerIdentities) ? doc.formerIdentities : [])
+    .map((f) => f?.packageName)
+    .filter((n): n is string => typeof n === "string");
+}

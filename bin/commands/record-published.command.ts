@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { semverArgument } from "../semver-argument.js";
@@ -26,17 +26,40 @@ interface RecordOptions {
   tools?: string;
   manifest?: string;
   sha256?: string;
+  withoutLiveEvidence?: string;
+  review?: "rejected" | "candidate";
+  reviewedAt?: string;
+  note?: string;
 }
+
+/** `--without-live-evidence`: a reason, which the release index keeps. */
+const reasonArgument = (value: string): string => {
+  if (!value.trim()) throw new InvalidArgumentError("give the reason there is no live evidence");
+  return value.trim();
+};
 
 /** What is wrong with the combination of import options, or undefined. */
 function importUsage(opts: RecordOptions): string | undefined {
   const given = (["bundle", "tools", "manifest", "sha256"] as const).filter((k) => opts[k]);
+  const reviewOnly = (["review", "reviewedAt", "note"] as const).filter((k) => opts[k]);
+  if (!opts.import && reviewOnly.length)
+    return `--${reviewOnly[0] === "reviewedAt" ? "reviewed-at" : reviewOnly[0]} needs --import`;
   if (!opts.import) return given.length ? `--${given[0]} needs --import` : undefined;
+  if (opts.withoutLiveEvidence !== undefined)
+    return "--without-live-evidence is for a release this toolchain froze, not for --import";
   if (opts.bundle && (opts.tools || opts.manifest))
     return "--import takes either --bundle FILE or --tools FILE --manifest FILE, not both";
   if (!opts.bundle && !(opts.tools && opts.manifest))
     return "--import needs --bundle FILE, or --tools FILE and --manifest FILE";
   if (opts.sha256 && !opts.bundle) return "--sha256 is the hash of the --bundle file";
+  if (opts.review) {
+    if (opts.publishedAt)
+      return "--review records a version that was not published: no --published-at";
+    if (!opts.reviewedAt) return "--review needs --reviewed-at (the review decision's date)";
+    return undefined;
+  }
+  if (opts.reviewedAt || opts.note)
+    return `--${opts.reviewedAt ? "reviewed-at" : "note"} needs --review`;
   if (!opts.publishedAt) return "--import needs --published-at (the portal publication date)";
   return undefined;
 }
@@ -50,7 +73,12 @@ export function registerRecordPublishedCommand(program: Command): void {
       "After portal publication of <version>: copy its frozen draft to " +
         "contracts/published/openai/<plugin>/<version>/, retain its UI bytes under " +
         "contracts/ui/, append contracts/release-index.json and end the freeze. " +
-        "Never overwrites. With --import: adopt a release published without this toolchain.",
+        "Needs a passing `verify --live` of the frozen contract (recorded in " +
+        "contracts/live-evidence.json) unless --without-live-evidence gives a reason. " +
+        "Never overwrites. With --import: adopt a release published without this toolchain " +
+        "(also one published under a former package name declared in schemas/plugin.json), " +
+        "from its original bytes, kept byte for byte. With --import --review: record a rejected " +
+        "review or a pre-submission candidate as review history (never a live definition).",
     )
     .argument(
       "<version>",
@@ -58,11 +86,26 @@ export function registerRecordPublishedCommand(program: Command): void {
       semverArgument,
     )
     .option("--published-at <date>", "publication date YYYY-MM-DD (default: today, UTC)", isoDate)
+    .option(
+      "--without-live-evidence <reason>",
+      "record without a passing verify --live (no reachable server); the reason is kept in " +
+        "the release index entry and printed",
+      reasonArgument,
+    )
     .option("--import", "record a release published without this toolchain, from its bytes")
     .option("--bundle <file>", "with --import: its install bundle (.tar.gz, .tgz, .tar)")
     .option("--tools <file>", "with --import: its submitted tools list (tools.json)")
     .option("--manifest <file>", "with --import: its package manifest (plugin.json)")
     .option("--sha256 <hex>", "with --bundle: the bundle's published sha256", sha256Argument)
+    .addOption(
+      new Option(
+        "--review <status>",
+        "with --import: record the bytes as review history, not as a published release " +
+          "(rejected: the portal refused it; candidate: prepared before submission)",
+      ).choices(["rejected", "candidate"]),
+    )
+    .option("--reviewed-at <date>", "with --review: the review decision's date YYYY-MM-DD", isoDate)
+    .option("--note <text>", "with --review: what the review said, or what the candidate was for")
     .addOption(formatOption())
     .addHelpText(
       "after",
@@ -81,16 +124,27 @@ export function registerRecordPublishedCommand(program: Command): void {
       }
       const root = projectPaths(command).root;
       if (opts.import) {
-        const { importRelease } = await import("../../release/import/import-release.js");
         const at = (file: string) => rootRelative(command, file);
-        const result = await importRelease(
-          root,
-          version,
-          opts.bundle
-            ? { kind: "bundle", bundle: at(opts.bundle), sha256: opts.sha256 }
-            : { kind: "tools-manifest", tools: at(opts.tools!), manifest: at(opts.manifest!) },
-          { publishedAt: opts.publishedAt! },
-        );
+        const files = opts.bundle
+          ? { kind: "bundle" as const, bundle: at(opts.bundle), sha256: opts.sha256 }
+          : {
+              kind: "tools-manifest" as const,
+              tools: at(opts.tools!),
+              manifest: at(opts.manifest!),
+            };
+        const result = opts.review
+          ? await (await import("../../release/import/import-review.js")).importReview(
+              root,
+              version,
+              files,
+              { status: opts.review, reviewedAt: opts.reviewedAt!, note: opts.note },
+            )
+          : await (await import("../../release/import/import-release.js")).importRelease(
+              root,
+              version,
+              files,
+              { publishedAt: opts.publishedAt! },
+            );
         process.exitCode = emitReport(result.diagnostics, opts.format, {
           summary: result.message,
           ...(result.inputInvalid ? { failWith: ExitCode.usage } : {}),
@@ -98,7 +152,10 @@ export function registerRecordPublishedCommand(program: Command): void {
         return;
       }
       const { recordPublished } = await import("../../release/publish/record-published.js");
-      const result = await recordPublished(root, version, { publishedAt: opts.publishedAt });
+      const result = await recordPublished(root, version, {
+        publishedAt: opts.publishedAt,
+        withoutLiveEvidence: opts.withoutLiveEvidence,
+      });
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { hasErrors } from "../../diagnostics/diagnostic.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, formatOption } from "../report.js";
 import {
@@ -40,7 +41,9 @@ export function registerVerifyCommand(program: Command): void {
         "--live <url>",
         "before submitting: also check that the deployed server at this http(s)://HOST/mcp " +
           "already serves the candidate package's tool definitions and every live approved one " +
-          "(each published release not retired, the frozen draft), UI pages included",
+          "(each published release not retired, the frozen draft), UI pages included; a passing " +
+          "run is recorded in contracts/live-evidence.json (the server's origin, the date and the " +
+          "candidate contract's hash), which record-published requires",
         serverUrlArgument,
       ),
   )
@@ -69,17 +72,25 @@ export function registerVerifyCommand(program: Command): void {
         "checking the release records and the contract line's history",
       );
       const diagnostics = await verifyRelease(root, { since: opts.since }).finally(progress.done);
+      let recorded = "";
       if (opts.live !== undefined) {
         const { checkLiveServer } = await import("../../release/verify/live-server.check.js");
         const checking = startProgress("verify", `listing the live server ${opts.live}`);
-        diagnostics.push(
-          ...(await checkLiveServer(root, opts.live, liveClientOptions(opts)).finally(
-            checking.done,
-          )),
+        const live = await checkLiveServer(root, opts.live, liveClientOptions(opts)).finally(
+          checking.done,
         );
+        diagnostics.push(...live.diagnostics);
+        // Only a whole passing run is evidence record-published accepts.
+        if (live.evidence && !hasErrors(diagnostics)) {
+          const { appendLiveEvidence } = await import("../../release/publish/live-evidence.js");
+          await appendLiveEvidence(root, live.evidence);
+          recorded =
+            `\nrecorded the passing live check of ${live.evidence.serverOrigin} for the contract ` +
+            `of ${live.evidence.packageVersion} in contracts/live-evidence.json`;
+        }
       }
       process.exitCode = emitReport(diagnostics, opts.format, {
-        summary: "release verify: all checks passed",
+        summary: `release verify: all checks passed${recorded}`,
       });
     });
 }

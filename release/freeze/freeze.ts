@@ -12,6 +12,7 @@ import { readReleaseIndex } from "../../contract-model/release-index.js";
 import { readPackageVersion, readPluginName } from "../plugin-identity.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { readFreezeState, writeFreezeState } from "../../contract-model/review-freeze.js";
+import { LIVE_EVIDENCE_PENDING, liveEvidenceFor } from "../publish/live-evidence.js";
 
 const DRAFT_MISSING = defineRule({
   id: "DRAFT_MISSING",
@@ -177,8 +178,12 @@ export async function freeze(
       },
     ],
   });
+  // The documented order is verify --live, then freeze: say now what record-published will need.
+  const evidence = await liveEvidenceFor(root, draft.snapshotSha256!);
   return {
-    diagnostics: [],
+    diagnostics: evidence
+      ? []
+      : [diagnose(LIVE_EVIDENCE_PENDING, { version }, { file: projectLayout.liveEvidence })],
     outcome: "done",
     message:
       `froze ${version} (content sha256 ${draft.contentSha256}; server build sha256 ` +

@@ -1,8 +1,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
-import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
-import { renderSha256Manifest, sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
+import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { projectLayout, publishedDir, releaseFiles } from "../../contract-model/project-layout.js";
 import {
   appendReleaseEntry,
@@ -13,33 +12,24 @@ import { readFreezeState } from "../../contract-model/review-freeze.js";
 import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui-store.js";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
-import type { ReleaseStepResult } from "../freeze/freeze.js";
-import { pluginIdentityFile } from "../plugin-identity.js";
+import { pluginIdentityFile, readFormerPackageNames } from "../plugin-identity.js";
 import { planLinePublication, writeLine } from "../publish/publish-line.js";
 import { PUBLISHED_EXISTS, VERSION_NOT_NEWER } from "../publish/record-published.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import { importedSnapshot } from "./imported-contract.js";
 import {
-  IMPORT_HASH_MISMATCH,
-  IMPORT_INPUT_INVALID,
-  IMPORT_PACKAGE_NAME,
-  IMPORT_VERSION_MISMATCH,
-  IMPORT_WHILE_FROZEN,
-} from "./import.rules.js";
+  checkImportClaims,
+  type ImportFiles,
+  type ImportResult,
+  readImportInput,
+  snapshotPlugin,
+} from "./import-input.js";
+import { IMPORT_WHILE_FROZEN } from "./import.rules.js";
 import { resolveImportUi } from "./import-ui.js";
-import { keptPath, locateImport, originalsOf, type ImportSource } from "./import-source.js";
+import { keptFolder } from "./import-source.js";
 import type { LocatedRelease } from "./locate-release.js";
 
-/** Where the bytes of an import come from, as the command line names them (absolute paths). */
-export type ImportFiles =
-  | { kind: "bundle"; bundle: string; sha256?: string }
-  | { kind: "tools-manifest"; tools: string; manifest: string };
-
-/** A refusal, a no-op or a record; `inputInvalid` when the input itself could not be read. */
-export interface ImportResult extends ReleaseStepResult {
-  /** True when a refusal is about unreadable or malformed input (the CLI exits 2, not 1). */
-  inputInvalid?: boolean;
-}
+export type { ImportFiles, ImportResult } from "./import-input.js";
 
 /**
  * `skillpilot record-published X --import …` (L4): adopt a release published before this
@@ -58,34 +48,24 @@ export async function importRelease(
   files: ImportFiles,
   options: { publishedAt: string; now?: Date },
 ): Promise<ImportResult> {
-  const read = await readSource(root, files);
-  if ("diagnostics" in read) return read;
-  const { source, label } = read;
-  const diagnostics: Diagnostic[] = [];
-  if (source.kind === "bundle" && files.kind === "bundle" && files.sha256) {
-    const actual = sha256Hex(source.bundle.data);
-    if (actual !== files.sha256.toLowerCase())
-      return refuse(
-        diagnose(
-          IMPORT_HASH_MISMATCH,
-          { variant: "bundle", file: label, actual, expected: files.sha256.toLowerCase() },
-          { file: label },
-        ),
-      );
-  }
-  const { located, files: bundleFiles } = await locateImport(source, diagnostics);
-  if (!located || hasErrors(diagnostics))
-    return {
-      diagnostics,
-      inputInvalid: diagnostics.some((d) => d.ruleId === IMPORT_INPUT_INVALID.id),
-    };
+  const input = await readImportInput(root, files);
+  if (!("located" in input)) return input;
+  const { source, label, located, bundleFiles, diagnostics } = input;
 
   const plugin = JSON.parse(await readFile(path.join(root, pluginIdentityFile), "utf8")) as {
     packageName: string;
     displayName: string;
     contractMajor: number;
   };
-  const identity = await checkIdentity(root, version, located, label, plugin, diagnostics);
+  const former = await readFormerPackageNames(root);
+  const claimed = checkImportClaims(
+    version,
+    located,
+    label,
+    { permanent: plugin.packageName, former },
+    diagnostics,
+  );
+  const identity = await checkIdentity(root, version, located, plugin, diagnostics);
   const pages = await resolveImportUi(root, label, located, bundleFiles, diagnostics);
   if (hasErrors(diagnostics)) return { diagnostics };
   const plan = await planLinePublication(root, version, identity.contractMajor);
@@ -102,16 +82,7 @@ export async function importRelease(
 
   const ui = Object.fromEntries(pages.map((p) => [p.name, p.uri]));
   const snapshot = importedSnapshot(located, { ...identity, version, ui });
-  const originals = originalsOf(source);
-  const folder: BundleFile[] = [
-    ...originals.map((f) => ({ path: keptPath(f), data: f.data, mode: 0o644 as const })),
-    { path: releaseFiles.snapshot, data: snapshot, mode: 0o644 },
-  ];
-  const sums = Buffer.from(
-    renderSha256Manifest(folder.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) }))),
-    "utf8",
-  );
-  folder.push({ path: releaseFiles.manifest, data: sums, mode: 0o644 });
+  const folder = keptFolder(source, [{ path: releaseFiles.snapshot, data: snapshot, mode: 0o644 }]);
   const now = options.now ?? new Date();
   const entry: ReleaseEntry = {
     version,
@@ -119,7 +90,7 @@ export async function importRelease(
     displayName: identity.displayName,
     contractMajor: identity.contractMajor,
     publishedAt: options.publishedAt,
-    contentSha256: sha256Hex(sums),
+    contentSha256: folder.contentSha256,
     snapshotSha256: sha256Hex(snapshot),
     ui,
     linePolicyRevision: located.policyRevision ?? plan.state!.policyRevision,
@@ -127,10 +98,11 @@ export async function importRelease(
     imported: {
       source: source.kind,
       importedAt: now.toISOString().slice(0, 10),
-      files: originals.map((f) => ({ name: f.name, path: keptPath(f), sha256: sha256Hex(f.data) })),
+      files: folder.originals,
       ...(source.kind === "bundle"
         ? { manifest: located.manifestPath, tools: located.toolsPath }
         : {}),
+      ...claimed,
     },
   };
 
@@ -140,7 +112,7 @@ export async function importRelease(
     pages.map(({ name, uri }) => ({ uri, name })),
   );
   const dir = publishedDir(identity.packageName, version);
-  await writeReleaseDir(path.join(root, dir), folder, { replace: false });
+  await writeReleaseDir(path.join(root, dir), folder.files, { replace: false });
   await appendReleaseEntry(root, entry);
   const written = await writeLine(root, plan);
   if (written.length) return { diagnostics: written };
@@ -150,96 +122,28 @@ export async function importRelease(
     message:
       `imported ${version} (${source.kind === "bundle" ? label : "tools list + manifest"}) into ` +
       `${dir} and ${projectLayout.releaseIndex}` +
+      (claimed.formerPackageName
+        ? ` as history of ${identity.packageName} (published as ${claimed.formerPackageName})`
+        : "") +
       (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : ""),
   };
 }
 
 const refuse = (...diagnostics: Diagnostic[]): ImportResult => ({ diagnostics });
 
-/** Read the original files; one that cannot be read is input the import cannot use. */
-async function readSource(
-  root: string,
-  files: ImportFiles,
-): Promise<{ source: ImportSource; label: string } | ImportResult> {
-  const shown = (abs: string) => {
-    const rel = path.relative(root, abs).split(path.sep).join("/");
-    return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
-  };
-  const load = async (role: "bundle" | "manifest" | "tools", abs: string) => {
-    const info = await lstat(abs).catch((e: Error) => e);
-    const data =
-      info instanceof Error || !info.isFile()
-        ? undefined
-        : await readFile(abs).catch(() => undefined);
-    if (data) return { role, name: path.basename(abs), data };
-    const error = info instanceof Error ? info.message : "not a regular file";
-    return diagnose(
-      IMPORT_INPUT_INVALID,
-      { variant: "unreadable", file: shown(abs), error },
-      { file: shown(abs) },
-    );
-  };
-  const loaded =
-    files.kind === "bundle"
-      ? [await load("bundle", files.bundle)]
-      : [await load("manifest", files.manifest), await load("tools", files.tools)];
-  const failed = loaded.filter((l): l is Diagnostic => "ruleId" in l);
-  if (failed.length) return { diagnostics: failed, inputInvalid: true };
-  const [first, second] = loaded as Exclude<(typeof loaded)[number], Diagnostic>[];
-  return files.kind === "bundle"
-    ? { source: { kind: "bundle", bundle: first }, label: first.name }
-    : { source: { kind: "tools-manifest", manifest: first, tools: second }, label: first.name };
-}
-
 /**
- * The identity the import records, after checking it is this plugin at `version`, above every
- * recorded release, into a folder that does not exist yet. Findings go to `diagnostics`.
+ * The identity the import records (always the permanent package name: a release under a former
+ * name is this plugin's history), after checking the version is above every recorded release, into
+ * a folder that does not exist yet. Findings go to `diagnostics`.
  */
 async function checkIdentity(
   root: string,
   version: string,
   located: LocatedRelease,
-  label: string,
   plugin: { packageName: string; displayName: string; contractMajor: number },
   diagnostics: Diagnostic[],
 ): Promise<{ packageName: string; displayName: string; contractMajor: number }> {
-  const where = (p: string) => (label === p ? p : `${label}:${p}`);
-  const claims: { file: string; name?: unknown; version?: unknown }[] = [
-    { file: where(located.manifestPath), name: located.packageName, version: located.version },
-  ];
-  let snapshotPlugin: Record<string, unknown> = {};
-  let snapshotMajor: unknown;
-  if (located.snapshot) {
-    const doc = JSON.parse(located.snapshot.toString("utf8")) as {
-      plugin?: Record<string, unknown>;
-      contractMajor?: unknown;
-    };
-    snapshotPlugin = doc.plugin ?? {};
-    snapshotMajor = doc.contractMajor;
-    claims.push({
-      file: where(located.toolsPath),
-      name: snapshotPlugin.packageName,
-      version: snapshotPlugin.packageVersion,
-    });
-  }
-  for (const claim of claims) {
-    if (claim.version !== version)
-      diagnostics.push(
-        diagnose(
-          IMPORT_VERSION_MISMATCH,
-          { file: claim.file, found: claim.version ?? null, version },
-          { file: claim.file },
-        ),
-      );
-    if (claim.name !== plugin.packageName)
-      diagnostics.push(
-        diagnose(
-          IMPORT_PACKAGE_NAME,
-          { file: claim.file, found: claim.name ?? null, name: plugin.packageName },
-          { file: claim.file },
-        ),
-      );
-  }
+  const shipped = located.snapshot ? snapshotPlugin(located.snapshot) : {};
   const index = await readReleaseIndex(root);
   const notBelow = index.releases
     .filter((r) => semver.valid(r.version) && !semver.gt(version, r.version))
@@ -257,12 +161,12 @@ async function checkIdentity(
     diagnostics.push(
       diagnose(PUBLISHED_EXISTS, { variant: "imported", dir, version }, { file: dir }),
     );
-  const major = located.contractMajor ?? snapshotMajor;
+  const major = located.contractMajor ?? shipped.contractMajor;
   return {
     packageName: plugin.packageName,
     displayName:
       located.displayName ??
-      (typeof snapshotPlugin.displayName === "string" ? snapshotPlugin.displayName : undefined) ??
+      (typeof shipped.displayName === "string" ? shipped.displayName : undefined) ??
       plugin.displayName,
     contractMajor: Number.isInteger(major) ? (major as number) : plugin.contractMajor,
   };

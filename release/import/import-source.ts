@@ -1,3 +1,6 @@
+import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
+import { renderSha256Manifest, sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
+import { releaseFiles } from "../../contract-model/project-layout.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { IMPORT_INPUT_INVALID } from "./import.rules.js";
@@ -61,4 +64,37 @@ export async function locateImport(
     return { files: [] };
   }
   return { located: locateInBundle(name, files, diagnostics), files };
+}
+
+/**
+ * The folder an import writes: every original file under `imported/<role>/<name>` byte for byte,
+ * the `extra` files, and a `SHA256SUMS` over them (its sha256 is the folder's content identity).
+ */
+export function keptFolder(
+  source: ImportSource,
+  extra: readonly BundleFile[] = [],
+): {
+  files: BundleFile[];
+  contentSha256: string;
+  originals: { name: string; path: string; sha256: string }[];
+} {
+  const originals = originalsOf(source);
+  const files: BundleFile[] = [
+    ...originals.map((f) => ({ path: keptPath(f), data: f.data, mode: 0o644 as const })),
+    ...extra,
+  ];
+  const sums = Buffer.from(
+    renderSha256Manifest(files.map((f) => ({ path: f.path, sha256: sha256Hex(f.data) }))),
+    "utf8",
+  );
+  files.push({ path: releaseFiles.manifest, data: sums, mode: 0o644 });
+  return {
+    files,
+    contentSha256: sha256Hex(sums),
+    originals: originals.map((f) => ({
+      name: f.name,
+      path: keptPath(f),
+      sha256: sha256Hex(f.data),
+    })),
+  };
 }

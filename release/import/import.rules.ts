@@ -59,8 +59,9 @@ export const IMPORT_PACKAGE_NAME = defineRule({
   severity: "error",
   summary:
     "An imported release must be a release of this plugin: its package name is the one in " +
-    "schemas/plugin.json (L1, L12.1).",
-  message: "{file} is package {found:json}, but this project is {name}",
+    "schemas/plugin.json, or a former one declared there under formerIdentities (L1, L12.1).",
+  message:
+    "{file} is package {found:json}, but this project is {name} (former package names declared under formerIdentities in schemas/plugin.json: {former})",
 });
 
 export const IMPORT_UI_MISSING = defineRule({
@@ -93,4 +94,18 @@ export const IMPORT_WHILE_FROZEN = defineRule({
     "contract frozen for review; import before freezing (L3, L4).",
   message:
     "recording {version} moves {lineFile} to PUBLISHED and so changes the contract frozen for review in {frozen}; unfreeze it first (and prepare and freeze again after the import)",
+});
+
+export const REVIEW_HISTORY_EXISTS = defineRule({
+  id: "REVIEW_HISTORY_EXISTS",
+  family: "release",
+  severity: "error",
+  summary:
+    "A review-history record of the version and status exists with other bytes; review history " +
+    "is append-only and never overwritten (L4).",
+  message: {
+    recorded: "{version} ({status}) is already recorded in {dir} with other bytes",
+    folder:
+      "{dir} exists but {version} ({status}) is not in {record}; a record writes a new folder only",
+  },
 });

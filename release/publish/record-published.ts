@@ -16,6 +16,12 @@ import {
   readReleaseIndex,
   type ReleaseEntry,
 } from "../../contract-model/release-index.js";
+import {
+  entryEvidence,
+  LIVE_EVIDENCE_MISSING,
+  LIVE_EVIDENCE_WAIVED,
+  liveEvidenceFor,
+} from "./live-evidence.js";
 import { planLinePublication, writeLine } from "./publish-line.js";
 
 export const FROZEN_DRAFT_MODIFIED = defineRule({
@@ -56,13 +62,15 @@ export const VERSION_NOT_NEWER = defineRule({
  * `skillpilot record-published X` (L4): after the portal published X, copy its frozen draft to
  * `contracts/published/openai/<plugin>/X/`, retain its UI bytes under `contracts/ui/`, append the
  * release index, move `release/line.json` to PUBLISHED (through the transitions
- * contract-line-transition/v1 allows, L11; regenerating generated/) and end the freeze. Only from a frozen draft whose bytes still match; an existing X
- * with the same bytes is a no-op, with other bytes a refusal.
+ * contract-line-transition/v1 allows, L11; regenerating generated/) and end the freeze. Only from
+ * a frozen draft whose bytes still match, and only with pre-submission evidence (§10.2): a passing
+ * `verify --live` recorded for the frozen contract, or `withoutLiveEvidence` — a reason, kept in
+ * the index entry. An existing X with the same bytes is a no-op, with other bytes a refusal.
  */
 export async function recordPublished(
   root: string,
   version: string,
-  options: { publishedAt?: string; now?: Date } = {},
+  options: { publishedAt?: string; now?: Date; withoutLiveEvidence?: string } = {},
 ): Promise<ReleaseStepResult> {
   const draft = await intactDraft(root, version);
   const pubDir = publishedDir(draft.plugin, version);
@@ -151,6 +159,22 @@ export async function recordPublished(
     await packageContractMajor(root, draft.dir),
   );
   if (plan.diagnostics.length) return { diagnostics: plan.diagnostics };
+  const waiver = options.withoutLiveEvidence?.trim();
+  const live = waiver ? undefined : await liveEvidenceFor(root, frozen.active.snapshotSha256);
+  if (!waiver && !live)
+    return {
+      diagnostics: [
+        diagnose(
+          LIVE_EVIDENCE_MISSING,
+          {
+            file: projectLayout.liveEvidence,
+            version,
+            snapshot: frozen.active.snapshotSha256.slice(0, 12),
+          },
+          { file: projectLayout.liveEvidence },
+        ),
+      ],
+    };
   const entry = await releaseEntry(
     root,
     draft.dir,
@@ -169,7 +193,11 @@ export async function recordPublished(
     Object.entries(entry.ui).map(([name, uri]) => ({ uri, name })),
   );
   if (!published.exists) await writeReleaseDir(path.join(root, pubDir), files, { replace: false });
-  await appendReleaseEntry(root, { ...entry, line: plan.state });
+  await appendReleaseEntry(root, {
+    ...entry,
+    line: plan.state,
+    liveEvidence: live ? entryEvidence(live) : { kind: "waived", reason: waiver! },
+  });
   const written = await writeLine(root, plan);
   if (written.length) return { diagnostics: written };
   await writeFreezeState(root, {
@@ -185,11 +213,22 @@ export async function recordPublished(
     ],
   });
   return {
-    diagnostics: [],
+    diagnostics: waiver
+      ? [
+          diagnose(
+            LIVE_EVIDENCE_WAIVED,
+            { version, reason: waiver },
+            { file: projectLayout.releaseIndex },
+          ),
+        ]
+      : [],
     outcome: "done",
     message:
       `recorded ${version} in ${pubDir} and ${projectLayout.releaseIndex}` +
-      (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : ""),
+      (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : "") +
+      (live
+        ? `\npre-submission evidence: ${live.serverOrigin} served its contract (verify --live, ${live.checkedAt})`
+        : ""),
   };
 }
 

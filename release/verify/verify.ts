@@ -15,6 +15,7 @@ import { checkManifestGate } from "./manifest-gate.check.js";
 import { checkPublished } from "./published.check.js";
 import { checkReleaseRecords } from "./release-records.check.js";
 import { checkRetiredDefinitions } from "./retired-definitions.check.js";
+import { checkReviewHistory } from "./review-history.check.js";
 import { checkUiActivations } from "./ui-activations.check.js";
 import { checkUiRetention } from "./ui-retention.check.js";
 
@@ -46,7 +47,8 @@ const VERIFY_HISTORY_SHALLOW = defineRule({
  * index and published folders), a line claims publication only when the index records it (L4),
  * every UI URI ever active or published still resolves to identical bytes (L10), the manifest gate
  * (L12.1), the line policy (L11: against the release records, every committed version of the line
- * and, with `since`, the line committed at that git revision) and the review freeze (L3). Reads
+ * and, with `since`, the line committed at that git revision), the review freeze (L3) and the
+ * review history's kept bytes. Reads
  * only; returns diagnostics.
  */
 export async function verifyRelease(
@@ -120,5 +122,6 @@ export async function verifyRelease(
     )),
   );
   out.push(...(await checkFreeze(root, plugin)));
+  out.push(...(await checkReviewHistory(root, plugin)));
   return out;
 }

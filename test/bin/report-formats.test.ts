@@ -151,7 +151,21 @@ describe(
         label: "record-published without a freeze",
       });
       expectReports(root, ["freeze", version], 0);
-      expectReports(root, ["record-published", version, "--published-at", "2026-11-30"], 0);
+      expectReports(root, ["record-published", version, "--published-at", "2026-11-30"], 1, {
+        label: "record-published without live evidence",
+      });
+      expectReports(
+        root,
+        [
+          "record-published",
+          version,
+          "--published-at",
+          "2026-11-30",
+          "--without-live-evidence",
+          "no deployed server in this test",
+        ],
+        0,
+      );
     });
 
     // Runs on the project the release steps above published (tests of this describe share one copy,

@@ -356,7 +356,7 @@ describe("contract evolution: the gates judge against every live approved defini
     }
   });
 
-  it("verify --live: the candidate is refused while the deployed server lacks its replacement tool, and passes once the server serves both the candidate and 1.1.3 (MINOR rule: server first)", async () => {
+  it("verify --live: the candidate is refused while the deployed server lacks its replacement tool (deploy the server first, the witness call in the text report), and passes once the server serves both the candidate and 1.1.3 (MINOR rule: server first); the passing run is the evidence record-published needs", async () => {
     const root = await copyProject(project);
     try {
       await verifyLive(root);
@@ -366,6 +366,7 @@ describe("contract evolution: the gates judge against every live approved defini
   });
 
   async function verifyLive(root: string) {
+    let origin = "";
     // The server still deployed: the contract as published in 1.1.3.
     const before = await startFixture({}, undefined, project);
     try {
@@ -383,12 +384,28 @@ describe("contract evolution: the gates judge against every live approved defini
       const found = JSON.parse(behind.stdout).diagnostics as Wire[];
       const summary = found.find((d) => d.ruleId === "LIVE_SERVER_BEHIND")!;
       assert.match(summary.message, /the candidate package/);
-      const removed = found.find((d) => d.ruleId === "TOOL_REMOVED")!;
-      assert.equal(removed.data.tool, "complete_skillpilot_active_goal");
-      assert.equal(removed.data.witness.value.name, "complete_skillpilot_active_goal");
+      // A tool the candidate adds and the server lacks: the deployment is behind, nothing was
+      // removed, so the advice is to deploy the server first.
+      assert.ok(!found.some((d) => d.ruleId === "TOOL_REMOVED"), behind.stdout);
+      const missing = found.find((d) => d.ruleId === "LIVE_SERVER_TOOL_MISSING")!;
+      assert.equal(missing.data.tool, "complete_skillpilot_active_goal");
+      assert.equal(missing.data.witness.value.name, "complete_skillpilot_active_goal");
+      assert.match(missing.message, /a tool the candidate package adds: deploy the server/);
+      assert.doesNotMatch(missing.message, /distinctly named replacement/);
       assert.ok(
         !found.some((d) => /published 1\.1\.3 on/.test(String(d.message))),
         "the deployed server serves what 1.1.3 holds",
+      );
+      const text = await runCli(["-C", root, "verify", "--live", before.server.mcpUrl]);
+      assert.equal(text.code, 1);
+      assert.match(
+        text.stderr,
+        /LIVE_SERVER_TOOL_MISSING .*witness call \{"name":"complete_skillpilot_active_goal","arguments":\{/,
+        "the text report shows the witness call",
+      );
+      await assert.rejects(
+        readFile(path.join(root, "contracts/live-evidence.json")),
+        "a failing run records no evidence",
       );
     } finally {
       await before.close();
@@ -411,9 +428,38 @@ describe("contract evolution: the gates judge against every live approved defini
       const serves = found.find((d) => d.ruleId === "LIVE_SERVER_SERVES")!;
       assert.match(serves.message, /the candidate package, published 1\.1\.3/);
       assert.match(serves.message, /[1-9][0-9]* UI pages read/);
+      origin = new URL(superset.server.mcpUrl).origin;
     } finally {
       await superset.close();
     }
+    // The passing run is the evidence record-published needs for exactly this contract.
+    const evidence = JSON.parse(
+      await readFile(path.join(root, "contracts/live-evidence.json"), "utf8"),
+    ) as { runs: Wire[] };
+    const snapshot = await readFile(path.join(root, "generated/contract.snapshot.json"));
+    assert.deepEqual(evidence.runs, [
+      {
+        kind: "verified",
+        verdict: "LIVE_SERVER_SERVES",
+        serverOrigin: origin,
+        checkedAt: evidence.runs[0].checkedAt,
+        snapshotSha256: createHash("sha256").update(snapshot).digest("hex"),
+        packageVersion: "1.2.0",
+        holders: ["published 1.1.3"],
+      },
+    ]);
+    assert.ok(!Number.isNaN(Date.parse(evidence.runs[0].checkedAt)));
+    assert.equal(cli(root, "prepare").code, 0);
+    const frozen = cli(root, "freeze", "1.2.0");
+    assert.equal(frozen.code, 0, frozen.stderr);
+    assert.doesNotMatch(frozen.stderr, /LIVE_EVIDENCE_PENDING/);
+    const recorded = cli(root, "record-published", "1.2.0", "--published-at", "2026-12-01");
+    assert.equal(recorded.code, 0, recorded.stderr);
+    assert.match(recorded.stdout, new RegExp(`pre-submission evidence: ${origin} served`));
+    const index = JSON.parse(
+      await readFile(path.join(root, "contracts/release-index.json"), "utf8"),
+    ) as { releases: Wire[] };
+    assert.equal(index.releases.at(-1).liveEvidence.serverOrigin, origin);
   }
 
   it("a revised page under a new ui:// URI: the draft binds it while 1.1.3 keeps its own, the server serves both byte for byte, and verify --live reads both", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { appendFile, cp, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -260,5 +260,70 @@ describe("contract evolution on a team's path: a clone, git, build, gates, a red
     } finally {
       await c120.close();
     }
+  });
+
+  it("a second contract major from the project layout: majors/v2 built and served by skillpilot start, launched through /api/sessions on its own endpoint", async () => {
+    const fixture = path.join(repoRoot, "test/fixtures/contract-v2");
+    const v2 = path.join(w, "majors/v2");
+    for (const dir of ["schemas", "generated", "release"])
+      await cp(path.join(fixture, dir), path.join(v2, dir), { recursive: true });
+    await mkdir(path.join(v2, "handlers"), { recursive: true });
+    await writeFile(
+      path.join(v2, "handlers/index.ts"),
+      (await readFile(path.join(fixture, "handlers.ts"), "utf8")).replace(
+        "./generated/handlers.gen.js",
+        "../generated/handlers.gen.js",
+      ),
+    );
+    await writeFile(
+      path.join(v2, "serve.ts"),
+      `import type { MajorServing } from "../../runtime/evolution/project-majors.js";
+import { supersededTools, toolKinds } from "./generated/handlers.gen.js";
+import { pluginIdentity } from "./generated/identity.gen.js";
+import { contractScopes, toolDescriptors, toolScopes } from "./generated/tools.gen.js";
+import * as validators from "./generated/validators.gen.js";
+import { v2Handlers } from "./handlers/index.js";
+
+/** Contract major 2 as skillpilot start serves it. */
+export const major: MajorServing = {
+  contract: { pluginIdentity, toolDescriptors, toolScopes, contractScopes, toolKinds, supersededTools, validators },
+  handlers: v2Handlers as never,
+};
+`,
+    );
+    ok(sp("-C", "majors/v2", "generate", "--check"), "generate --check of majors/v2");
+    build();
+    commit("contract major 2");
+    await deploy();
+    const health = (await (await fetch(`${server!.origin}/healthz`)).json()) as Wire;
+    assert.deepEqual(health.contractMajors, [1, 2]);
+    const res = await fetch(`${server!.origin}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ learner: "major-two", contractMajor: 2 }),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    const launched = (await res.json()) as { learningSessionId: string; mcpUrl: string };
+    assert.equal(launched.mcpUrl, `${server!.origin}/internal/openai/v2/mcp`);
+    const t = token("major-two");
+    const c2 = await connectClient(launched.mcpUrl, "2026-07-28 (SDK v2)", {
+      authorize: async () => t,
+    });
+    try {
+      const overview = await c2.callTool("get_skillpilot_progress_overview", {
+        learningSessionId: launched.learningSessionId,
+      });
+      assert.equal(overview.isError, undefined, JSON.stringify(overview.content));
+      assert.equal((overview.structuredContent as Wire).contractMajor, 2);
+    } finally {
+      await c2.close();
+    }
+    // Unbuilt, the major stops the start with one line naming what to do.
+    await server?.stop();
+    server = undefined;
+    await rm(path.join(w, "build/majors/v2/serve.js"));
+    const refused = spawnServerProcess(["--data-dir", dataDir], {}, port, w);
+    assert.equal(await refused.exited, 2);
+    assert.match(refused.output(), /majors\/v2: is not built.*run npm run build/);
   });
 });

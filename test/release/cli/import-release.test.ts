@@ -4,16 +4,15 @@ import path from "node:path";
 import { canonicalJson, sha256Hex } from "../../../contract-model/canonical.js";
 import { renderSha256Manifest } from "../../../contract-model/file-tree/sha256-manifest.js";
 import { publishedDir } from "../../../contract-model/project-layout.js";
-import { buildTar, gzipDeterministic } from "../../../release/bundle/tar.archive.js";
-import { readArchive } from "../../../release/import/read-archive.js";
 import { repoRoot } from "../../support/temp-project.js";
 import { cli, editJson, publishRelease, useProjectCopies } from "../support/temp-project.js";
-import { treeDigest } from "../support/tree-digest.js";
+import { assertRefused, treeDigest } from "../support/tree-digest.js";
+import { fixtureBundle, importFixtures, variantBundle } from "../support/import-bundles.js";
 import { freeze } from "../../../release/freeze/freeze.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 
-const fixtures = path.join(repoRoot, "test/fixtures/imported-release");
-const bundle = path.join(fixtures, "skillpilot-coach-1.1.2.tgz");
+const fixtures = importFixtures;
+const bundle = fixtureBundle;
 const bundleSha = "b0a89595c951191f0443b0b551a8ae8c0637f4c1b6099481b50df6364a3b841b";
 const pages = [
   "ui://skillpilot/coach/1/sha256-cf20a8d34028a1a35d0e7668e924e34221a4f299493befe1f3319331afc70ad2/index.html",
@@ -35,41 +34,6 @@ const readIndex = async (root: string) =>
   JSON.parse(await readFile(path.join(root, "contracts/release-index.json"), "utf8")) as {
     releases: Entry[];
   };
-
-/** The fixture bundle with some files changed or added, repacked (its SHA256SUMS kept as is). */
-async function variantBundle(
-  root: string,
-  name: string,
-  edit: (files: Map<string, Buffer>) => void,
-): Promise<string> {
-  const files = new Map(
-    (await readArchive(await readFile(bundle), "tar.gz")).map((f) => [f.path, f.data]),
-  );
-  edit(files);
-  const out = path.join(root, "incoming", name);
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(
-    out,
-    gzipDeterministic(
-      await buildTar([...files].map(([p, data]) => ({ path: p, data, mode: 0o644 as const }))),
-    ),
-  );
-  return out;
-}
-
-/** Run a refused import and assert its exit code, rule and that the tree did not change. */
-async function assertRefused(
-  root: string,
-  run: () => { code: number | null; stderr: string },
-  code: number,
-  rule: RegExp,
-): Promise<void> {
-  const before = await treeDigest(root);
-  const refused = run();
-  assert.equal(refused.code, code, refused.stderr);
-  assert.match(refused.stderr, rule);
-  assert.equal(await treeDigest(root), before, "a refused import writes nothing");
-}
 
 describe("bin: record-published --import adopts a release published before the toolchain (L4, L10, L12.2)", function () {
   this.timeout(180_000);
@@ -214,7 +178,7 @@ describe("bin: record-published --import adopts a release published before the t
     );
     const manifest = path.join(root(), "incoming/plugin.json");
     await mkdir(path.dirname(manifest), { recursive: true });
-    await writeFile(manifest, canonicalJson({ name: "skillpilot-coach-v1", version: "1.1.2" }));
+    await writeFile(manifest, canonicalJson({ name: "skillpilot-tutor", version: "1.1.2" }));
     await assertRefused(
       root(),
       () =>
@@ -230,9 +194,69 @@ describe("bin: record-published --import adopts a release published before the t
           ...at,
         ),
       1,
-      /IMPORT_PACKAGE_NAME.*"skillpilot-coach-v1", but this project is skillpilot-coach/,
+      /IMPORT_PACKAGE_NAME.*"skillpilot-tutor", but this project is skillpilot-coach \(former package names declared under formerIdentities in schemas\/plugin\.json: skillpilot-coach-v1\)/,
     );
   });
+
+  it(
+    "L1, L4: adopts 1.1.2 published as the Git beta package skillpilot-coach-v1 (a former " +
+      "identity declared in schemas/plugin.json) as history of the permanent plugin, bytes kept " +
+      "as supplied; without the declaration the same bytes are refused, nothing written",
+    async () => {
+      const beta = await variantBundle(root(), "skillpilot-coach-v1-1.1.2.tgz", (files) => {
+        const manifest = JSON.parse(files.get("package/plugin.json")!.toString("utf8"));
+        files.set(
+          "package/plugin.json",
+          Buffer.from(canonicalJson({ ...manifest, name: "skillpilot-coach-v1" })),
+        );
+        files.set(
+          "SHA256SUMS",
+          Buffer.from(
+            renderSha256Manifest(
+              [...files]
+                .filter(([p]) => p !== "SHA256SUMS")
+                .map(([p, data]) => ({ path: p, sha256: sha256Hex(data) })),
+            ),
+          ),
+        );
+      });
+      const supplied = await readFile(beta);
+
+      const pluginFile = path.join(root(), "schemas/plugin.json");
+      const declared = await readFile(pluginFile);
+      await editJson(root(), "schemas/plugin.json", (doc) => {
+        delete doc.formerIdentities;
+      });
+      await assertRefused(
+        root(),
+        () => importBundle(root(), beta),
+        1,
+        /IMPORT_PACKAGE_NAME.*"skillpilot-coach-v1", but this project is skillpilot-coach \(former package names declared under formerIdentities in schemas\/plugin\.json: none\)/,
+      );
+      await writeFile(pluginFile, declared);
+
+      const run = importBundle(root(), beta);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /as history of skillpilot-coach \(published as skillpilot-coach-v1\)/,
+      );
+      const kept = path.join(root(), published, "imported/bundle/skillpilot-coach-v1-1.1.2.tgz");
+      assert.ok((await readFile(kept)).equals(supplied), "kept byte for byte");
+      const [entry] = (await readIndex(root())).releases as (Entry & {
+        packageName: string;
+        imported: { formerPackageName?: string };
+      })[];
+      assert.equal(entry.packageName, "skillpilot-coach", "recorded under the permanent plugin");
+      assert.equal(entry.imported.formerPackageName, "skillpilot-coach-v1");
+      const verified = cli(root(), "verify");
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+      assert.match(
+        cli(root(), "contract", "show").stdout,
+        /^Live approved definitions \(1\.1\.2 \(imported\)\):$/m,
+      );
+    },
+  );
 
   it("L4: refuses bytes that disagree with a hash they name (--sha256, SHA256SUMS, a ui:// URI)", async () => {
     await assertRefused(

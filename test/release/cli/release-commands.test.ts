@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { appendFile } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { publishedDir } from "../../../contract-model/project-layout.js";
 import { copyProject, makeTemplateProject, removeProject } from "../support/temp-project.js";
+import { treeDigest } from "../support/tree-digest.js";
 
 const cli = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -40,15 +41,41 @@ describe("bin: release commands (L3, L4, L10, L12)", function () {
         prepared.stdout,
         /wrote contracts\/drafts\/openai\/skillpilot-coach\/1\.1\.3-SNAPSHOT/,
       );
-      assert.equal(skillpilot(root, "freeze", "1.1.3").code, 0);
+      const frozen = skillpilot(root, "freeze", "1.1.3");
+      assert.equal(frozen.code, 0, frozen.stderr);
+      assert.match(frozen.stderr, /warning {2}LIVE_EVIDENCE_PENDING .*verify --live/);
+      const before = await treeDigest(root);
+      const refused = skillpilot(root, "record-published", "1.1.3", "--published-at", "2026-11-30");
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(
+        refused.stderr,
+        /error {2}LIVE_EVIDENCE_MISSING .*verify --live URL.*--without-live-evidence <reason>/,
+      );
+      assert.equal(await treeDigest(root), before, "a refusal writes nothing");
+      const blank = skillpilot(root, "record-published", "1.1.3", "--without-live-evidence", " ");
+      assert.equal(blank.code, 2, "an empty reason is a usage error");
+      assert.equal(await treeDigest(root), before);
       const recorded = skillpilot(
         root,
         "record-published",
         "1.1.3",
         "--published-at",
         "2026-11-30",
+        "--without-live-evidence",
+        "staging server down for maintenance",
       );
       assert.equal(recorded.code, 0, recorded.stderr);
+      assert.match(
+        recorded.stderr,
+        /warning {2}LIVE_EVIDENCE_WAIVED .*recorded without pre-submission live evidence: staging server down for maintenance/,
+      );
+      const index = JSON.parse(
+        await readFile(path.join(root, "contracts/release-index.json"), "utf8"),
+      ) as { releases: { liveEvidence?: unknown }[] };
+      assert.deepEqual(index.releases[0].liveEvidence, {
+        kind: "waived",
+        reason: "staging server down for maintenance",
+      });
       assert.equal(skillpilot(root, "verify").code, 0);
       await appendFile(
         path.join(root, publishedDir("skillpilot-coach", "1.1.3"), "package/plugin.json"),

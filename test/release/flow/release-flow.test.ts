@@ -13,12 +13,15 @@ import { readReleaseIndex } from "../../../contract-model/release-index.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
+import { appendLiveEvidence } from "../../../release/publish/live-evidence.js";
+import { treeDigest } from "../support/tree-digest.js";
 import {
   editJson,
   regenerate,
   removeProject,
   ruleIds,
   useProjectCopies,
+  noLiveServer,
 } from "../support/temp-project.js";
 
 const V = "1.1.3";
@@ -46,7 +49,13 @@ async function publish(root: string, version = V): Promise<void> {
   assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
   assert.equal((await freeze(root, version, at)).outcome, "done");
   assert.equal(
-    (await recordPublished(root, version, { publishedAt: "2026-11-30", now: at })).outcome,
+    (
+      await recordPublished(root, version, {
+        publishedAt: "2026-11-30",
+        now: at,
+        withoutLiveEvidence: noLiveServer,
+      })
+    ).outcome,
     "done",
   );
 }
@@ -296,7 +305,11 @@ describe(
           assert.deepEqual(ruleIds((await freeze(root, "1.1.4", at)).diagnostics), [
             "FREEZE_ALREADY_ACTIVE",
           ]);
-          await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+          await recordPublished(root, V, {
+            publishedAt: "2026-11-30",
+            now: at,
+            withoutLiveEvidence: noLiveServer,
+          });
           // 1.1.3's draft is still on disk, but it is published now.
           await bumpVersion(root, V);
           assert.deepEqual(ruleIds((await freeze(root, V, at)).diagnostics), [
@@ -341,7 +354,11 @@ describe(
         async () => {
           const { draft } = await prepare(root);
           await freeze(root, V, at);
-          const result = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+          const result = await recordPublished(root, V, {
+            publishedAt: "2026-11-30",
+            now: at,
+            withoutLiveEvidence: noLiveServer,
+          });
           assert.deepEqual(ruleIds(result.diagnostics), []);
           assert.equal(result.outcome, "done");
           assert.equal(
@@ -384,7 +401,11 @@ describe(
         async () => {
           await publish(root);
           const indexBefore = await readFile(path.join(root, projectLayout.releaseIndex));
-          const again = await recordPublished(root, V, { publishedAt: "2026-12-01", now: at });
+          const again = await recordPublished(root, V, {
+            publishedAt: "2026-12-01",
+            now: at,
+            withoutLiveEvidence: noLiveServer,
+          });
           assert.equal(again.outcome, "unchanged");
           assert.deepEqual(
             await readFile(path.join(root, projectLayout.releaseIndex)),
@@ -421,6 +442,65 @@ describe(
         },
       );
 
+      it(
+        "§10.2: refuses without a passing verify --live recorded for the frozen contract " +
+          "(LIVE_EVIDENCE_MISSING, nothing written), also when the run judged another contract; " +
+          "the matching run is kept in the index entry",
+        async () => {
+          const { draft } = await prepare(root);
+          const frozen = await freeze(root, V, at);
+          assert.deepEqual(ruleIds(frozen.diagnostics, "warning"), ["LIVE_EVIDENCE_PENDING"]);
+          const run = {
+            kind: "verified" as const,
+            verdict: "LIVE_SERVER_SERVES" as const,
+            serverOrigin: "https://coach.example.com",
+            checkedAt: "2026-11-29T10:00:00.000Z",
+            snapshotSha256: "0".repeat(64),
+            packageVersion: V,
+            holders: [],
+          };
+          for (const evidence of [undefined, run]) {
+            if (evidence) await appendLiveEvidence(root, evidence);
+            const before = await treeDigest(root);
+            const refused = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+            assert.deepEqual(ruleIds(refused.diagnostics), ["LIVE_EVIDENCE_MISSING"]);
+            assert.match(refused.diagnostics[0].message, /verify --live URL/);
+            assert.equal(await treeDigest(root), before, "a refusal writes nothing");
+          }
+          const matching = { ...run, snapshotSha256: draft!.snapshotSha256 };
+          await appendLiveEvidence(root, matching);
+          const result = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+          assert.equal(result.outcome, "done", JSON.stringify(result.diagnostics));
+          assert.deepEqual(result.diagnostics, []);
+          assert.match(result.message!, /https:\/\/coach\.example\.com served its contract/);
+          assert.deepEqual((await readReleaseIndex(root)).releases[0].liveEvidence, {
+            kind: "verified",
+            verdict: "LIVE_SERVER_SERVES",
+            serverOrigin: "https://coach.example.com",
+            checkedAt: "2026-11-29T10:00:00.000Z",
+            snapshotSha256: draft!.snapshotSha256,
+          });
+          assert.deepEqual(ruleIds(await verifyRelease(root)), []);
+        },
+      );
+
+      it("§10.2: --without-live-evidence records the reason in the index entry and reports it", async () => {
+        await prepare(root);
+        await freeze(root, V, at);
+        const result = await recordPublished(root, V, {
+          publishedAt: "2026-11-30",
+          now: at,
+          withoutLiveEvidence: "  no reachable staging server  ",
+        });
+        assert.equal(result.outcome, "done");
+        assert.deepEqual(ruleIds(result.diagnostics, "warning"), ["LIVE_EVIDENCE_WAIVED"]);
+        assert.match(result.diagnostics[0].message, /: no reachable staging server$/);
+        assert.deepEqual((await readReleaseIndex(root)).releases[0].liveEvidence, {
+          kind: "waived",
+          reason: "no reachable staging server",
+        });
+      });
+
       it("L4: refuses to overwrite a published version that has other bytes", async () => {
         await publish(root);
         await writeFile(path.join(root, PUBLISHED, "contract.snapshot.json"), "{}\n");
@@ -448,7 +528,12 @@ describe(
           await rm(path.join(root, PUBLISHED), { recursive: true });
           await cp(path.join(root, DRAFT), path.join(root, PUBLISHED), { recursive: true });
           assert.equal(
-            (await recordPublished(root, V, { publishedAt: "2026-11-30" })).outcome,
+            (
+              await recordPublished(root, V, {
+                publishedAt: "2026-11-30",
+                withoutLiveEvidence: noLiveServer,
+              })
+            ).outcome,
             "done",
           );
           assert.deepEqual(

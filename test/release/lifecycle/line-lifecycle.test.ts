@@ -22,6 +22,7 @@ import {
   removeProject,
   ruleIds,
   useProjectCopies,
+  noLiveServer,
 } from "../support/temp-project.js";
 import { git } from "../../support/temp-project.js";
 
@@ -43,7 +44,11 @@ async function setLine(root: string, edit: (line: Record<string, unknown>) => vo
 async function publish(root: string): Promise<void> {
   assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
   assert.equal((await freeze(root, V, at)).outcome, "done");
-  const recorded = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+  const recorded = await recordPublished(root, V, {
+    publishedAt: "2026-11-30",
+    now: at,
+    withoutLiveEvidence: noLiveServer,
+  });
   assert.equal(recorded.outcome, "done", JSON.stringify(recorded.diagnostics));
 }
 
@@ -168,7 +173,11 @@ describe("contract-line lifecycle: transitions and a monotonic policyRevision (L
     });
     assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
     await freeze(root, V, at);
-    const refused = await recordPublished(root, V, { publishedAt: "2026-11-30", now: at });
+    const refused = await recordPublished(root, V, {
+      publishedAt: "2026-11-30",
+      now: at,
+      withoutLiveEvidence: noLiveServer,
+    });
     assert.deepEqual(ruleIds(refused.diagnostics), ["LINE_TRANSITION_FORBIDDEN"]);
     assert.match(refused.diagnostics[0].message, /RETIRED line stays UNPUBLISHED/);
     assert.equal(

@@ -109,13 +109,23 @@ export function commitAll(root: string, message: string): void {
   git(root, "commit", "-q", "--allow-empty", "-m", message);
 }
 
+/**
+ * The reason test projects give `record-published`: they have no deployed server to run
+ * `verify --live` against (the tests of that evidence record it for real).
+ */
+export const noLiveServer = "test project without a deployed server";
+
 /** prepare → freeze → record-published of `version` on a project copy, asserting each step. */
 export async function publishRelease(root: string, version: string): Promise<void> {
   const at = new Date("2026-11-30T09:00:00Z");
   const prepared = await prepare(root);
   assert.deepEqual(ruleIds(prepared.diagnostics), [], JSON.stringify(prepared.diagnostics));
   assert.equal((await freeze(root, version, at)).outcome, "done");
-  const recorded = await recordPublished(root, version, { publishedAt: "2026-11-30", now: at });
+  const recorded = await recordPublished(root, version, {
+    publishedAt: "2026-11-30",
+    now: at,
+    withoutLiveEvidence: noLiveServer,
+  });
   assert.equal(recorded.outcome, "done", JSON.stringify(recorded.diagnostics));
 }
 

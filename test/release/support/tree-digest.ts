@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { collectTree } from "../../../contract-model/file-tree/collect-tree.js";
 import { sha256Hex } from "../../../contract-model/file-tree/sha256-manifest.js";
 
@@ -7,4 +8,18 @@ import { sha256Hex } from "../../../contract-model/file-tree/sha256-manifest.js"
  */
 export async function treeDigest(root: string): Promise<string> {
   return (await collectTree(root)).map((f) => `${f.path} ${sha256Hex(f.data)}`).join("\n");
+}
+
+/** Run a refused command and assert its exit code, its rule and that the project did not change. */
+export async function assertRefused(
+  root: string,
+  run: () => { code: number | null; stderr: string },
+  code: number,
+  rule: RegExp,
+): Promise<void> {
+  const before = await treeDigest(root);
+  const refused = run();
+  assert.equal(refused.code, code, refused.stderr);
+  assert.match(refused.stderr, rule);
+  assert.equal(await treeDigest(root), before, "a refusal writes nothing");
 }

@@ -7,7 +7,13 @@ import { draftDir } from "../../../contract-model/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
-import { editJson, regenerate, ruleIds, useProjectCopies } from "../support/temp-project.js";
+import {
+  editJson,
+  noLiveServer,
+  regenerate,
+  ruleIds,
+  useProjectCopies,
+} from "../support/temp-project.js";
 
 describe("release/verify: manifest gate (L12.1) and contract line (L11)", function () {
   this.timeout(60000);
@@ -66,7 +72,12 @@ describe("release/verify: manifest gate (L12.1) and contract line (L11)", functi
       assert.deepEqual(ruleIds((await prepare(root)).diagnostics), []);
       await freeze(root, "1.1.3");
       assert.equal(
-        (await recordPublished(root, "1.1.3", { publishedAt: "2026-11-30" })).outcome,
+        (
+          await recordPublished(root, "1.1.3", {
+            publishedAt: "2026-11-30",
+            withoutLiveEvidence: noLiveServer,
+          })
+        ).outcome,
         "done",
       );
       await editPlugin((d) => {
