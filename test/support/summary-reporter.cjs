@@ -35,7 +35,9 @@ class SummaryReporter extends Spec {
       if (process.env.SKILLPILOT_FILE_TIMES)
         writeFileSync(process.env.SKILLPILOT_FILE_TIMES, `${rows.map(line).join("\n")}\n`);
       if (rows.length > 1)
-        process.stdout.write(`\nslowest files (s):\n${rows.slice(0, SLOWEST).map(line).join("\n")}\n`);
+        process.stdout.write(
+          `\nslowest files (s):\n${rows.slice(0, SLOWEST).map(line).join("\n")}\n`,
+        );
       const s = runner.stats || {};
       const skipped = s.pending ? `, ${s.pending} skipped` : "";
       process.stdout.write(`\n${s.passes || 0} passed, ${s.failures || 0} failed${skipped}\n`);
