@@ -6,6 +6,11 @@ export interface Scenario {
   calls: Call[];
   /** Server processes whose CPU time the scenario's calls use. */
   pids: readonly (number | undefined)[];
+  /**
+   * Run before each stretch of the scenario's load (warm-up or slice), outside the measured time,
+   * with the stretch's length in seconds: e.g. topping up the learners its calls use up.
+   */
+  prepare?: (seconds: number) => Promise<void>;
 }
 
 /**
@@ -24,13 +29,18 @@ export async function interleave(
   for (let round = 0; round < rounds; round++) {
     const rotated = scenarios.map((_, i) => scenarios[(i + round) % scenarios.length]);
     const order = round % 2 === 0 ? rotated : rotated.reverse();
-    for (const s of order)
+    for (const s of order) {
+      await s.prepare?.(sliceSeconds + rewarmMs / 1000);
       slices.get(s.name)!.push(await drive(s.calls, sliceSeconds, rewarmMs, s.pids));
+    }
   }
   return slices;
 }
 
 /** Warm every scenario up (unmeasured): JIT, caches and connections settle before measuring. */
 export async function warmUp(scenarios: readonly Scenario[], seconds: number): Promise<void> {
-  for (const s of scenarios) await drive(s.calls, 0, seconds * 1000);
+  for (const s of scenarios) {
+    await s.prepare?.(seconds);
+    await drive(s.calls, 0, seconds * 1000);
+  }
 }

@@ -16,7 +16,8 @@ import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js
 import type { Scenario } from "./interleave.js";
 import { postgresRoundTrips, type RoundTrips } from "./postgres-round-trips.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
-import { fromPool, recallRounds, seedRecallLearners, touchSessions } from "./recall-round.js";
+import { type RecallPool, seededRecallPool } from "./recall-pool.js";
+import { openRecallSeeder, type RecallSeeder, recallRounds } from "./recall-round.js";
 
 /** The PostgreSQL scenarios and how to stop what they run on. */
 export interface PostgresColumn {
@@ -24,12 +25,15 @@ export interface PostgresColumn {
   twoInstances: Scenario[];
   /** Round trips to the database per context read, goal completion and recall round. */
   roundTrips: RoundTrips;
+  /** The recall scenarios' pools of due learners (minted as the run goes). */
+  recallPools: RecallPool[];
   close(): Promise<void>;
 }
 
 /**
- * Start PostgreSQL and two instances, and prepare `clients` learners per scenario; undefined when
- * PostgreSQL is not installed (the column is left out).
+ * Start PostgreSQL and two instances, and prepare `clients` learners per scenario (the recall
+ * scenarios start with `recallPool` due learners per client and mint more as they go); undefined
+ * when PostgreSQL is not installed (the column is left out).
  */
 export async function postgresColumn(
   root: string,
@@ -45,8 +49,10 @@ export async function postgresColumn(
   const seedDir = await mkdtemp(path.join(tmpdir(), "skillpilot-bench-pg-"));
   const book = tokenBook((learner) => cluster.token(learner));
   const callers = cluster.urls.map((url) => new RawMcpCaller(url, clients, book.tokenFor));
+  let seeder: RecallSeeder | undefined;
   const close = async () => {
     for (const c of callers) c.close();
+    await seeder?.close();
     await cluster.close();
     await pg.stop();
     await rm(seedDir, { recursive: true, force: true });
@@ -57,32 +63,42 @@ export async function postgresColumn(
     const names = (prefix: string) => Array.from({ length: clients }, (_, i) => `${prefix}${i}`);
     const one = await activeLearners(origin, callers[0], names("pg-one-"), book.bind);
     const two = await activeLearners(origin, callers[0], names("pg-two-"), book.bind);
-    // Seeded through the same configuration, on the same database, before anything is measured.
-    const pool = await seedRecallLearners(root, seedDir, 2 * clients * recallPool, {
+    // Seeded through the same configuration, on the same database, outside the measured time.
+    const seeds = await openRecallSeeder(root, seedDir, {
       configFile: cluster.configFile,
       env: { ...cluster.env },
       learnerPrefix: "pg-recall-",
     });
-    for (const [i, id] of pool.entries()) await book.bind(id, `pg-recall-${i}`);
-    await touchSessions(callers, pool, clients);
+    seeder = seeds;
     const roundTrips = await postgresRoundTrips(root, cluster.configFile, { ...cluster.env });
-    const rounds = (from: number, on: (i: number) => RawMcpCaller) =>
-      Array.from({ length: clients }, (_, i) => {
-        const start = (from + i) * recallPool;
-        return recallRounds(on(i), fromPool(pool.slice(start, start + recallPool)));
-      });
+    const pool = (on: RawMcpCaller[]) =>
+      seededRecallPool(seeds, book.bind, on, clients, recallPool);
+    const [onOne, onTwo] = [pool(callers.slice(0, 1)), pool(callers)];
+    const rounds = (from: RecallPool, on: (i: number) => RawMcpCaller) =>
+      Array.from({ length: clients }, (_, i) => recallRounds(on(i), from.next(i)));
     return {
       oneInstance: [
         { name: "pg1 context", calls: contextCalls(callers.slice(0, 1), one), pids: [pids[0]] },
         { name: "pg1 complete", calls: completeCalls(callers.slice(0, 1), one), pids: [pids[0]] },
-        { name: "pg1 recall", calls: rounds(0, () => callers[0]), pids: [pids[0]] },
+        {
+          name: "pg1 recall",
+          calls: rounds(onOne, () => callers[0]),
+          pids: [pids[0]],
+          prepare: (seconds) => onOne.prepare(seconds),
+        },
       ],
       twoInstances: [
         { name: "pg2 context", calls: contextCalls(callers, two), pids },
         { name: "pg2 complete", calls: completeCalls(callers, two), pids },
-        { name: "pg2 recall", calls: rounds(clients, (i) => callers[i % 2]), pids },
+        {
+          name: "pg2 recall",
+          calls: rounds(onTwo, (i) => callers[i % 2]),
+          pids,
+          prepare: (seconds) => onTwo.prepare(seconds),
+        },
       ],
       roundTrips,
+      recallPools: [onOne, onTwo],
       close,
     };
   } catch (error) {

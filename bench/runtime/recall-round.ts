@@ -33,16 +33,23 @@ export interface SeedOptions {
   learnerPrefix?: string;
 }
 
+/** A seeded learner: their session and the learner name their token is minted for. */
+export interface SeededLearner {
+  sessionId: string;
+  learner: string;
+}
+
 /**
- * Create `count` sessions, each with one recall item that is due now; returns their session ids
- * (the i-th belongs to learner `${learnerPrefix}${i}`).
+ * Open the data directory (or the configured database) through the same services the server uses
+ * and keep it open: `seed(count)` creates `count` sessions, each with one recall item that is due
+ * now, for the learners `${learnerPrefix}${n}`, n counting on from call to call (so a benchmark can
+ * mint more while it runs, between its measured slices). SQLite waits on the server's write lock.
  */
-export async function seedRecallLearners(
+export async function openRecallSeeder(
   root: string,
   dataDir: string,
-  count: number,
   { configFile, env = {}, learnerPrefix = "recall-bench-" }: SeedOptions = {},
-): Promise<string[]> {
+) {
   const config = await loadConfig(
     root,
     {
@@ -56,45 +63,68 @@ export async function seedRecallLearners(
     env,
   );
   const services = await createServices(config);
-  try {
-    // In batches: thousands of launches at once would open thousands of files at once.
-    const ids: string[] = [];
-    for (let from = 0; from < count; from += 200) {
-      const batch = Array.from({ length: Math.min(200, count - from) }, (_, k) => from + k);
-      for (const id of await Promise.all(
-        batch.map(async (i) => {
-          const launched = await launchSession(services, {
-            learner: `${learnerPrefix}${i}`,
-            locale: "en",
-          });
-          if (launched.kind !== "minted")
-            throw new Error(`bench launch refused: ${JSON.stringify(launched)}`);
-          return launched.learningSessionId;
-        }),
-      ))
-        ids.push(id);
-    }
-    const now = new Date();
-    const masteredAt = new Date(now.getTime() - 3 * DAY_MS).toISOString();
-    await services.store.write(async (tx) => {
-      for (const id of ids) {
-        const { learnerId } = (await tx.findSession(id))!;
-        await tx.saveProgress(
-          learnerId,
-          { goalId: "git-basics.repository", status: "mastered", attempts: 1, masteredAt },
-          masteredAt,
-        );
-        await tx.saveState(
-          learnerId,
-          { activeGoalId: null, focusSkillId: "git-basics" },
-          1,
-          now.toISOString(),
+  let seeded = 0;
+  const launch = async (learner: string): Promise<SeededLearner> => {
+    const launched = await launchSession(services, { learner, locale: "en" });
+    if (launched.kind !== "minted")
+      throw new Error(`bench launch refused: ${JSON.stringify(launched)}`);
+    return { sessionId: launched.learningSessionId, learner };
+  };
+  return {
+    async seed(count: number): Promise<SeededLearner[]> {
+      // Names are taken before the first await, so seeds running at once never share one.
+      const first = seeded;
+      seeded += count;
+      // In batches: thousands of launches at once would open thousands of files at once.
+      const learners: SeededLearner[] = [];
+      for (let from = 0; from < count; from += 200) {
+        const batch = Array.from({ length: Math.min(200, count - from) }, (_, k) => from + k);
+        learners.push(
+          ...(await Promise.all(batch.map((k) => launch(`${learnerPrefix}${first + k}`)))),
         );
       }
-    });
-    return ids;
+      const now = new Date();
+      const masteredAt = new Date(now.getTime() - 3 * DAY_MS).toISOString();
+      await services.store.write(async (tx) => {
+        for (const { sessionId } of learners) {
+          const { learnerId } = (await tx.findSession(sessionId))!;
+          await tx.saveProgress(
+            learnerId,
+            { goalId: "git-basics.repository", status: "mastered", attempts: 1, masteredAt },
+            masteredAt,
+          );
+          await tx.saveState(
+            learnerId,
+            { activeGoalId: null, focusSkillId: "git-basics" },
+            1,
+            now.toISOString(),
+          );
+        }
+      });
+      return learners;
+    },
+    close: () => closeServices(services),
+  };
+}
+
+/** An open seeder of due learners (`openRecallSeeder`). */
+export type RecallSeeder = Awaited<ReturnType<typeof openRecallSeeder>>;
+
+/**
+ * Create `count` sessions, each with one recall item that is due now; returns their session ids
+ * (the i-th belongs to learner `${learnerPrefix}${i}`).
+ */
+export async function seedRecallLearners(
+  root: string,
+  dataDir: string,
+  count: number,
+  options: SeedOptions = {},
+): Promise<string[]> {
+  const seeder = await openRecallSeeder(root, dataDir, options);
+  try {
+    return (await seeder.seed(count)).map((s) => s.sessionId);
   } finally {
-    await closeServices(services);
+    await seeder.close();
   }
 }
 
@@ -139,12 +169,12 @@ export async function touchSessions(
  */
 export function recallRounds(
   caller: RawMcpCaller,
-  nextSession: () => string,
+  nextSession: () => string | Promise<string>,
 ): () => Promise<boolean> {
   const call = <N extends ToolName>(name: N, args: Record<string, unknown>) =>
     caller.call(name, args) as Promise<Result<N>>;
   return async () => {
-    const learningSessionId = nextSession();
+    const learningSessionId = await nextSession();
     const started = await call("start_skillpilot_verified_recall", { learningSessionId });
     if (started.isError) return false;
     const revealed = await call("get_skillpilot_verified_recall_answers", {

@@ -6,6 +6,7 @@ import { benchTokens } from "./bench-tokens.js";
 import { activeLearners, contextCalls } from "./coach-learners.js";
 import type { Scenario } from "./interleave.js";
 import type { Result } from "./load-driver.js";
+import type { Ratio } from "./ratio-summary.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
 import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
@@ -65,22 +66,35 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
   }));
   return {
     scenarios,
-    /** The verdict lines, against the same run's context (tracing off) and echo. */
-    report(results: Map<string, Result>, out: (line: string) => void) {
+    /** Its ratios in one run, against the same run's context (tracing off) and echo. */
+    ratios(results: Map<string, Result>): Ratio[] {
       const cpu = (name: string) => results.get(name)?.serverCpuMs ?? Number.NaN;
       const echo = cpu("echo");
-      const on = (cpu("context+otel") - cpu("context")) / echo;
-      out(
-        `${"tracing on: (context+otel - context) server CPU / echo call".padEnd(58)} ` +
-          `${on.toFixed(2)}x  (target <= 0.15: ${on <= 0.15 ? "met" : "NOT met"}; ${exported} OTLP exports)`,
+      return [
+        {
+          label: "tracing on: (context+otel - context) server CPU / echo call",
+          value: (cpu("context+otel") - cpu("context")) / echo,
+          target: 0.15,
+        },
+        ...(results.has("context@today")
+          ? [
+              {
+                label: "tracing off: (context - context@today) server CPU / echo call",
+                value: (cpu("context") - cpu("context@today")) / echo,
+                goal: "within noise of 0 (compare the range)",
+              },
+            ]
+          : []),
+      ];
+    },
+    /** What the column adds below the ratios. */
+    note(): string {
+      return (
+        `tracing: ${exported} OTLP exports` +
+        (variants.length > 1
+          ? ""
+          : "; tracing off vs today: set BENCH_BASELINE_ROOT to a built checkout of the base")
       );
-      if (results.has("context@today")) {
-        const off = (cpu("context") - cpu("context@today")) / echo;
-        out(
-          `${"tracing off: (context - context@today) server CPU / echo call".padEnd(58)} ` +
-            `${off.toFixed(2)}x  (within noise: compare the spread of the rounds)`,
-        );
-      } else out("tracing off vs today: set BENCH_BASELINE_ROOT to a built checkout of the base");
     },
     async close() {
       for (const s of servers) s.caller.close();

@@ -1,4 +1,4 @@
-// Root hooks of the whole suite (loaded by .mocharc.json): every temporary file or directory a test
+// Root hooks of the whole suite (loaded by .mocharc.cjs): every temporary file or directory a test
 // or a process it spawns creates goes into one fresh TMPDIR of this run, and after the last test that
 // directory must be empty again. Whatever a test left behind fails the run, named, and is removed.
 "use strict";
