@@ -19,6 +19,7 @@ import "../checks/diff/rules/output-compat.rule.js";
 import "../checks/diff/rules/security-scopes.rule.js";
 import "../checks/diff/rules/skills.rule.js";
 import "../checks/diff/rules/tool-presence.rule.js";
+import "../checks/diff/rules/tool-reference.rule.js";
 import "../checks/diff/rules/ui-binding.rule.js";
 import "../checks/diff/rules/ui-bytes.rule.js";
 import "../checks/diff/waivers.js";

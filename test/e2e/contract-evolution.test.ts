@@ -323,6 +323,15 @@ describe("contract evolution: the gates judge against every live approved defini
     await editJson(root, "schemas/plugin.json", (d) => {
       d.packageVersion = "1.2.0";
     });
+    // Reviewers test the package, which holds the replacement (docs/evolution.md §2, step 4).
+    const cases = path.join(root, "release/submission/test-cases.json");
+    await writeFile(
+      cases,
+      (await readFile(cases, "utf8")).replaceAll(
+        '"complete_skillpilot_goal"',
+        '"complete_skillpilot_active_goal"',
+      ),
+    );
     await regenerate(root);
   }
 
