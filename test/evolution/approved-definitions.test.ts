@@ -5,7 +5,7 @@ import { publishedBaselines } from "../../checks/diff/baselines.js";
 import {
   liveApprovedDefinitions,
   retiredReleases,
-} from "../../contract-model/approved-definitions.js";
+} from "../../evolution/approved-definitions.js";
 import { canonicalSha256 } from "../../contract-model/canonical.js";
 import { readSnapshot } from "../../contract-model/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
