@@ -32,9 +32,7 @@ export function registerContractCommand(program: Command): void {
     .action(async (opts: { json?: boolean }, command: Command) => {
       const { readSnapshot } = await import("../../contract-model/snapshot.js");
       const { contractSummary } = await import("../../contract-model/summary.js");
-      const { liveApprovedDefinitions } = await import(
-        "../../evolution/approved-definitions.js"
-      );
+      const { liveApprovedDefinitions } = await import("../../evolution/approved-definitions.js");
       const { approvedDefinitionsJson, approvedDefinitionsSummary } = await import(
         "../../evolution/approved-summary.js"
       );
