@@ -9,10 +9,10 @@ import {
   type ToolAdapter,
   type ToolImplementation,
 } from "./mcp/served-contract.js";
-import type { ApprovedDefinitions } from "../contract-model/approved-definitions.js";
+import type { ApprovedDefinitions } from "../evolution/approved-definitions.js";
 import { primaryContract } from "./primary-contract.js";
 import type { CallContext, RuntimeServices } from "./services.js";
-import type { DefinitionSet } from "./evolution/tool-naming.js";
+import type { DefinitionSet } from "../evolution/tool-naming.js";
 
 /** Another contract major a server serves beside its own (e.g. the next one, or an older one). */
 export interface AdditionalContract {

@@ -17,7 +17,7 @@ import { launchRoute } from "./http/launch.route.js";
 import { mcpAuthGate } from "./http/mcp-auth.js";
 import { mcpRoute } from "./http/mcp.route.js";
 import { rollbackIncompatibility } from "./auth/rollback-compatibility.js";
-import { liveApprovedDefinitions } from "../contract-model/approved-definitions.js";
+import { liveApprovedDefinitions } from "../evolution/approved-definitions.js";
 import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";

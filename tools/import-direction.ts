@@ -11,11 +11,20 @@ export const allowedImports: Readonly<Record<string, readonly string[]>> = {
   diagnostics: [],
   "json-schema": ["diagnostics"],
   "contract-model": ["json-schema", "diagnostics"],
+  evolution: ["contract-model", "json-schema", "diagnostics"],
   generated: [],
   generator: ["json-schema", "contract-model", "diagnostics"],
-  checks: ["json-schema", "contract-model", "diagnostics"],
-  release: ["generator", "checks", "contract-model", "json-schema", "diagnostics", "generated"],
-  runtime: ["generated", "contract-model", "json-schema"],
+  checks: ["json-schema", "contract-model", "evolution", "diagnostics"],
+  release: [
+    "generator",
+    "checks",
+    "contract-model",
+    "evolution",
+    "json-schema",
+    "diagnostics",
+    "generated",
+  ],
+  runtime: ["generated", "contract-model", "evolution", "json-schema"],
 };
 
 /**

@@ -32,11 +32,9 @@ export function registerContractCommand(program: Command): void {
     .action(async (opts: { json?: boolean }, command: Command) => {
       const { readSnapshot } = await import("../../contract-model/snapshot.js");
       const { contractSummary } = await import("../../contract-model/summary.js");
-      const { liveApprovedDefinitions } = await import(
-        "../../contract-model/approved-definitions.js"
-      );
+      const { liveApprovedDefinitions } = await import("../../evolution/approved-definitions.js");
       const { approvedDefinitionsJson, approvedDefinitionsSummary } = await import(
-        "../../contract-model/approved-summary.js"
+        "../../evolution/approved-summary.js"
       );
       const { canonicalSha256 } = await import("../../contract-model/canonical.js");
       const root = projectPaths(command).root;

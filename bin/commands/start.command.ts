@@ -110,7 +110,7 @@ export function registerStartCommand(program: Command): void {
         process.stderr.write(`skillpilot: warning: ${warning}\n`);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       // Every further contract major the project holds (majors/v<N>/, compiled by npm run build).
-      const { loadProjectMajors } = await import("../../runtime/evolution/project-majors.js");
+      const { loadProjectMajors } = await import("../../runtime/project-majors.js");
       const config = await loadConfig(root, overrides(opts));
       const { running, services } = await serve(config, {
         contracts: await loadProjectMajors(root),

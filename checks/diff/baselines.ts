@@ -17,7 +17,7 @@ import { arrayElementTexts } from "./json-scan.js";
 import {
   liveDefinitionHolders,
   toolsFreedByRetirement,
-} from "../../contract-model/approved-definitions.js";
+} from "../../evolution/approved-definitions.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
 import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
 import { retainedUiPath } from "../../contract-model/ui-uri.js";

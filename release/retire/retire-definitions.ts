@@ -4,7 +4,7 @@ import {
   retiredDefinitionsFormat,
   retiredReleases,
   type Retirement,
-} from "../../contract-model/approved-definitions.js";
+} from "../../evolution/approved-definitions.js";
 import { canonicalJson } from "../../contract-model/canonical.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import { readReleaseIndex } from "../../contract-model/release-index.js";

@@ -11,7 +11,7 @@ import {
   type LiveServerOptions,
   withLiveClient,
 } from "../../checks/diff/live-server.js";
-import { liveDefinitionHolders } from "../../contract-model/approved-definitions.js";
+import { liveDefinitionHolders } from "../../evolution/approved-definitions.js";
 import { type ContractDoc, parseContractDoc } from "../../contract-model/contract-doc.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import type { DiffFinding } from "../../checks/diff/contract-diff.js";

@@ -2,7 +2,7 @@ import {
   retiredDefinitionsFormat,
   retiredReleases,
   type Retirement,
-} from "../../contract-model/approved-definitions.js";
+} from "../../evolution/approved-definitions.js";
 import { canonicalJsonCompact } from "../../contract-model/canonical.js";
 import { projectLayout } from "../../contract-model/project-layout.js";
 import type { ReleaseIndex } from "../../contract-model/release-index.js";

@@ -1,4 +1,4 @@
-import type { ApprovedDefinitions } from "../../contract-model/approved-definitions.js";
+import type { ApprovedDefinitions } from "../../evolution/approved-definitions.js";
 import type { ServedContract } from "../mcp/served-contract.js";
 
 /** The OAuth scopes a tool descriptor's security schemes name (top level or its `_meta` mirror). */

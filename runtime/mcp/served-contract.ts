@@ -2,7 +2,7 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { CoachError } from "../errors.js";
 import type { LineSource } from "../domain/line-source.js";
 import type { CallContext } from "../services.js";
-import { type DefinitionSet, nameToolsFor, toolNamings } from "../evolution/tool-naming.js";
+import { type DefinitionSet, nameToolsFor, toolNamings } from "../../evolution/tool-naming.js";
 
 /** A JSON Schema object as the descriptors carry it. */
 type JsonObject = { [key: string]: unknown };
@@ -144,7 +144,7 @@ async function answered(
  * tool validates the old call with its own schema, maps it with its adapter, validates the mapped
  * call with the replacement's schema, runs the replacement's handler and maps the result back,
  * checked against the old output schema. Results name tools as the caller's definitions do
- * (`runtime/evolution/tool-naming.ts`). Every check of a write's answer runs before its commit. A
+ * (`evolution/tool-naming.ts`). Every check of a write's answer runs before its commit. A
  * tool without its handler or adapter is a start-up error, not a call-time one.
  */
 export function serveContract(impl: ContractImplementation): ServedContract {

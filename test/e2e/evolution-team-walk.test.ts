@@ -277,7 +277,7 @@ describe("contract evolution on a team's path: a clone, git, build, gates, a red
     );
     await writeFile(
       path.join(v2, "serve.ts"),
-      `import type { MajorServing } from "../../runtime/evolution/project-majors.js";
+      `import type { MajorServing } from "../../runtime/project-majors.js";
 import { supersededTools, toolKinds } from "./generated/handlers.gen.js";
 import { pluginIdentity } from "./generated/identity.gen.js";
 import { contractScopes, toolDescriptors, toolScopes } from "./generated/tools.gen.js";

@@ -5,7 +5,7 @@ import { canonicalJson } from "../../../contract-model/canonical.js";
 import {
   liveApprovedDefinitions,
   liveDefinitionHolders,
-} from "../../../contract-model/approved-definitions.js";
+} from "../../../evolution/approved-definitions.js";
 import { fixtureBundle, importFixtures, variantBundle } from "../support/import-bundles.js";
 import { cli, useProjectCopies } from "../support/temp-project.js";
 import { assertRefused, treeDigest } from "../support/tree-digest.js";

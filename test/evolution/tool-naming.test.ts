@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { nameToolsFor, toolNamings } from "../../../runtime/evolution/tool-naming.js";
+import { nameToolsFor, toolNamings } from "../../evolution/tool-naming.js";
 
 const current = ["get_context", "complete_active_goal", "render_goal"];
 const superseded = { complete_goal: "complete_active_goal" };
 const released113 = new Set(["get_context", "complete_goal", "render_goal"]);
 const released120 = new Set(["get_context", "complete_active_goal", "render_goal"]);
 
-describe("runtime/evolution/tool-naming: results name tools as the caller's definitions do", () => {
+describe("evolution/tool-naming: results name tools as the caller's definitions do", () => {
   it("with nothing released every caller of a current tool holds the current set: no work per call", () => {
     assert.deepEqual([...toolNamings(current, superseded, []).keys()], ["complete_goal"]);
     assert.equal(toolNamings(current, {}, [released120]).size, 0);

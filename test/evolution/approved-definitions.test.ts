@@ -2,10 +2,7 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { publishedBaselines } from "../../checks/diff/baselines.js";
-import {
-  liveApprovedDefinitions,
-  retiredReleases,
-} from "../../contract-model/approved-definitions.js";
+import { liveApprovedDefinitions, retiredReleases } from "../../evolution/approved-definitions.js";
 import { canonicalSha256 } from "../../contract-model/canonical.js";
 import { readSnapshot } from "../../contract-model/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";

@@ -1,8 +1,8 @@
 import { access, readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { StartupError } from "../config/startup-error.js";
-import type { AdditionalContract } from "../served-contracts.js";
+import { StartupError } from "./config/startup-error.js";
+import type { AdditionalContract } from "./served-contracts.js";
 
 /** Where a project keeps its further contract majors: `majors/v<N>/`, one folder per major. */
 export const majorsDir = "majors";
