@@ -1,5 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { defaultArchiveLimits, megabytes } from "../../release/import/archive-limits.js";
+import { capArgument } from "../cap-argument.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
@@ -26,12 +28,17 @@ interface RecordOptions {
   tools?: string;
   manifest?: string;
   sha256?: string;
+  maxExpandedMb?: number;
+  maxEntryMb?: number;
 }
 
 /** What is wrong with the combination of import options, or undefined. */
 function importUsage(opts: RecordOptions): string | undefined {
-  const given = (["bundle", "tools", "manifest", "sha256"] as const).filter((k) => opts[k]);
-  if (!opts.import) return given.length ? `--${given[0]} needs --import` : undefined;
+  const given = (
+    ["bundle", "tools", "manifest", "sha256", "maxExpandedMb", "maxEntryMb"] as const
+  ).filter((k) => opts[k]);
+  const flag = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  if (!opts.import) return given.length ? `--${flag(given[0])} needs --import` : undefined;
   if (opts.bundle && (opts.tools || opts.manifest))
     return "--import takes either --bundle FILE or --tools FILE --manifest FILE, not both";
   if (!opts.bundle && !(opts.tools && opts.manifest))
@@ -63,6 +70,16 @@ export function registerRecordPublishedCommand(program: Command): void {
     .option("--tools <file>", "with --import: its submitted tools list (tools.json)")
     .option("--manifest <file>", "with --import: its package manifest (plugin.json)")
     .option("--sha256 <hex>", "with --bundle: the bundle's published sha256", sha256Argument)
+    .option(
+      "--max-expanded-mb <n>",
+      `with --import: refuse a bundle that expands beyond n MB (default ${megabytes(defaultArchiveLimits.maxExpandedBytes)})`,
+      capArgument,
+    )
+    .option(
+      "--max-entry-mb <n>",
+      `with --import: refuse a bundle file, manifest or tools list beyond n MB (default ${megabytes(defaultArchiveLimits.maxEntryBytes)})`,
+      capArgument,
+    )
     .addOption(formatOption())
     .addHelpText(
       "after",
@@ -89,7 +106,14 @@ export function registerRecordPublishedCommand(program: Command): void {
           opts.bundle
             ? { kind: "bundle", bundle: at(opts.bundle), sha256: opts.sha256 }
             : { kind: "tools-manifest", tools: at(opts.tools!), manifest: at(opts.manifest!) },
-          { publishedAt: opts.publishedAt! },
+          {
+            publishedAt: opts.publishedAt!,
+            limits: {
+              ...defaultArchiveLimits,
+              ...(opts.maxExpandedMb && { maxExpandedBytes: opts.maxExpandedMb * 1024 * 1024 }),
+              ...(opts.maxEntryMb && { maxEntryBytes: opts.maxEntryMb * 1024 * 1024 }),
+            },
+          },
         );
         process.exitCode = emitReport(result.diagnostics, opts.format, {
           summary: result.message,

@@ -29,6 +29,7 @@ import {
 import { resolveImportUi } from "./import-ui.js";
 import { keptPath, locateImport, originalsOf, type ImportSource } from "./import-source.js";
 import type { LocatedRelease } from "./locate-release.js";
+import { defaultArchiveLimits, megabytes, type ArchiveLimits } from "./archive-limits.js";
 
 /** Where the bytes of an import come from, as the command line names them (absolute paths). */
 export type ImportFiles =
@@ -56,9 +57,10 @@ export async function importRelease(
   root: string,
   version: string,
   files: ImportFiles,
-  options: { publishedAt: string; now?: Date },
+  options: { publishedAt: string; now?: Date; limits?: ArchiveLimits },
 ): Promise<ImportResult> {
-  const read = await readSource(root, files);
+  const limits = options.limits ?? defaultArchiveLimits;
+  const read = await readSource(root, files, limits);
   if ("diagnostics" in read) return read;
   const { source, label } = read;
   const diagnostics: Diagnostic[] = [];
@@ -73,7 +75,7 @@ export async function importRelease(
         ),
       );
   }
-  const { located, files: bundleFiles } = await locateImport(source, diagnostics);
+  const { located, files: bundleFiles } = await locateImport(source, diagnostics, limits);
   if (!located || hasErrors(diagnostics))
     return {
       diagnostics,
@@ -156,10 +158,15 @@ export async function importRelease(
 
 const refuse = (...diagnostics: Diagnostic[]): ImportResult => ({ diagnostics });
 
-/** Read the original files; one that cannot be read is input the import cannot use. */
+/**
+ * Read the original files; one that cannot be read is input the import cannot use, and so is one
+ * larger than the caps (a bundle beyond the expanded cap, a manifest or tools list beyond the
+ * per-file cap), refused before its bytes are read.
+ */
 async function readSource(
   root: string,
   files: ImportFiles,
+  limits: ArchiveLimits,
 ): Promise<{ source: ImportSource; label: string } | ImportResult> {
   const shown = (abs: string) => {
     const rel = path.relative(root, abs).split(path.sep).join("/");
@@ -167,6 +174,16 @@ async function readSource(
   };
   const load = async (role: "bundle" | "manifest" | "tools", abs: string) => {
     const info = await lstat(abs).catch((e: Error) => e);
+    const [cap, flag] =
+      role === "bundle"
+        ? [limits.maxExpandedBytes, "--max-expanded-mb"]
+        : [limits.maxEntryBytes, "--max-entry-mb"];
+    if (!(info instanceof Error) && info.isFile() && info.size > cap)
+      return diagnose(
+        IMPORT_INPUT_INVALID,
+        { variant: "tooLarge", file: shown(abs), mb: megabytes(cap), flag },
+        { file: shown(abs) },
+      );
     const data =
       info instanceof Error || !info.isFile()
         ? undefined
