@@ -84,7 +84,7 @@ export async function checkLiveServer(
   let listed: { tools: unknown[]; pages: Map<string, string> };
   try {
     listed = await withLiveClient(url, options, async (client) => {
-      const { tools } = await listAllTools(client);
+      const { tools } = await listAllTools(client, options.limits?.maxPages);
       const pages = new Map<string, string>();
       for (const uri of uris.sort()) {
         const read = await client.readResource({ uri }).catch(() => undefined);
