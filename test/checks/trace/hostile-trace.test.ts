@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { open, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCliMeasured } from "../../support/peak-rss.js";
 import { treeDigest } from "../../release/support/tree-digest.js";
+import { repoRoot } from "../../support/temp-project.js";
 
 const MB = 1024 * 1024;
 const t = (s: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, 0) + s * 1000).toISOString();
@@ -21,6 +22,12 @@ describe("checks/trace: hostile traces are TRACE_INPUT_INVALID naming file and l
   let dir: string;
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "sp-hostile-trace-"));
+    // The contract the traces are judged against: the project's own (copied, so -C is the temp dir).
+    await mkdir(path.join(dir, "generated"));
+    await copyFile(
+      path.join(repoRoot, "generated/contract.snapshot.json"),
+      path.join(dir, "generated/contract.snapshot.json"),
+    );
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -42,17 +49,6 @@ describe("checks/trace: hostile traces are TRACE_INPUT_INVALID naming file and l
     };
     return { ...run, diagnostics: report.diagnostics };
   }
-
-  before(async () => {
-    // The contract the traces are judged against: the project's own (copied, so -C is the temp dir).
-    const { copyFile, mkdir } = await import("node:fs/promises");
-    const { repoRoot } = await import("../../support/temp-project.js");
-    await mkdir(path.join(dir, "generated"));
-    await copyFile(
-      path.join(repoRoot, "generated/contract.snapshot.json"),
-      path.join(dir, "generated/contract.snapshot.json"),
-    );
-  });
 
   it("refuses a message nested 20 000 deep at its line, without a stack", async () => {
     const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
