@@ -16,6 +16,8 @@ export const CONTRACT_INPUT_INVALID = defineRule({
       '{file} has no tools array: expected a contract snapshot, {"tools":[…]} or an array of tool descriptors',
     noName: "tool #{index} of {file} has no name",
     twice: "tool {tool} is listed twice in {file}",
+    times: "tool {tool} is listed {count} times in {file}",
+    noNames: "tool #{index} of {file} and {more} more have no name",
     notJson: "{file} is not valid JSON",
     unreadable: "{file} cannot be read",
     notInGit: "{file} cannot be read from git",
@@ -154,22 +156,22 @@ export function parseContractDoc(
       ? "/tools"
       : "/result/tools";
   const tools = new Map<string, DiffTool>();
+  // One finding per repeated name and one for all nameless tools, however long the list: a
+  // hostile listing of 100 000 copies is one line, not 100 000.
+  const repeated = new Map<string, { count: number; pointer: string }>();
+  const nameless: string[] = [];
   list.forEach((entry: unknown, i: number) => {
     const pointer = `${base}/${i}`;
     if (!isObject(entry) || typeof entry.name !== "string") {
-      diagnostics.push(
-        diagnose(CONTRACT_INPUT_INVALID, { variant: "noName", index: i, file }, { file, pointer }),
-      );
+      nameless.push(pointer);
       return;
     }
-    if (tools.has(entry.name))
-      diagnostics.push(
-        diagnose(
-          CONTRACT_INPUT_INVALID,
-          { variant: "twice", tool: entry.name, file },
-          { file, pointer },
-        ),
-      );
+    if (tools.has(entry.name)) {
+      const seen = repeated.get(entry.name);
+      if (seen) seen.count++;
+      else repeated.set(entry.name, { count: 2, pointer });
+      return;
+    }
     const tool = toDiffTool(
       entry as JsonObject & { name: string },
       file,
@@ -179,6 +181,29 @@ export function parseContractDoc(
     );
     tools.set(entry.name, tool);
   });
+  if (nameless.length)
+    diagnostics.push(
+      diagnose(
+        CONTRACT_INPUT_INVALID,
+        nameless.length === 1
+          ? { variant: "noName", index: Number(nameless[0].split("/").pop()), file }
+          : {
+              variant: "noNames",
+              index: Number(nameless[0].split("/").pop()),
+              more: nameless.length - 1,
+              file,
+            },
+        { file, pointer: nameless[0] },
+      ),
+    );
+  for (const [tool, { count, pointer }] of repeated)
+    diagnostics.push(
+      diagnose(
+        CONTRACT_INPUT_INVALID,
+        count === 2 ? { variant: "twice", tool, file } : { variant: "times", tool, count, file },
+        { file, pointer },
+      ),
+    );
   const envelopes = new Map<string, { raw: unknown; schema: Schema; pointer: string }>();
   if (isSnapshot && isObject(body.envelopes)) {
     for (const [name, schema] of Object.entries(body.envelopes)) {

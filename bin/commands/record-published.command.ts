@@ -1,5 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { defaultArchiveLimits, megabytes } from "../../release/import/archive-limits.js";
+import { capArgument } from "../cap-argument.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { semverArgument } from "../semver-argument.js";
 import { emitReport, formatOption } from "../report.js";
@@ -30,6 +32,8 @@ interface RecordOptions {
   review?: "rejected" | "candidate";
   reviewedAt?: string;
   note?: string;
+  maxExpandedMb?: number;
+  maxEntryMb?: number;
 }
 
 /** `--without-live-evidence`: a reason, which the release index keeps. */
@@ -40,11 +44,13 @@ const reasonArgument = (value: string): string => {
 
 /** What is wrong with the combination of import options, or undefined. */
 function importUsage(opts: RecordOptions): string | undefined {
-  const given = (["bundle", "tools", "manifest", "sha256"] as const).filter((k) => opts[k]);
+  const given = (
+    ["bundle", "tools", "manifest", "sha256", "maxExpandedMb", "maxEntryMb"] as const
+  ).filter((k) => opts[k]);
   const reviewOnly = (["review", "reviewedAt", "note"] as const).filter((k) => opts[k]);
-  if (!opts.import && reviewOnly.length)
-    return `--${reviewOnly[0] === "reviewedAt" ? "reviewed-at" : reviewOnly[0]} needs --import`;
-  if (!opts.import) return given.length ? `--${given[0]} needs --import` : undefined;
+  const flag = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  if (!opts.import && reviewOnly.length) return `--${flag(reviewOnly[0])} needs --import`;
+  if (!opts.import) return given.length ? `--${flag(given[0])} needs --import` : undefined;
   if (opts.withoutLiveEvidence !== undefined)
     return "--without-live-evidence is for a release this toolchain froze, not for --import";
   if (opts.bundle && (opts.tools || opts.manifest))
@@ -106,6 +112,16 @@ export function registerRecordPublishedCommand(program: Command): void {
     )
     .option("--reviewed-at <date>", "with --review: the review decision's date YYYY-MM-DD", isoDate)
     .option("--note <text>", "with --review: what the review said, or what the candidate was for")
+    .option(
+      "--max-expanded-mb <n>",
+      `with --import: refuse a bundle that expands beyond n MB (default ${megabytes(defaultArchiveLimits.maxExpandedBytes)})`,
+      capArgument,
+    )
+    .option(
+      "--max-entry-mb <n>",
+      `with --import: refuse a bundle file, manifest or tools list beyond n MB (default ${megabytes(defaultArchiveLimits.maxEntryBytes)})`,
+      capArgument,
+    )
     .addOption(formatOption())
     .addHelpText(
       "after",
@@ -125,6 +141,11 @@ export function registerRecordPublishedCommand(program: Command): void {
       const root = projectPaths(command).root;
       if (opts.import) {
         const at = (file: string) => rootRelative(command, file);
+        const limits = {
+          ...defaultArchiveLimits,
+          ...(opts.maxExpandedMb && { maxExpandedBytes: opts.maxExpandedMb * 1024 * 1024 }),
+          ...(opts.maxEntryMb && { maxEntryBytes: opts.maxEntryMb * 1024 * 1024 }),
+        };
         const files = opts.bundle
           ? { kind: "bundle" as const, bundle: at(opts.bundle), sha256: opts.sha256 }
           : {
@@ -137,13 +158,13 @@ export function registerRecordPublishedCommand(program: Command): void {
               root,
               version,
               files,
-              { status: opts.review, reviewedAt: opts.reviewedAt!, note: opts.note },
+              { status: opts.review, reviewedAt: opts.reviewedAt!, note: opts.note, limits },
             )
           : await (await import("../../release/import/import-release.js")).importRelease(
               root,
               version,
               files,
-              { publishedAt: opts.publishedAt! },
+              { publishedAt: opts.publishedAt!, limits },
             );
         process.exitCode = emitReport(result.diagnostics, opts.format, {
           summary: result.message,

@@ -1,5 +1,7 @@
 import type { Command } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
+import { defaultTraceLimits } from "../../checks/trace/read/trace-limits.js";
+import { capArgument } from "../cap-argument.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, emitStatus, formatOption } from "../report.js";
 import { projectPaths, rootRelative } from "./root.js";
@@ -11,7 +13,13 @@ interface CheckOptions {
   contract: string;
   turnGap: string;
   format: DiagnosticFormat;
+  maxTraceMb?: number;
+  maxDocumentMb?: number;
+  maxLineMb?: number;
+  maxDepth?: number;
 }
+
+const MB = 1024 * 1024;
 
 interface RecordOptions {
   upstream: string;
@@ -57,6 +65,26 @@ export function registerTraceCommand(program: Command): void {
       "for traces that mark no learner messages: a pause this long before a call starts a new turn",
       "30",
     )
+    .option(
+      "--max-trace-mb <n>",
+      `refuse a trace file beyond n MB (default ${defaultTraceLimits.maxTraceBytes / MB})`,
+      capArgument,
+    )
+    .option(
+      "--max-document-mb <n>",
+      `refuse a HAR file or Inspector export beyond n MB (default ${defaultTraceLimits.maxDocumentBytes / MB})`,
+      capArgument,
+    )
+    .option(
+      "--max-line-mb <n>",
+      `refuse a JSON Lines line beyond n MB (default ${defaultTraceLimits.maxLineBytes / MB})`,
+      capArgument,
+    )
+    .option(
+      "--max-depth <n>",
+      `refuse a message nested deeper than n levels (default ${defaultTraceLimits.maxDepth})`,
+      capArgument,
+    )
     .addOption(formatOption())
     .addHelpText(
       "after",
@@ -101,16 +129,45 @@ export function registerTraceCommand(program: Command): void {
         process.exitCode = ExitCode.usage;
         return;
       }
+      const { fileTraceInput, TraceTooLarge } = await import(
+        "../../checks/trace/read/trace-input.js"
+      );
+      const limits = {
+        ...defaultTraceLimits,
+        ...(opts.maxTraceMb && { maxTraceBytes: opts.maxTraceMb * MB }),
+        ...(opts.maxDocumentMb && { maxDocumentBytes: opts.maxDocumentMb * MB }),
+        ...(opts.maxLineMb && { maxLineBytes: opts.maxLineMb * MB }),
+        ...(opts.maxDepth && { maxDepth: opts.maxDepth }),
+      };
       const found = [];
       let unusable = false;
       const texts = new Map<string, string>();
       for (const file of files) {
         const name = label(file);
-        const text = await readFile(rootRelative(command, file), "utf8");
-        texts.set(name, text);
-        const result = checkTrace(text, name, facts, label(opts.contract), { turnGapSeconds: gap });
+        let input: ReturnType<typeof fileTraceInput>;
+        try {
+          input = fileTraceInput(rootRelative(command, file), limits);
+        } catch (e) {
+          unusable = true;
+          found.push(
+            diagnose(
+              TRACE_INPUT_INVALID,
+              e instanceof TraceTooLarge
+                ? { variant: "traceTooLarge", file: name, mb: limits.maxTraceBytes / MB }
+                : { variant: "unreadable", file: name },
+              { file: name },
+            ),
+          );
+          continue;
+        }
+        const result = checkTrace(input, name, facts, label(opts.contract), {
+          turnGapSeconds: gap,
+          limits,
+        });
+        if (input.text !== undefined) texts.set(name, input.text);
         unusable ||= result.unusable;
-        found.push(...result.diagnostics);
+        // One at a time: a spread of 100 000 findings would overflow the call stack.
+        for (const d of result.diagnostics) found.push(d);
         if (!result.unusable)
           emitStatus(
             opts.format,
@@ -118,7 +175,9 @@ export function registerTraceCommand(program: Command): void {
               `${result.inferred ? " (inferred from pauses)" : ""}, ${result.format}`,
           );
       }
-      const located = withLines(found, (f) => texts.get(f));
+      // A HAR file or Inspector export is located line by line only up to 8 MB (its syntax tree costs
+      // many times its text); beyond, findings keep their JSON pointers.
+      const located = withLines(found, (f) => texts.get(f), 8 * MB);
       process.exitCode = emitReport(located, opts.format, {
         textTo: "stdout",
         ...(unusable && { failWith: ExitCode.usage }),

@@ -6,6 +6,8 @@ import {
   type TurnFacts,
 } from "../../contract-model/trace/turn-facts.js";
 import { readTrace, type TraceFormat } from "./read/read-trace.js";
+import { textTraceInput, type TraceInput } from "./read/trace-input.js";
+import type { TraceLimits } from "./read/trace-limits.js";
 import { traceRules } from "./rules/index.js";
 import { TRACE_INPUT_INVALID, TRACE_TURNS_INFERRED } from "./trace-input.js";
 import { stepsOf, type Step, type TraceContext } from "./trace-rule.js";
@@ -15,6 +17,8 @@ import { buildTurns, type Turn } from "./turn-model.js";
 export interface TraceCheckOptions {
   /** Unmarked traces: a pause of at least this many seconds before a call starts a new turn. */
   turnGapSeconds: number;
+  /** Caps on what is read (defaults: `defaultTraceLimits`). */
+  limits?: TraceLimits;
 }
 
 /** The outcome of judging one trace. */
@@ -45,18 +49,19 @@ export function contractFacts(json: unknown): TurnFacts | string {
   return deriveTurnFacts(tools as ToolShape[], obj(obj(body).envelopes) as Record<string, unknown>);
 }
 
-/** Judge one trace's text against a contract's turn facts (G10). */
+/** Judge one trace (its text, or a file read line by line) against a contract's turn facts (G10). */
 export function checkTrace(
-  text: string,
+  source: string | TraceInput,
   file: string,
   facts: TurnFacts,
   contract: string,
   options: TraceCheckOptions,
 ): TraceCheckResult {
-  const read = readTrace(text, file);
+  const input = typeof source === "string" ? textTraceInput(source) : source;
+  const read = readTrace(input, file, options.limits);
   const problems = read.problems;
   // Whether learner messages are marked decides how turns are split; a text search is enough.
-  const marked = read.format === "jsonl" && /"learnerMessage":\s*true\s*}\s*$/m.test(text);
+  const marked = read.format === "jsonl" && marksLearnerMessages(input);
   const { turns, inferred, events } = buildTurns(
     read.events,
     facts,
@@ -83,4 +88,13 @@ export function checkTrace(
       ),
     );
   return { diagnostics, unusable: false, ...base, turns: turns.length, inferred };
+}
+
+const marker = /"learnerMessage":\s*true\s*}\s*$/;
+
+/** Whether any line of a JSON Lines trace is a learner-message marker. */
+function marksLearnerMessages(input: TraceInput): boolean {
+  if (input.text !== undefined) return new RegExp(marker.source, "m").test(input.text);
+  for (const line of input.lines()) if ("text" in line && marker.test(line.text)) return true;
+  return false;
 }

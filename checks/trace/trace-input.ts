@@ -21,6 +21,13 @@ export const TRACE_INPUT_INVALID = defineRule({
     foreignTool:
       "line {line}: tool {tool} is not a tool of {contract}: is this a trace of another server?",
     contract: "{contract} is not a contract snapshot or tools/list: {error}",
+    notUtf8: "line {line} is not valid UTF-8: a trace is UTF-8 text",
+    lineTooLong: "line {line} is longer than {mb} MB (raise the cap with --max-line-mb)",
+    tooDeep: "{at}: the message nests deeper than {depth} levels (raise the cap with --max-depth)",
+    traceTooLarge:
+      "{file} is larger than {mb} MB, the cap for a trace; it was not read (raise it with --max-trace-mb)",
+    documentTooLarge:
+      "{file} is larger than {mb} MB, the cap for a HAR file or Inspector export; it was not read (raise it with --max-document-mb)",
   },
 });
 

@@ -27,6 +27,10 @@ export interface RedactionOptions {
 }
 
 const bearer = /^(?:Bearer\s+)?eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
+/** A JWT anywhere in a string (a header, a URL, a sentence). */
+const jwtInside = /eyJ[\w-]*\.[\w-]*\.[\w-]*/g;
+/** A learning-session id (`sps_` + base64url) anywhere in a string. */
+const sessionInside = /(?<![\w-])sps_[A-Za-z0-9_-]{22,64}/g;
 const leadingCode = /^([A-Z][A-Z0-9_]{2,}):/;
 
 const proseMarker = (text: string) => {
@@ -95,12 +99,26 @@ export class TraceRedactor {
     return out;
   }
 
-  private string(text: string, prose: boolean): string {
-    const session = this.sessions.get(text);
+  private string(raw: string, prose: boolean): string {
+    const session = this.sessions.get(raw);
     if (session) return session;
-    if (bearer.test(text)) return "redacted:token";
+    if (bearer.test(raw)) return "redacted:token";
+    // Tokens and session ids inside a longer string (a URL, a header, a sentence) go too.
+    const text = raw.includes("eyJ") || raw.includes("sps_") ? this.inside(raw) : raw;
     if (prose || isProseString(text)) return proseMarker(text);
     return text;
+  }
+
+  /** `text` with every JWT-shaped and `sps_`-shaped substring replaced by its marker. */
+  private inside(text: string): string {
+    return text.replace(jwtInside, "redacted:token").replace(sessionInside, (id) => {
+      let marker = this.sessions.get(id);
+      if (!marker) {
+        marker = `redacted:session:${this.options.fingerprint(id)}`;
+        this.sessions.set(id, marker);
+      }
+      return marker;
+    });
   }
 
   /** A content block: its text is learner-visible prose, except a leading stable error code. */

@@ -13,6 +13,7 @@ import {
 import { locateImport, type ImportSource } from "./import-source.js";
 import type { LocatedRelease } from "./locate-release.js";
 import type { ArchiveFile } from "./read-archive.js";
+import { defaultArchiveLimits, megabytes, type ArchiveLimits } from "./archive-limits.js";
 
 /** Where the bytes of an import come from, as the command line names them (absolute paths). */
 export type ImportFiles =
@@ -45,8 +46,9 @@ export interface ImportInput {
 export async function readImportInput(
   root: string,
   files: ImportFiles,
+  limits: ArchiveLimits = defaultArchiveLimits,
 ): Promise<ImportInput | ImportResult> {
-  const read = await readSource(root, files);
+  const read = await readSource(root, files, limits);
   if ("diagnostics" in read) return read;
   const { source, label } = read;
   if (source.kind === "bundle" && files.kind === "bundle" && files.sha256) {
@@ -64,7 +66,7 @@ export async function readImportInput(
       };
   }
   const diagnostics: Diagnostic[] = [];
-  const { located, files: bundleFiles } = await locateImport(source, diagnostics);
+  const { located, files: bundleFiles } = await locateImport(source, diagnostics, limits);
   if (!located || hasErrors(diagnostics))
     return {
       diagnostics,
@@ -138,10 +140,15 @@ export function snapshotPlugin(snapshot: Buffer): Record<string, unknown> & {
   return { ...(doc.plugin ?? {}), contractMajor: doc.contractMajor };
 }
 
-/** Read the original files; one that cannot be read is input the import cannot use. */
+/**
+ * Read the original files; one that cannot be read is input the import cannot use, and so is one
+ * larger than the caps (a bundle beyond the expanded cap, a manifest or tools list beyond the
+ * per-file cap), refused before its bytes are read.
+ */
 async function readSource(
   root: string,
   files: ImportFiles,
+  limits: ArchiveLimits,
 ): Promise<{ source: ImportSource; label: string } | ImportResult> {
   const shown = (abs: string) => {
     const rel = path.relative(root, abs).split(path.sep).join("/");
@@ -149,6 +156,16 @@ async function readSource(
   };
   const load = async (role: "bundle" | "manifest" | "tools", abs: string) => {
     const info = await lstat(abs).catch((e: Error) => e);
+    const [cap, flag] =
+      role === "bundle"
+        ? [limits.maxExpandedBytes, "--max-expanded-mb"]
+        : [limits.maxEntryBytes, "--max-entry-mb"];
+    if (!(info instanceof Error) && info.isFile() && info.size > cap)
+      return diagnose(
+        IMPORT_INPUT_INVALID,
+        { variant: "tooLarge", file: shown(abs), mb: megabytes(cap), flag },
+        { file: shown(abs) },
+      );
     const data =
       info instanceof Error || !info.isFile()
         ? undefined

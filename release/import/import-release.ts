@@ -28,6 +28,7 @@ import { IMPORT_WHILE_FROZEN } from "./import.rules.js";
 import { resolveImportUi } from "./import-ui.js";
 import { keptFolder } from "./import-source.js";
 import type { LocatedRelease } from "./locate-release.js";
+import { defaultArchiveLimits, type ArchiveLimits } from "./archive-limits.js";
 
 export type { ImportFiles, ImportResult } from "./import-input.js";
 
@@ -46,9 +47,9 @@ export async function importRelease(
   root: string,
   version: string,
   files: ImportFiles,
-  options: { publishedAt: string; now?: Date },
+  options: { publishedAt: string; now?: Date; limits?: ArchiveLimits },
 ): Promise<ImportResult> {
-  const input = await readImportInput(root, files);
+  const input = await readImportInput(root, files, options.limits ?? defaultArchiveLimits);
   if (!("located" in input)) return input;
   const { source, label, located, bundleFiles, diagnostics } = input;
 

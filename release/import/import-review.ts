@@ -1,3 +1,4 @@
+import type { ArchiveLimits } from "./archive-limits.js";
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { projectLayout, reviewHistoryDir } from "../../contract-model/project-layout.js";
@@ -34,9 +35,15 @@ export async function importReview(
   root: string,
   version: string,
   files: ImportFiles,
-  options: { status: ReviewStatus; reviewedAt: string; note?: string; now?: Date },
+  options: {
+    status: ReviewStatus;
+    reviewedAt: string;
+    note?: string;
+    now?: Date;
+    limits?: ArchiveLimits;
+  },
 ): Promise<ImportResult> {
-  const input = await readImportInput(root, files);
+  const input = await readImportInput(root, files, options.limits);
   if (!("located" in input)) return input;
   const { source, label, located, diagnostics } = input;
   const plugin = await readPluginName(root);

@@ -5,6 +5,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { IMPORT_INPUT_INVALID } from "./import.rules.js";
 import { locateInBundle, locateInFiles, type LocatedRelease } from "./locate-release.js";
+import { defaultArchiveLimits, megabytes, type ArchiveLimits } from "./archive-limits.js";
 import { ArchiveError, archiveKind, readArchive, type ArchiveFile } from "./read-archive.js";
 
 /** One original file of an import: its role, its file name and its bytes (kept as they are). */
@@ -35,6 +36,7 @@ export const originalsOf = (source: ImportSource): OriginalFile[] =>
 export async function locateImport(
   source: ImportSource,
   diagnostics: Diagnostic[],
+  limits: ArchiveLimits = defaultArchiveLimits,
 ): Promise<{ located?: LocatedRelease; files: ArchiveFile[] }> {
   if (source.kind === "tools-manifest")
     return {
@@ -51,13 +53,18 @@ export async function locateImport(
   }
   let files: ArchiveFile[];
   try {
-    files = await readArchive(data, kind);
+    files = await readArchive(data, kind, limits);
   } catch (e) {
     if (!(e instanceof ArchiveError)) throw e;
+    const beyond = e.beyond;
     diagnostics.push(
       diagnose(
         IMPORT_INPUT_INVALID,
-        { variant: "archive", file: name, error: e.message },
+        beyond?.cap === "entry"
+          ? { variant: "entryBeyond", file: name, path: beyond.path!, mb: megabytes(beyond.bytes) }
+          : beyond
+            ? { variant: "expandsBeyond", file: name, mb: megabytes(beyond.bytes) }
+            : { variant: "archive", file: name, error: e.message },
         { file: name },
       ),
     );

@@ -11,6 +11,11 @@ export const IMPORT_INPUT_INVALID = defineRule({
   message: {
     unreadable: "{file} cannot be read: {error}",
     archive: "{file} is not a readable bundle: {error}",
+    expandsBeyond:
+      "{file} expands beyond {mb} MB; nothing was read past that cap (raise it with --max-expanded-mb)",
+    entryBeyond:
+      "{file}: {path} expands beyond {mb} MB; nothing was read past that cap (raise it with --max-entry-mb)",
+    tooLarge: "{file} is larger than {mb} MB; it was not read (raise the cap with {flag})",
     kind: "{file}: a bundle is a .tar.gz, .tgz or .tar file",
     noManifest:
       "{file} holds no package manifest (plugin.json or manifest.json at its root or one folder down)",

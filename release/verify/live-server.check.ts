@@ -115,7 +115,7 @@ export async function checkLiveServer(
   let listed: { tools: unknown[]; pages: Map<string, string>; unlisted: Set<string> };
   try {
     listed = await withLiveClient(url, options, async (client) => {
-      const { tools } = await listAllTools(client);
+      const { tools } = await listAllTools(client, options.limits?.maxPages);
       const unlisted = await servedUnlisted(client, held, tools);
       const pages = new Map<string, string>();
       for (const uri of uris.sort()) {

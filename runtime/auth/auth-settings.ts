@@ -10,6 +10,7 @@ import {
   profileFingerprint,
   profileProblems,
 } from "./client-profiles.js";
+import { lanePublicUrlProblem, shownUrl } from "./lane-public-url.js";
 import { allowedAlgorithms } from "./token-verifier.js";
 
 /** How this server checks access tokens, resolved once at start-up. */
@@ -188,11 +189,11 @@ function laneSettings(config: RuntimeConfig, origin: string, loopback: boolean):
         "publicOrigins" in lane ? (lane.publicOrigins as readonly string[]) : [origin];
       if (!allowed.includes(url.origin) && !(loopback && isLoopbackHost(url.hostname)))
         throw invalid(
-          `lane ${lane.id}: public URL ${url.href} is outside its allowlist ` +
+          `lane ${lane.id}: public URL ${shownUrl(url)} is outside its allowlist ` +
             `(${allowed.join(", ")}, publicOrigins in schemas/lanes.json)`,
         );
-      if (url.search || url.hash)
-        throw invalid(`lane ${lane.id}: public URL ${url.href} carries a query or fragment`);
+      const problem = lanePublicUrlProblem(url);
+      if (problem) throw invalid(`lane ${lane.id}: public URL ${shownUrl(url)} ${problem}`);
       resource = url.origin + url.pathname.replace(/\/+$/, "");
     }
     const other = byResource.get(resource);

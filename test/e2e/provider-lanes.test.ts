@@ -212,6 +212,26 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
         /lanes openai and mcp are both published at/,
       ],
       [
+        "credentials in a lane's public URL (issue #32 item 6)",
+        { claude: "https://bot:hunter2@mcp-claude.skillpilot.com/mcp" },
+        /^(?!.*hunter2).*lane claude: public URL https:\/\/mcp-claude\.skillpilot\.com\/mcp carries credentials/,
+      ],
+      [
+        "a bare origin as a lane's public URL (issue #32 item 6)",
+        { claude: "https://mcp-claude.skillpilot.com/" },
+        /lane claude: public URL https:\/\/mcp-claude\.skillpilot\.com\/ names no path/,
+      ],
+      [
+        "a reserved path as a lane's public URL (issue #32 item 6)",
+        { claude: "https://mcp-claude.skillpilot.com/start" },
+        /lane claude: public URL https:\/\/mcp-claude\.skillpilot\.com\/start uses the path \/start, which this server answers itself/,
+      ],
+      [
+        "a path below a reserved one as a lane's public URL (issue #32 item 6)",
+        { mcp: "https://mcp-openai.skillpilot.com/.well-known/mcp" },
+        /lane mcp: public URL .* uses the path \/\.well-known/,
+      ],
+      [
         "a lane schemas/lanes.json does not declare",
         { gemini: "https://mcp.skillpilot.com/mcp" },
         /names lane "gemini"/,

@@ -4,6 +4,9 @@ import type { JsonRpcMessage } from "../../../contract-model/trace/trace-event.j
 import { TRACE_INPUT_INVALID } from "../trace-input.js";
 import { readHar } from "./har.reader.js";
 import { readInspectorExport } from "./inspector.reader.js";
+import { nestsDeeperThan } from "./json-depth.js";
+import { textTraceInput, type TraceInput } from "./trace-input.js";
+import { defaultTraceLimits, type TraceLimits } from "./trace-limits.js";
 
 /** One event of a trace with where it is written (a line, or a pointer into a JSON document). */
 export type ReadEvent = (
@@ -35,19 +38,74 @@ const isMessage = (m: unknown): m is JsonRpcMessage =>
 export const timeOf = (at: unknown): number => (typeof at === "string" ? Date.parse(at) : NaN);
 
 /**
- * Read a trace: JSON Lines (this project's format), a HAR file (`{"log":{"entries":…}}`) or an MCP
- * Inspector protocol export (a JSON array of history entries). Which one is decided by the first
- * character and, for a JSON document, its shape.
+ * Read a trace: JSON Lines (this project's format, streamed line by line), a HAR file
+ * (`{"log":{"entries":…}}`) or an MCP Inspector protocol export (a JSON array of history
+ * entries), both read whole under the document cap. Which one is decided by the first character
+ * and, for a JSON document, its shape. Every event whose message nests deeper than
+ * `limits.maxDepth` is a problem and is not passed on, so no later walk meets it.
  */
-export function readTrace(text: string, file: string): ReadTrace {
+export function readTrace(
+  source: string | TraceInput,
+  file: string,
+  limits: TraceLimits = defaultTraceLimits,
+): ReadTrace {
+  const input = typeof source === "string" ? textTraceInput(source) : source;
+  const read = readFormat(input, file, limits);
+  return { ...read, events: shallowEvents(read.events, read.problems, limits.maxDepth) };
+}
+
+function readFormat(input: TraceInput, file: string, limits: TraceLimits): ReadTrace {
   // The first non-blank character (without copying a large trace, as trimStart would).
-  const first = /\S/.exec(text.slice(0, 4096))?.[0];
+  const first = /\S/.exec(input.head)?.[0];
   if (first === "[" || first === "{") {
-    const doc = parseDocument(text);
+    // A JSON Lines trace is one complete event per line; anything else starting with a bracket
+    // is a document (HAR, Inspector export), unless the whole of it does not parse either.
+    const line = first === "{" ? input.firstLine() : undefined;
+    const lineDoc = line && "text" in line ? parseDocument(line.text) : undefined;
+    if (lineDoc !== undefined && !isHar(lineDoc)) return readJsonLines(input, file, limits);
+    const whole = input.document();
+    if ("problem" in whole) {
+      const problems = [
+        whole.problem === "documentTooLarge"
+          ? diagnose(
+              TRACE_INPUT_INVALID,
+              { variant: "documentTooLarge", file, mb: megabytes(limits.maxDocumentBytes) },
+              { file },
+            )
+          : diagnose(
+              TRACE_INPUT_INVALID,
+              { variant: "notUtf8", line: whole.line ?? 1 },
+              { file, line: whole.line ?? 1, column: 1 },
+            ),
+      ];
+      return { format: first === "[" ? "inspector" : "jsonl", events: [], problems };
+    }
+    const doc = parseDocument(whole.text);
     if (first === "[" && Array.isArray(doc)) return readInspectorExport(doc, file);
     if (isHar(doc)) return readHar(doc, file);
   }
-  return readJsonLines(text, file);
+  return readJsonLines(input, file, limits);
+}
+
+const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** The events whose messages stay within the depth cap; each deeper one becomes a problem. */
+function* shallowEvents(
+  events: Iterable<ReadEvent>,
+  problems: Diagnostic[],
+  maxDepth: number,
+): Generator<ReadEvent> {
+  for (const event of events) {
+    if (!("message" in event) || !nestsDeeperThan(event.message, maxDepth - 1)) {
+      yield event;
+      continue;
+    }
+    const at =
+      event.where.line !== undefined ? `line ${event.where.line}` : (event.where.pointer ?? "");
+    problems.push(
+      diagnose(TRACE_INPUT_INVALID, { variant: "tooDeep", at, depth: maxDepth }, event.where),
+    );
+  }
 }
 
 function parseDocument(text: string): unknown {
@@ -63,9 +121,9 @@ const isHar = (doc: unknown) =>
   doc !== null &&
   Array.isArray((doc as { log?: { entries?: unknown } }).log?.entries);
 
-function readJsonLines(text: string, file: string): ReadTrace {
+function readJsonLines(input: TraceInput, file: string, limits: TraceLimits): ReadTrace {
   const problems: Diagnostic[] = [];
-  return { format: "jsonl", events: jsonLines(text, file, problems), problems };
+  return { format: "jsonl", events: jsonLines(input, file, problems, limits), problems };
 }
 
 /** How many own keys an object has (cheaper than listing them, on every event). */
@@ -75,15 +133,30 @@ function keyCount(o: Record<string, unknown>): number {
   return n;
 }
 
-function* jsonLines(text: string, file: string, problems: Diagnostic[]): Generator<ReadEvent> {
-  let start = 0;
-  for (let i = 0; start < text.length && problems.length < 20; i++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const raw = text.slice(start, end);
-    start = end + 1;
+function* jsonLines(
+  input: TraceInput,
+  file: string,
+  problems: Diagnostic[],
+  limits: TraceLimits,
+): Generator<ReadEvent> {
+  for (const read of input.lines()) {
+    if (problems.length >= 20) return;
+    const i = read.line - 1;
+    const where = { file, line: read.line, column: 1 };
+    if ("problem" in read) {
+      problems.push(
+        diagnose(
+          TRACE_INPUT_INVALID,
+          read.problem === "notUtf8"
+            ? { variant: "notUtf8", line: read.line }
+            : { variant: "lineTooLong", line: read.line, mb: megabytes(limits.maxLineBytes) },
+          where,
+        ),
+      );
+      continue;
+    }
+    const raw = read.text;
     if (raw.trim() === "") continue;
-    const where = { file, line: i + 1, column: 1 };
     let event: unknown;
     try {
       event = JSON.parse(raw);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, openSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -79,7 +79,11 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
       await learn(json.tools, json.envelopes);
   }
   const redactor = new TraceRedactor(redaction);
-  const file = createWriteStream(options.out, { flags: "a", mode: 0o600 });
+  // Opened before the port is bound, synchronously: an --out that cannot be opened is an I/O
+  // error before anything listens or is printed, and a failed start leaves no empty file behind.
+  const existed = existsSync(options.out);
+  const fd = openSync(options.out, "a", 0o600);
+  const file = createWriteStream("", { fd });
   let written = 0;
   const write = (event: TraceEvent) => {
     file.write(traceLine(event));
@@ -151,10 +155,16 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
       forward.end(body);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, "127.0.0.1", () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, "127.0.0.1", () => resolve());
+    });
+  } catch (error) {
+    await new Promise<void>((resolve) => file.end(resolve));
+    if (!existed) rmSync(options.out, { force: true });
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   self = `127.0.0.1:${port}`;
   const origin = `http://${self}`;
