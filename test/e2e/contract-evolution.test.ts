@@ -7,7 +7,7 @@ import { createAjv } from "../../json-schema/ajv.js";
 import { generateKeyringConfig } from "../../runtime/capability/index.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import type { ServeOptions } from "../../runtime/served-contracts.js";
-import { connectClient, type CoachClient, errorCode } from "../runtime/support/mcp-clients.js";
+import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
 import {
   startThrowawayPostgres,
@@ -26,6 +26,7 @@ import {
   regenerate,
   removeProject,
 } from "../release/support/temp-project.js";
+import { activeGoal } from "./support/active-goal.js";
 import { contractRevision, type ContractRevision, editTool } from "./support/contract-revision.js";
 
 const ajv = createAjv({ strict: false });
@@ -103,26 +104,6 @@ const replacementServing = (
     },
   } as never,
 });
-
-/** A learner with an active goal: the context and the session. */
-async function activeGoal(fx: RuntimeFixture, client: CoachClient, learner: string) {
-  const sid = await fx.newSession(learner);
-  const ctx = (await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid }))
-    .structuredContent as Wire;
-  const teach = await client.callTool("choose_skillpilot_option", {
-    learningSessionId: sid,
-    expectedStateVersion: ctx.stateVersion,
-    clientRequestId: randomUUID(),
-    option: ctx.options[0].payload,
-  });
-  assert.equal(teach.isError, undefined, JSON.stringify(teach.content));
-  return {
-    sid,
-    stateVersion:
-      (teach.structuredContent as Wire).successor?.stateVersion ??
-      (teach.structuredContent as Wire).stateVersion,
-  };
-}
 
 /** What is written, read from the store the server uses (SQLite file or PostgreSQL). */
 const footprint = async (db: Knex) => ({

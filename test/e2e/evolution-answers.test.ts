@@ -9,7 +9,7 @@ import { completeGoalRule } from "../../runtime/domain/handlers/complete-skillpi
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { writeHandler } from "../../runtime/domain/write-pipeline.js";
 import type { ServeOptions } from "../../runtime/served-contracts.js";
-import { connectClient, type CoachClient, errorCode } from "../runtime/support/mcp-clients.js";
+import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
 import {
   startThrowawayPostgres,
@@ -23,6 +23,7 @@ import {
   removeProject,
 } from "../release/support/temp-project.js";
 import type { Wire } from "../support/wire.js";
+import { activeGoal } from "./support/active-goal.js";
 import { contractRevision, type ContractRevision, editTool } from "./support/contract-revision.js";
 
 const ajv = createAjv({ strict: false });
@@ -89,22 +90,6 @@ function renamedBackend(
       },
     } as never,
   };
-}
-
-/** A learner with an active goal: the session and the state version to write against. */
-async function activeGoal(fx: RuntimeFixture, client: CoachClient, learner: string) {
-  const sid = await fx.newSession(learner);
-  const ctx = (await client.callTool("get_skillpilot_learning_context", { learningSessionId: sid }))
-    .structuredContent as Wire;
-  const teach = await client.callTool("choose_skillpilot_option", {
-    learningSessionId: sid,
-    expectedStateVersion: ctx.stateVersion,
-    clientRequestId: randomUUID(),
-    option: ctx.options[0].payload,
-  });
-  assert.equal(teach.isError, undefined, JSON.stringify(teach.content));
-  const body = teach.structuredContent as Wire;
-  return { sid, stateVersion: body.successor?.stateVersion ?? body.stateVersion };
 }
 
 /** Everything a write leaves in the store the server uses (the SQLite file, or PostgreSQL). */

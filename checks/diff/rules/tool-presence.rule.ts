@@ -46,32 +46,15 @@ export const toolPresence: DiffCheck = {
   check(ctx, report) {
     for (const [name, tool] of ctx.old.tools) {
       if (ctx.new.tools.has(name)) continue;
+      // Gone without breaking a host: the old side never packaged it, or no live release holds it.
+      const gone = { tool: name, pointer: `/tools/${name}`, before: tool.input, after: null };
+      const at = { side: "old" as const, pointer: tool.pointer };
       if (tool.supersededBy !== undefined && ctx.new.tools.has(tool.supersededBy)) {
-        report(
-          supersededRemoved,
-          { tool: name, replacement: tool.supersededBy },
-          {
-            tool: name,
-            pointer: `/tools/${name}`,
-            at: { side: "old", pointer: tool.pointer },
-            before: tool.input,
-            after: null,
-          },
-        );
+        report(supersededRemoved, { tool: name, replacement: tool.supersededBy }, { ...gone, at });
         continue;
       }
       if (ctx.old.freedTools?.has(name)) {
-        report(
-          retiredRemoved,
-          { tool: name },
-          {
-            tool: name,
-            pointer: `/tools/${name}`,
-            at: { side: "old", pointer: tool.pointer },
-            before: tool.input,
-            after: null,
-          },
-        );
+        report(retiredRemoved, { tool: name }, { ...gone, at });
         continue;
       }
       const args = sampleValue(tool.input);
