@@ -27,7 +27,12 @@ import {
   removeProject,
 } from "../release/support/temp-project.js";
 import { activeGoal } from "./support/active-goal.js";
-import { contractRevision, type ContractRevision, editTool } from "./support/contract-revision.js";
+import {
+  contractRevision,
+  type ContractRevision,
+  editTool,
+  replacedCompleteGoal,
+} from "./support/contract-revision.js";
 
 const ajv = createAjv({ strict: false });
 const valid = (schema: unknown, value: unknown) => ajv.validate(schema as object, value) as boolean;
@@ -51,37 +56,7 @@ const withOptionalInput = () =>
     }),
   );
 
-/**
- * Revision C: `complete_skillpilot_goal` replaced incompatibly (its decision values renamed) by
- * `complete_skillpilot_active_goal`; the old tool stays, superseded, served through an adapter.
- */
-const withReplacement = () =>
-  contractRevision(async (root) => {
-    const old = JSON.parse(
-      await readFile(path.join(root, "schemas/tools/complete_skillpilot_goal.json"), "utf8"),
-    ) as Wire;
-    const next = structuredClone(old);
-    next.$id = String(old.$id).replace(
-      /complete_skillpilot_goal$/,
-      "complete_skillpilot_active_goal",
-    );
-    next.name = "complete_skillpilot_active_goal";
-    next.title = "Complete the active goal (revised decisions)";
-    next.input.properties.decision = {
-      title: "ActiveGoalDecision",
-      description: "mastered: the learner's work shows the goal; practiceMore: not yet.",
-      enum: ["mastered", "practiceMore"],
-    };
-    await import("node:fs/promises").then((fs) =>
-      fs.writeFile(
-        path.join(root, "schemas/tools/complete_skillpilot_active_goal.json"),
-        `${JSON.stringify(next, null, 2)}\n`,
-      ),
-    );
-    await editTool(root, "complete_skillpilot_goal", (d) => {
-      d.supersededBy = "complete_skillpilot_active_goal";
-    });
-  });
+const withReplacement = replacedCompleteGoal;
 
 const asOld = (decision: unknown) => (decision === "mastered" ? "achieved" : "needsMorePractice");
 const asNew = (decision: unknown) => (decision === "achieved" ? "mastered" : "practiceMore");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, readFile } from "node:fs/promises";
 import path from "node:path";
 import knexFactory from "knex";
 import { createAjv } from "../../json-schema/ajv.js";
@@ -24,32 +24,14 @@ import {
 } from "../release/support/temp-project.js";
 import type { Wire } from "../support/wire.js";
 import { activeGoal } from "./support/active-goal.js";
-import { contractRevision, type ContractRevision, editTool } from "./support/contract-revision.js";
+import { type ContractRevision, replacedCompleteGoal } from "./support/contract-revision.js";
 
 const ajv = createAjv({ strict: false });
 const valid = (schema: unknown, value: unknown) => ajv.validate(schema as object, value) as boolean;
 const OLD = "complete_skillpilot_goal";
 const NEW = "complete_skillpilot_active_goal";
 
-/** The contract with `complete_skillpilot_goal` replaced by a tool with renamed decisions. */
-const withReplacement = () =>
-  contractRevision(async (root) => {
-    const old = JSON.parse(
-      await readFile(path.join(root, `schemas/tools/${OLD}.json`), "utf8"),
-    ) as Wire;
-    const next = structuredClone(old);
-    next.$id = String(old.$id).replace(new RegExp(`${OLD}$`), NEW);
-    next.name = NEW;
-    next.input.properties.decision = {
-      title: "ActiveGoalDecision",
-      description: "mastered: the learner's work shows the goal; practiceMore: not yet.",
-      enum: ["mastered", "practiceMore"],
-    };
-    await writeFile(path.join(root, `schemas/tools/${NEW}.json`), JSON.stringify(next, null, 2));
-    await editTool(root, OLD, (d) => {
-      d.supersededBy = NEW;
-    });
-  });
+const withReplacement = replacedCompleteGoal;
 
 const asOld = (decision: unknown) => (decision === "mastered" ? "achieved" : "needsMorePractice");
 const asNew = (decision: unknown) => (decision === "achieved" ? "mastered" : "practiceMore");

@@ -73,3 +73,32 @@ export async function contractRevision(
     throw error;
   }
 }
+
+/**
+ * The contract with `complete_skillpilot_goal` replaced incompatibly (its decision values renamed)
+ * by `complete_skillpilot_active_goal`; the old tool stays, superseded, served through an adapter.
+ */
+export const replacedCompleteGoal = (): Promise<ContractRevision> =>
+  contractRevision(async (root) => {
+    const OLD = "complete_skillpilot_goal";
+    const NEW = "complete_skillpilot_active_goal";
+    const old = JSON.parse(
+      await readFile(path.join(root, `schemas/tools/${OLD}.json`), "utf8"),
+    ) as Wire;
+    const next = structuredClone(old);
+    next.$id = String(old.$id).replace(new RegExp(`${OLD}$`), NEW);
+    next.name = NEW;
+    next.title = "Complete the active goal (revised decisions)";
+    next.input.properties.decision = {
+      title: "ActiveGoalDecision",
+      description: "mastered: the learner's work shows the goal; practiceMore: not yet.",
+      enum: ["mastered", "practiceMore"],
+    };
+    await writeFile(
+      path.join(root, `schemas/tools/${NEW}.json`),
+      `${JSON.stringify(next, null, 2)}\n`,
+    );
+    await editTool(root, OLD, (d) => {
+      d.supersededBy = NEW;
+    });
+  });
