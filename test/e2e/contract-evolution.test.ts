@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { createAjv } from "../../json-schema/ajv.js";
-import { generateKeyringConfig } from "../../runtime/capability/index.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import type { ServeOptions } from "../../runtime/served-contracts.js";
 import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
@@ -21,12 +20,11 @@ import {
   cli,
   copyProject,
   editJson,
-  makeTemplateProject,
-  publishRelease,
   regenerate,
   removeProject,
 } from "../release/support/temp-project.js";
 import { activeGoal } from "./support/active-goal.js";
+import { publishedProject, storeOverrides } from "./support/evolution-project.js";
 import {
   contractRevision,
   type ContractRevision,
@@ -90,14 +88,7 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
   describe(`contract evolution on one server, ${store} (§10.1, §10.2, L6, L14)`, function () {
     this.timeout(180_000);
     let pg: ThrowawayPostgres | undefined;
-    const overrides = () =>
-      store === "SQLite"
-        ? {}
-        : {
-            databaseUrl: pg!.url,
-            capabilityKeys: generateKeyringConfig("k1"),
-            logHmacKey: randomBytes(32).toString("base64url"),
-          };
+    const overrides = () => storeOverrides(pg);
     let b: ContractRevision;
     let c: ContractRevision;
     // The project the server runs for: its contract published as 1.1.3 (prepare, freeze,
@@ -108,11 +99,7 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
         pg = await startThrowawayPostgres();
         if (!pg) this.skip();
       }
-      project = await makeTemplateProject();
-      await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
-        recursive: true,
-      });
-      await publishRelease(project, "1.1.3");
+      project = await publishedProject();
       [b, c] = await Promise.all([withOptionalInput(), withReplacement()]);
     });
     after(async () => {
@@ -246,11 +233,7 @@ describe("contract evolution: the gates judge against every live approved defini
   let project: string;
   let c: ContractRevision;
   before(async () => {
-    project = await makeTemplateProject();
-    await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
-      recursive: true,
-    });
-    await publishRelease(project, "1.1.3");
+    project = await publishedProject();
     c = await withReplacement();
   });
   after(async () => {
@@ -550,11 +533,7 @@ describe("contract evolution: a client-policy rollback needs a server that serve
   let c: ContractRevision;
   let without: ContractRevision;
   before(async () => {
-    project = await makeTemplateProject();
-    await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
-      recursive: true,
-    });
-    await publishRelease(project, "1.1.3");
+    project = await publishedProject();
     [c, without] = await Promise.all([
       withReplacement(),
       contractRevision((root) =>

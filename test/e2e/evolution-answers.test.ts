@@ -1,29 +1,23 @@
 import assert from "node:assert/strict";
-import { randomBytes, randomUUID } from "node:crypto";
-import { cp, readFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import knexFactory from "knex";
 import { createAjv } from "../../json-schema/ajv.js";
-import { generateKeyringConfig } from "../../runtime/capability/index.js";
 import { completeGoalRule } from "../../runtime/domain/handlers/complete-skillpilot-goal.handler.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { writeHandler } from "../../runtime/domain/write-pipeline.js";
 import type { ServeOptions } from "../../runtime/served-contracts.js";
 import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
-import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
 import {
   startThrowawayPostgres,
   type ThrowawayPostgres,
 } from "../runtime/support/throwaway-postgres.js";
-import {
-  cli,
-  copyProject,
-  makeTemplateProject,
-  publishRelease,
-  removeProject,
-} from "../release/support/temp-project.js";
+import { cli, copyProject, removeProject } from "../release/support/temp-project.js";
 import type { Wire } from "../support/wire.js";
 import { activeGoal } from "./support/active-goal.js";
+import { publishedProject, storeOverrides } from "./support/evolution-project.js";
 import { type ContractRevision, replacedCompleteGoal } from "./support/contract-revision.js";
 
 const ajv = createAjv({ strict: false });
@@ -94,14 +88,7 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
   describe(`contract evolution: answers as the caller's definitions name tools, nothing committed that is refused, ${store} (§10.1, G6)`, function () {
     this.timeout(180_000);
     let pg: ThrowawayPostgres | undefined;
-    const overrides = () =>
-      store === "SQLite"
-        ? {}
-        : {
-            databaseUrl: pg!.url,
-            capabilityKeys: generateKeyringConfig("k1"),
-            logHmacKey: randomBytes(32).toString("base64url"),
-          };
+    const overrides = () => storeOverrides(pg);
     let project: string;
     let c: ContractRevision;
     // The definitions hosts approved in 1.1.3 (the template project's release).
@@ -112,11 +99,7 @@ for (const store of ["SQLite", "PostgreSQL"] as const)
         pg = await startThrowawayPostgres();
         if (!pg) this.skip();
       }
-      project = await makeTemplateProject();
-      await cp(path.join(repoRoot, "curricula"), path.join(project, "curricula"), {
-        recursive: true,
-      });
-      await publishRelease(project, "1.1.3");
+      project = await publishedProject();
       const file = path.join(
         project,
         "contracts/published/openai/skillpilot-coach/1.1.3/contract.snapshot.json",

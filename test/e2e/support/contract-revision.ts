@@ -6,6 +6,7 @@ import { generateFromSources } from "../../../generator/generate.js";
 import type { GeneratedContract } from "../../../runtime/mcp/served-contract.js";
 import { repoRoot } from "../../support/temp-project.js";
 import type { Wire } from "../../support/wire.js";
+import { supersedeCompleteGoalSchemas } from "./team-edits.js";
 
 /** A revision of the contract: an edited copy of `schemas/`, generated, and its code loaded. */
 export interface ContractRevision {
@@ -79,26 +80,4 @@ export async function contractRevision(
  * by `complete_skillpilot_active_goal`; the old tool stays, superseded, served through an adapter.
  */
 export const replacedCompleteGoal = (): Promise<ContractRevision> =>
-  contractRevision(async (root) => {
-    const OLD = "complete_skillpilot_goal";
-    const NEW = "complete_skillpilot_active_goal";
-    const old = JSON.parse(
-      await readFile(path.join(root, `schemas/tools/${OLD}.json`), "utf8"),
-    ) as Wire;
-    const next = structuredClone(old);
-    next.$id = String(old.$id).replace(new RegExp(`${OLD}$`), NEW);
-    next.name = NEW;
-    next.title = "Complete the active goal (revised decisions)";
-    next.input.properties.decision = {
-      title: "ActiveGoalDecision",
-      description: "mastered: the learner's work shows the goal; practiceMore: not yet.",
-      enum: ["mastered", "practiceMore"],
-    };
-    await writeFile(
-      path.join(root, `schemas/tools/${NEW}.json`),
-      `${JSON.stringify(next, null, 2)}\n`,
-    );
-    await editTool(root, OLD, (d) => {
-      d.supersededBy = NEW;
-    });
-  });
+  contractRevision(supersedeCompleteGoalSchemas);

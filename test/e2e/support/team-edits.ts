@@ -22,10 +22,10 @@ async function setVersion(root: string, version: string) {
 }
 
 /**
- * §2: a replacement with renamed decision words, the old schema superseded, the replacement's
- * handler on the old domain rule, the adapter, and every place the name lives renamed; MINOR.
+ * §2 steps 1–2 (the schemas only): `complete_skillpilot_active_goal`, a copy with renamed decision
+ * words, and the old schema marked `supersededBy` and otherwise unchanged.
  */
-export async function renameCompleteGoal(root: string): Promise<void> {
+export async function supersedeCompleteGoalSchemas(root: string): Promise<void> {
   const old = JSON.parse(await readFile(path.join(root, `schemas/tools/${OLD}.json`), "utf8"));
   const next = structuredClone(old);
   next.$id = String(old.$id).replace(new RegExp(`${OLD}$`), NEW);
@@ -44,6 +44,14 @@ export async function renameCompleteGoal(root: string): Promise<void> {
     path.join(root, `schemas/tools/${OLD}.json`),
     `${JSON.stringify({ ...old, supersededBy: NEW }, null, 2)}\n`,
   );
+}
+
+/**
+ * §2: a replacement with renamed decision words, the old schema superseded, the replacement's
+ * handler on the old domain rule, the adapter, and every place the name lives renamed; MINOR.
+ */
+export async function renameCompleteGoal(root: string): Promise<void> {
+  await supersedeCompleteGoalSchemas(root);
   await setVersion(root, "1.2.0");
   await writeFile(
     path.join(root, "runtime/domain/handlers/complete-skillpilot-active-goal.handler.ts"),
