@@ -25,7 +25,10 @@
  *    sessions, auth at connect, MCP Apps metadata: lane routing should cost nothing measurable
  *    against the openai lane's context read,
  *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
- *    and context@today, the same on a built checkout of the code before (BENCH_BASELINE_ROOT),
+ *  - context@base / complete@base: when BENCH_BASELINE_ROOT names a built checkout of the code
+ *    before a change, the same two calls on that code, interleaved with context@today /
+ *    complete@today on a server of today's code started alike (baseline-column.ts): today's
+ *    server CPU per call within 5% of the base's,
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
  *    instances sharing one PostgreSQL database (postgres-column.ts), and the round trips to the
  *    database per call, counted (postgres-round-trips.ts).
@@ -40,14 +43,15 @@
  * a shared machine barely moves it; throughput ratios are printed beside it.
  * Targets, server CPU per call against the peer echo: context ≤ 1.0, complete ≤ 1.1, a Verified
  * Recall round ≤ 3.5 peer calls, an adapted call ≤ 0.15 more than the direct one; PostgreSQL
- * complete ≤ 1.5 × its SQLite CPU.
- * Run: npm run bench:runtime -- --repeat 3   (BENCH_CLIENTS, BENCH_ROUNDS, BENCH_SLICE_SECONDS,
+ * complete ≤ 1.5 × its SQLite CPU; with a baseline, context and complete ≤ 1.05 × the base's.
+ * Run: npm run bench:runtime -- --repeat 3   (BENCH_BASELINE_ROOT, BENCH_CLIENTS, BENCH_ROUNDS, BENCH_SLICE_SECONDS,
  * BENCH_WARM_SECONDS, BENCH_RECALL_POOL, BENCH_REPEAT; BENCH_POSTGRES=0 leaves the PostgreSQL
  * column out) */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type BaselineColumn, baselineColumn } from "./baseline-column.js";
 import { benchTokens } from "./bench-tokens.js";
 import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
 import { interleave, type Scenario, warmUp } from "./interleave.js";
@@ -141,6 +145,7 @@ const callers = {
 };
 let postgres: PostgresColumn | undefined;
 let tracing: Awaited<ReturnType<typeof tracingColumn>> | undefined;
+let baseline: BaselineColumn | undefined;
 
 try {
   await Promise.all([coachTokens.refresh(), floorTokens.refresh(), adapterTokens.refresh()]);
@@ -193,6 +198,7 @@ try {
     RECALL_POOL,
   );
   tracing = await tracingColumn(root, dir, CLIENTS);
+  baseline = await baselineColumn(root, dir, CLIENTS);
   // The floor server replays each handler's first output: one round alone records them.
   if (!(await recallRounds(callers.floor, () => floorSession)()))
     throw new Error("the floor server's first round failed");
@@ -236,6 +242,7 @@ try {
       pids: pid(adapterServer),
     },
     ...tracing.scenarios,
+    ...(baseline?.scenarios ?? []),
     ...(postgres ? [...postgres.oneInstance, ...postgres.twoInstances] : []),
   ];
   await warmUp(scenarios, WARM_SECONDS);
@@ -244,7 +251,11 @@ try {
   for (let run = 1; run <= REPEAT; run++) {
     const slices = await interleave(scenarios, ROUNDS, SLICE_SECONDS);
     const results = summarizeAll(scenarios, slices);
-    runs.push([...runtimeRatios(results, slices), ...tracing.ratios(results)]);
+    runs.push([
+      ...runtimeRatios(results, slices),
+      ...tracing.ratios(results),
+      ...(baseline?.ratios(results) ?? []),
+    ]);
     for (const [name, parts] of slices) allSlices.get(name)!.push(...parts);
     if (REPEAT > 1) process.stderr.write(`bench:runtime: run ${run} of ${REPEAT} measured\n`);
   }
@@ -264,6 +275,11 @@ try {
   );
   printRatios(summarizeRatios(runs), out);
   out(tracing.note());
+  out(
+    baseline
+      ? `baseline: the code at ${baseline.root}, interleaved with today's`
+      : "baseline column left out: set BENCH_BASELINE_ROOT to a built checkout of the code before",
+  );
   if (postgres) {
     const trips = postgres.roundTrips;
     out(
@@ -281,6 +297,7 @@ try {
   if ([...results.values()].some((x) => x.errors > 0)) process.exitCode = 1;
 } finally {
   await tracing?.close();
+  await baseline?.close();
   for (const c of Object.values(callers)) c.close();
   await Promise.all(started.map((s) => stopProcess(s.child)));
   await postgres?.close();

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -13,10 +12,9 @@ import { startProcess, stopProcess } from "./server-process.js";
 
 /**
  * The tracing column of `bench:runtime` (issue #22): the context read on the same server code
- * with OpenTelemetry on (spans exported over OTLP/HTTP to a loopback sink that discards them),
- * and, when BENCH_BASELINE_ROOT names a built checkout of the code before tracing existed, on
- * that code ("today"): tracing off must be within noise of it, tracing on cost at most 0.15 of an
- * echo call.
+ * with OpenTelemetry on (spans exported over OTLP/HTTP to a loopback sink that discards them):
+ * tracing on may cost at most 0.15 of an echo call. Tracing off is today's context row, which the
+ * baseline column (BENCH_BASELINE_ROOT) compares with the code before.
  */
 export async function tracingColumn(root: string, dir: string, clients: number) {
   let exported = 0;
@@ -29,12 +27,8 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
   });
   await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", () => resolve()));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`;
-  const baseline = process.env.BENCH_BASELINE_ROOT;
   const variants = [
     { name: "context+otel", root, env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sinkUrl } },
-    ...(baseline && existsSync(path.join(baseline, "build"))
-      ? [{ name: "context@today", root: baseline, env: {} }]
-      : []),
   ];
   const servers = await Promise.all(
     variants.map(async (v, i) => {
@@ -76,25 +70,11 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
           value: (cpu("context+otel") - cpu("context")) / echo,
           target: 0.15,
         },
-        ...(results.has("context@today")
-          ? [
-              {
-                label: "tracing off: (context - context@today) server CPU / echo call",
-                value: (cpu("context") - cpu("context@today")) / echo,
-                goal: "within noise of 0 (compare the range)",
-              },
-            ]
-          : []),
       ];
     },
     /** What the column adds below the ratios. */
     note(): string {
-      return (
-        `tracing: ${exported} OTLP exports` +
-        (variants.length > 1
-          ? ""
-          : "; tracing off vs today: set BENCH_BASELINE_ROOT to a built checkout of the base")
-      );
+      return `tracing: ${exported} OTLP exports`;
     },
     async close() {
       for (const s of servers) s.caller.close();
