@@ -31,6 +31,18 @@ const random = () => b64(randomBytes(32));
 interface IssuerMetadata {
   authorization_endpoint: string;
   token_endpoint: string;
+  /** RFC 9207: every authorization response carries `iss`. */
+  authorization_response_iss_parameter_supported?: boolean;
+}
+
+/**
+ * RFC 9207 issuer identification of an authorization response: an `iss` given must be the issuer,
+ * letter for letter, and an issuer that promises `iss` must give it. Anything else may be a
+ * response of another issuer replayed to this callback (a mix-up attack).
+ */
+function issuerIdentified(iss: unknown, issuer: string, metadata: IssuerMetadata): boolean {
+  if (iss === undefined) return metadata.authorization_response_iss_parameter_supported !== true;
+  return iss === issuer;
 }
 
 /**
@@ -80,9 +92,9 @@ function sealer(services: RuntimeServices) {
 /**
  * `/start/sign-in` → the issuer's own login page → `/start/callback` → `/start`, signed in: the
  * start page as a client of the configured issuer. The callback checks the state and the PKCE
- * verifier it sealed into a short-lived cookie, redeems the code at the token endpoint and
- * verifies the ID token (issuer, audience = the start page's client, nonce, the issuer's keys);
- * the learner is its `sub`. Undefined when no issuer or no start page client is configured.
+ * verifier it sealed into a short-lived cookie and the response's issuer (RFC 9207), redeems the
+ * code at the token endpoint and verifies the ID token (issuer, audience = the start page's
+ * client, nonce, the issuer's keys); the learner is its `sub`. Undefined when no issuer or no start page client is configured.
  */
 export function startPageSignIn(services: RuntimeServices): StartPageSignIn | undefined {
   const { settings } = services.auth;
@@ -166,15 +178,11 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     ctx.cookies.set(FLOW_COOKIE, null, { path: "/start" });
     const l = lang(flow?.lang);
     const { code, state, iss } = ctx.query;
-    if (
-      !flow ||
-      typeof code !== "string" ||
-      state !== flow.state ||
-      (iss !== undefined && iss !== settings.issuer)
-    )
-      return back(ctx, l, true);
+    if (!flow || typeof code !== "string" || state !== flow.state) return back(ctx, l, true);
     try {
-      const { token_endpoint } = await issuerMetadata();
+      const endpoints = await issuerMetadata();
+      if (!issuerIdentified(iss, settings.issuer, endpoints)) return back(ctx, l, true);
+      const { token_endpoint } = endpoints;
       const headers: Record<string, string> = {
         "content-type": "application/x-www-form-urlencoded",
         accept: "application/json",

@@ -42,6 +42,11 @@ export async function startAuthorizationServer(options: {
   scopes: readonly string[];
   /** Further registered clients (oidc-provider client metadata), e.g. the start page's. */
   clients?: readonly ClientMetadata[];
+  /**
+   * False: the discovery document leaves out `authorization_response_iss_parameter_supported`
+   * (RFC 9207), as an issuer that does not promise `iss` would; responses still carry it.
+   */
+  advertiseIssParameter?: boolean;
 }): Promise<TestAuthorizationServer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -86,6 +91,12 @@ export async function startAuthorizationServer(options: {
     ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, Interaction: 600, Session: 600 },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
   });
+  if (options.advertiseIssParameter === false)
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.path === "/.well-known/openid-configuration" && ctx.body)
+        delete (ctx.body as Record<string, unknown>).authorization_response_iss_parameter_supported;
+    });
   const callback = provider.callback();
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {

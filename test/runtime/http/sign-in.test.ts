@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import net from "node:net";
+import {
+  authorizeHeadless,
+  nativeCimdProfile as desktopProfile,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../support/oidc-authorization-server.js";
+import { type RuntimeFixture, startFixture } from "../support/runtime-fixture.js";
+
+const startPageClient = "skillpilot-start-page";
+const otherIssuer = "https://issuer.other.test";
+
+/** A free loopback port: the start page's redirect URI names the server's origin. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** `name=value` of each cookie a response sets (an empty value clears it). */
+const setCookies = (res: Response): Map<string, string> =>
+  new Map(
+    res.headers.getSetCookie().map((c) => {
+      const [pair] = c.split(";");
+      const i = pair.indexOf("=");
+      return [pair.slice(0, i), pair.slice(i + 1)] as const;
+    }),
+  );
+
+/**
+ * The start page's sign-in against a real issuer (oidc-provider, which sends `iss` on every
+ * authorization response), with `advertise` choosing whether its discovery document promises it.
+ */
+function signInAgainst(advertise: boolean) {
+  let as: TestAuthorizationServer;
+  let fx: RuntimeFixture;
+
+  before(async () => {
+    const port = await freePort();
+    let resource = "";
+    as = await startAuthorizationServer({
+      resource: () => resource,
+      profile: desktopProfile,
+      scopes: ["coach.read", "coach.write"],
+      advertiseIssParameter: advertise,
+      clients: [
+        {
+          client_id: startPageClient,
+          application_type: "native",
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
+        },
+      ],
+    });
+    fx = await startFixture({
+      port,
+      auth: {
+        issuer: as.issuer,
+        jwksUri: as.jwksUri,
+        clientProfiles: [desktopProfile],
+        signIn: { clientId: startPageClient },
+      },
+    });
+    resource = fx.services.auth.settings.resource;
+  });
+  after(async () => {
+    await fx?.close();
+    await as?.close();
+  });
+
+  /**
+   * Start a sign-in, log in at the issuer, let `edit` change the authorization response and
+   * deliver it to the callback in the browser that started it. Returns the callback's answer.
+   */
+  async function callback(edit: (response: URL) => void): Promise<{ res: Response; url: URL }> {
+    const start = await fetch(`${fx.server.origin}/start/sign-in?lang=en`, { redirect: "manual" });
+    assert.equal(start.status, 302);
+    const flow = setCookies(start).get("skillpilot_signin_flow");
+    assert.ok(flow, "the sign-in seals its flow into a cookie");
+    const response = await authorizeHeadless(
+      new URL(start.headers.get("location") ?? ""),
+      "subject-2b71e0",
+      `${fx.server.origin}/start/callback`,
+    );
+    assert.equal(response.searchParams.get("iss"), as.issuer, "the issuer sends iss");
+    edit(response);
+    const res = await fetch(response, {
+      redirect: "manual",
+      headers: { cookie: `skillpilot_signin_flow=${flow}` },
+    });
+    return { res, url: response };
+  }
+
+  /** The sign-in cookie a callback answer sets, or undefined. */
+  const signedInCookie = (res: Response) => setCookies(res).get("skillpilot_signin") || undefined;
+
+  async function assertRefused(res: Response): Promise<void> {
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get("location"), "/start?lang=en&signin=failed");
+    assert.equal(signedInCookie(res), undefined, "no sign-in cookie on a refused callback");
+    const page = await (await fetch(`${fx.server.origin}/start?lang=en`)).text();
+    assert.doesNotMatch(page, /subject-2b71e0/);
+  }
+
+  return {
+    callback,
+    assertRefused,
+    async assertSignedIn(res: Response): Promise<void> {
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "/start?lang=en");
+      const cookie = signedInCookie(res);
+      assert.ok(cookie, "signed in");
+      const page = await (
+        await fetch(`${fx.server.origin}/start?lang=en`, {
+          headers: { cookie: `skillpilot_signin=${cookie}` },
+        })
+      ).text();
+      assert.match(page, /"signedInAs":"subject-2b71e0"/);
+    },
+    issuer: () => as.issuer,
+  };
+}
+
+describe("start page sign-in: the authorization response's issuer (RFC 9207; L14)", () => {
+  describe("an issuer that advertises authorization_response_iss_parameter_supported", () => {
+    const flow = signInAgainst(true);
+
+    it("signs the learner in when iss is the configured issuer", async () => {
+      const { res } = await flow.callback(() => {});
+      await flow.assertSignedIn(res);
+    });
+
+    it("refuses a response without iss as forged, and signs nobody in", async () => {
+      const { res } = await flow.callback((url) => url.searchParams.delete("iss"));
+      await flow.assertRefused(res);
+    });
+
+    it("refuses a response whose iss names another issuer", async () => {
+      const { res } = await flow.callback((url) => url.searchParams.set("iss", otherIssuer));
+      await flow.assertRefused(res);
+    });
+
+    it("compares iss letter for letter (a trailing slash is another issuer)", async () => {
+      const { res } = await flow.callback((url) =>
+        url.searchParams.set("iss", `${flow.issuer()}/`),
+      );
+      await flow.assertRefused(res);
+    });
+  });
+
+  describe("an issuer that does not advertise it", () => {
+    const flow = signInAgainst(false);
+
+    it("signs the learner in on a response without iss", async () => {
+      const { res } = await flow.callback((url) => url.searchParams.delete("iss"));
+      await flow.assertSignedIn(res);
+    });
+
+    it("still refuses an iss that names another issuer", async () => {
+      const { res } = await flow.callback((url) => url.searchParams.set("iss", otherIssuer));
+      await flow.assertRefused(res);
+    });
+  });
+});
