@@ -141,7 +141,7 @@ export const defaultListingCache = { ttlMs: 300_000, scope: "public" } as const;
  * Every environment variable the configuration reads, and the setting (a JSON pointer into the
  * config file's shape) it sets. TEST_COMMIT_DELAY_ENV is apart: it has no config file key.
  */
-const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
+export const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[] = [
   ["HOST", "/host"],
   ["PORT", "/port"],
   ["SKILLPILOT_DATA_DIR", "/dataDir"],
