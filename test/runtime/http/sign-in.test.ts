@@ -103,6 +103,7 @@ function signInAgainst(advertise: boolean) {
     assert.equal(res.status, 302);
     assert.equal(res.headers.get("location"), "/start?lang=en&signin=failed");
     assert.equal(signedInCookie(res), undefined, "no sign-in cookie on a refused callback");
+    assert.equal(setCookies(res).get("skillpilot_signin_flow"), "", "the flow is used up");
     const page = await (await fetch(`${fx.server.origin}/start?lang=en`)).text();
     assert.doesNotMatch(page, /subject-2b71e0/);
   }
