@@ -187,7 +187,11 @@ export function renderNarrowGoalVisualization(input: GoalVisualizationInput): st
   ].join("\n");
 }
 
-/** Render the goal as an SVG document string. Same input, same bytes. */
+/**
+ * Render the goal as an SVG document string. Same input, same bytes. Every text is at least 12
+ * units, so the picture shown at its own 560 px keeps its text at 12 px; the widget shows the
+ * narrow layout whenever the frame would scale it smaller.
+ */
 export function renderGoalVisualization(input: GoalVisualizationInput): string {
   const l = labels[input.locale ?? "en"];
   const colors = palette[input.status];
@@ -200,7 +204,7 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
   const position = input.position ? l.position(input.position.index, input.position.total) : "";
   const heading = `${fit(input.skillTitle, 48)}${position ? ` · ${position}` : ""}`;
 
-  const left: string[] = [text(16, TOP - 10, l.builds, ` font-size="11" fill="#6b7280"`)];
+  const left: string[] = [text(16, TOP - 10, l.builds, ` font-size="12" fill="#6b7280"`)];
   if (shown.length === 0)
     left.push(
       `<rect x="16" y="${TOP}" width="220" height="${BOX_HEIGHT}" rx="8" ` +
@@ -219,7 +223,7 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
   });
   if (hidden > 0)
     left.push(
-      text(28, TOP + shown.length * ROW + 20, l.more(hidden), ` font-size="11" fill="#6b7280"`),
+      text(28, TOP + shown.length * ROW + 20, l.more(hidden), ` font-size="12" fill="#6b7280"`),
     );
 
   const titleLines = twoLines(input.title, 28);
@@ -238,7 +242,7 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
       314,
       goalY + 60,
       l.status[input.status],
-      ` font-size="11" font-weight="600" fill="${colors.badge}"`,
+      ` font-size="12" font-weight="600" fill="${colors.badge}"`,
     ),
   ];
 

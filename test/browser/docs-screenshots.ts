@@ -37,8 +37,10 @@ try {
       hostContext: hostContext(theme),
       toolInput: args,
       toolResult: await d.call("render_skillpilot_goal_visualization", args),
+      // Wide enough for the wide layout: its smallest text at 12 px needs 560 px of room.
+      width: 600,
     });
-    await frame.waitForSelector('#goal[data-state="shown"]');
+    await frame.waitForSelector('#goal[data-layout="wide"]');
     await host.page.locator("#slot").screenshot({ path: shot(`goal-visualization-${theme}.png`) });
     // The same goal in a 320 px frame: the narrow layout.
     await host.page.evaluate(() => window.harness.setFrameWidth(320));

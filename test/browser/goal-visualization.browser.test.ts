@@ -158,11 +158,38 @@ describe("goal visualization widget in a real browser: MCP Apps host (AppBridge)
       (await frame.$eval("#goal svg", (svg) => svg.getAttribute("aria-label"))) ?? "",
       /Active goal/,
     );
-    await host!.page.evaluate(() => window.harness.setFrameWidth(560));
+    await host!.page.evaluate(() => window.harness.setFrameWidth(600));
     await frame.waitForSelector('#goal[data-layout="wide"]');
     await host!.page.evaluate(() => window.harness.setFrameWidth(320));
     await frame.waitForSelector('#goal[data-layout="narrow"]');
     await settledSize(host!, frame);
+  });
+
+  it("never shows text below 12 px at any frame width from 320 px: the narrow layout whenever the wide one would shrink its text (L9)", async function () {
+    this.timeout(60_000);
+    const frame = await mounted({ width: 440 });
+    await waitState(frame, "shown");
+    const at440 = await smallestText(frame);
+    assert.equal(at440.layout, "narrow", "a 440 px frame would shrink the wide picture's text");
+    assert.ok(at440.px >= 12, `smallest text ${at440.px.toFixed(1)} px at 440 px`);
+    const seen = new Set<string>();
+    for (const width of [320, 340, 400, 480, 520, 560, 575, 576, 600, 620, 520]) {
+      await host!.page.evaluate((w) => window.harness.setFrameWidth(w), width);
+      // Wait for the page to settle on a layout for this width (it reacts to the resize).
+      const shown = await eventually(
+        async () => {
+          const a = await smallestText(frame);
+          await new Promise((r) => setTimeout(r, 60));
+          const b = await smallestText(frame);
+          return { ...b, stable: a.layout === b.layout && a.px === b.px };
+        },
+        (v) => v.stable && v.px >= 12,
+        `text of at least 12 px in a ${width} px frame`,
+      );
+      seen.add(shown.layout ?? "");
+    }
+    assert.deepEqual([...seen].sort(), ["narrow", "wide"], "both layouts are used");
+    assert.equal(await frame.evaluate(() => window.__probe.clipped()), false);
   });
 
   describe("CSP: a request to an origin the resource does not declare never leaves the frame (issue #14)", () => {

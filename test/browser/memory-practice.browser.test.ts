@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import type { Frame } from "playwright-core";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
 import { useServedClient } from "../runtime/support/runtime-fixture.js";
@@ -74,6 +75,22 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
     });
     await waitState(frame, "front");
     return { sid, frame, host };
+  }
+
+  /**
+   * The learner moves on elsewhere after grading in the widget: another practice of the session
+   * (opened from the chat) grades its first card, so the widget's partly graded deck is stale.
+   */
+  async function gradeElsewhere(sid: string): Promise<void> {
+    const fresh = await d.call("start_skillpilot_memory_practice", { learningSessionId: sid });
+    const deck = (fresh._meta as Out)["skillpilot/memoryPractice"] as Out;
+    const graded = await d.call(REVIEW, {
+      learningSessionId: sid,
+      practiceCapability: deck.practiceCapability,
+      clientRequestId: randomUUID(),
+      grade: "good",
+    });
+    assert.equal(graded.isError, undefined, JSON.stringify(graded));
   }
 
   const reviews = async (sid: string) =>
@@ -170,6 +187,11 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
       await frame.getByRole("button", { name: "Hard" }).click();
       await frame.waitForSelector("[role=alert]");
       assert.match(await text(frame), /Could not reach the server to save this grade\./);
+      assert.match(
+        await text(frame),
+        /Try again resends your grade “Hard”; it is counted only once\./,
+        "the notice names the grade being retried",
+      );
       await assertReadable(frame, `${theme} retry state`);
       await frame.getByRole("button", { name: "Try again" }).click();
       await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
@@ -195,7 +217,7 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
       await waitState(frame, "error");
       assert.match(
         await text(frame),
-        /This grade could not be saved\. Nothing more was saved\.Start a new practice/,
+        /Your grade “Good” was not saved: your progress changed elsewhere \(for example in the chat\) after this practice opened, so this practice is out of date\. Your earlier grades are saved\.Start a new practice/,
       );
       await assertReadable(frame, `${theme} error state`);
       await host?.close();
@@ -252,9 +274,7 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
       await assertVisibleFocus(frame, "Show answer");
       await h.page.keyboard.press("Enter");
       await waitState(frame, "back");
-      await assertVisibleFocus(frame, "Again");
-      await h.page.keyboard.press("Tab");
-      await h.page.keyboard.press("Tab");
+      // After a flip focus is on "Good", so Enter twice never rates the card "Again".
       await assertVisibleFocus(frame, "Good");
       await h.page.keyboard.press("Space");
       await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
@@ -289,7 +309,7 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
     await frame.waitForSelector("[role=alert]");
     assert.match(
       await text(frame),
-      /The server has not answered yet, so this grade is not confirmed\./,
+      /The server has not answered yet, so this grade is not confirmed\. Try again resends your grade “Good”; it is counted only once\./,
     );
     await assertReadable(frame, "timed-out grade");
     await frame.getByRole("button", { name: "Try again" }).click();
@@ -304,7 +324,10 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
     await frame.getByRole("button", { name: "Show answer" }).click();
     await frame.getByRole("button", { name: "Good" }).click();
     await waitState(frame, "error");
-    assert.match(await text(frame), /This grade could not be saved\. Nothing more was saved\./);
+    assert.match(
+      await text(frame),
+      /Your grade “Good” was not saved: your progress changed elsewhere .*Your earlier grades are saved\./,
+    );
     await assertReadable(frame, "refused grade");
     await frame.getByRole("button", { name: "Start a new practice" }).click();
     await waitState(frame, "front");
@@ -363,6 +386,120 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
     const grades = frame.getByRole("group", { name: "How well did you remember?" });
     assert.equal(await grades.getByRole("button").count(), 4);
     await assertReadable(frame, "labelled back");
+  });
+
+  it("Enter twice after a flip grades Good, and keys 1–4 grade (1 Again, 2 Hard, 3 Good, 4 Easy; on a repeat 1 Again, 2–4 Got it)", async () => {
+    const { sid, frame, host: h } = await mounted();
+    await h.page.keyboard.press("Tab");
+    await assertVisibleFocus(frame, "Show answer");
+    await h.page.keyboard.press("3");
+    assert.equal(await frame.$eval("#app", (e) => e.getAttribute("data-state")), "front");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "back");
+    assert.match(await text(frame), /Keys: 1 Again · 2 Hard · 3 Good · 4 Easy/);
+    assert.equal(
+      await frame.getByRole("button", { name: "Easy" }).getAttribute("aria-keyshortcuts"),
+      "4",
+    );
+    await h.page.keyboard.press("1");
+    await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "back");
+    await h.page.keyboard.press("Enter"); // the second Enter: "Good"
+    await waitState(frame, "repeat");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "repeat-back");
+    await assertVisibleFocus(frame, "Got it");
+    assert.match(await text(frame), /Keys: 1 Again · 2–4 Got it/);
+    await h.page.keyboard.press("1");
+    await waitState(frame, "repeat");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "repeat-back");
+    await h.page.keyboard.press("4");
+    await waitState(frame, "done");
+    assert.deepEqual(
+      h.calls.map((c) => c.arguments.grade),
+      ["again", "good"],
+    );
+    assert.equal(await reviews(sid), 2);
+    await h.close();
+
+    const next = await mounted();
+    await next.frame.getByRole("button", { name: "Show answer" }).click();
+    await waitState(next.frame, "back");
+    await next.host.page.keyboard.press("2");
+    await next.frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
+    await next.frame.getByRole("button", { name: "Show answer" }).click();
+    await waitState(next.frame, "back");
+    await next.host.page.keyboard.press("4");
+    await waitState(next.frame, "done");
+    assert.deepEqual(
+      next.host.calls.map((c) => c.arguments.grade),
+      ["hard", "easy"],
+    );
+  });
+
+  it("after a refusal, Start a new practice moves focus to the new practice's Show answer, and the refusal says the earlier grade is saved", async () => {
+    const { sid, frame, host: h } = await mounted();
+    await h.page.keyboard.press("Tab");
+    await assertVisibleFocus(frame, "Show answer");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "back");
+    await h.page.keyboard.press("Enter");
+    await frame.waitForFunction(() => /Card 2 of 2/.test(document.body.textContent ?? ""));
+    await gradeElsewhere(sid);
+    assert.equal(await reviews(sid), 2, "the widget's first grade and the one given elsewhere");
+    await assertVisibleFocus(frame, "Show answer");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "back");
+    await h.page.keyboard.press("4");
+    await waitState(frame, "error");
+    assert.match(
+      await text(frame),
+      /Your grade “Easy” was not saved: your progress changed elsewhere .* Your earlier grades are saved\./,
+    );
+    await assertVisibleFocus(frame, "Start a new practice");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "front");
+    await eventually(
+      () => frame.evaluate(() => window.__probe.focused()),
+      (f) => f === "Show answer",
+      "focus on the new practice's Show answer",
+    );
+    await assertVisibleFocus(frame, "Show answer");
+    await h.page.keyboard.press("Enter");
+    await waitState(frame, "back");
+    await assertVisibleFocus(frame, "Good");
+    assert.equal(
+      await reviews(sid),
+      2,
+      "the earlier grades are still saved, the refused one is not",
+    );
+  });
+
+  it("in German: the keys, the grade being retried and a refusal name the grade in German", async () => {
+    const { sid, frame, host: h } = await mounted({ locale: "de-DE" });
+    await frame.getByRole("button", { name: "Antwort zeigen" }).click();
+    await waitState(frame, "back");
+    assert.match(await text(frame), /Tasten: 1 Nochmal · 2 Schwer · 3 Gut · 4 Leicht/);
+    h.loseNextAnswer();
+    await frame.getByRole("button", { name: "Schwer" }).click();
+    await frame.waitForSelector("[role=alert]");
+    assert.match(
+      await text(frame),
+      /Mit „Erneut versuchen“ wird deine Bewertung „Schwer“ noch einmal gesendet; sie zählt nur einmal\./,
+    );
+    await frame.getByRole("button", { name: "Erneut versuchen" }).click();
+    await frame.waitForFunction(() => /Karte 2 von 2/.test(document.body.textContent ?? ""));
+    await gradeElsewhere(sid);
+    await frame.getByRole("button", { name: "Antwort zeigen" }).click();
+    await frame.getByRole("button", { name: "Gut", exact: true }).click();
+    await waitState(frame, "error");
+    assert.match(
+      await text(frame),
+      /Deine Bewertung „Gut“ wurde nicht gespeichert: Dein Lernstand hat sich an anderer Stelle geändert .* Deine früheren Bewertungen sind gespeichert\.Neue Übung starten/,
+    );
+    await assertReadable(frame, "German refusal");
   });
 
   it("answers the host's ui/resource-teardown (L9)", async () => {

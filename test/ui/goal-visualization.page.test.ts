@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { renderGoalVisualization } from "../../runtime/domain/goal-visualization.js";
+import {
+  renderGoalVisualization,
+  renderNarrowGoalVisualization,
+} from "../../runtime/domain/goal-visualization.js";
 import { handshake, loadPage, type HostedPage } from "./widget-harness.js";
 
 const svg = renderGoalVisualization({
@@ -117,6 +120,61 @@ describe("ui/goal-visualization page (issue #4, L9)", () => {
       params: { content: [], _meta: {} },
     });
     assert.equal(state(page), "error");
+  });
+
+  describe("picks the layout so no text renders below 12 px (L9)", () => {
+    const facts = {
+      goalId: "algebra.linear-equations",
+      title: "Solve linear equations",
+      skillTitle: "Algebra basics",
+      prerequisites: ["Simplify terms"],
+      status: "active" as const,
+    };
+    const wide = renderGoalVisualization(facts);
+    const narrow = renderNarrowGoalVisualization(facts);
+    /** The same wide picture with its texts at `size` units instead of the server's. */
+    const withText = (image: string, size: number) =>
+      image.replace(/font-size="[\d.]+"/g, `font-size="${size}"`);
+
+    /** The layout the page shows in a frame `width` px wide (the box has 8 px padding per side). */
+    async function layoutAt(width: number, images: { svg: string; narrowSvg?: string }) {
+      page?.close();
+      page = loadPage("goal-visualization", { framed: true });
+      await handshake(page);
+      // jsdom lays nothing out: give the box the frame's width.
+      Object.defineProperty(page.document.getElementById("goal"), "clientWidth", { value: width });
+      page.fromHost({
+        jsonrpc: "2.0",
+        method: "ui/notifications/tool-result",
+        params: { ...toolResult(images.svg), _meta: { "skillpilot/goalVisualization": images } },
+      });
+      assert.equal(state(page), "shown");
+      return page.document.getElementById("goal")!.getAttribute("data-layout");
+    }
+
+    for (const [width, expected] of [
+      [320, "narrow"],
+      [440, "narrow"], // the wide picture would be 424 px: 12 units at 9.1 px
+      [560, "narrow"], // 544 px: 11.7 px
+      [576, "wide"], // 560 px, its own width: 12 px
+      [800, "wide"],
+      [200, "narrow"], // both shrink; the narrow one less
+    ] as const)
+      it(`a ${width} px frame shows the ${expected} layout of the server's image`, async () => {
+        assert.equal(await layoutAt(width, { svg: wide, narrowSvg: narrow }), expected);
+      });
+
+    it("follows the text size, not a fixed width: larger text stays wide in narrower frames, smaller text needs more room", async () => {
+      // 16 units in 560: 12 px from 420 px of room on.
+      assert.equal(await layoutAt(436, { svg: withText(wide, 16), narrowSvg: narrow }), "wide");
+      assert.equal(await layoutAt(430, { svg: withText(wide, 16), narrowSvg: narrow }), "narrow");
+      // 10 units never reach 12 px at the picture's own 560 px.
+      assert.equal(await layoutAt(900, { svg: withText(wide, 10), narrowSvg: narrow }), "narrow");
+    });
+
+    it("shows the wide picture when there is no narrow one (an older server)", async () => {
+      assert.equal(await layoutAt(320, { svg: wide }), "wide");
+    });
   });
 
   it("ignores messages that do not come from the host frame", async () => {

@@ -126,7 +126,10 @@ describe("ui/memory-practice page (issue #4, L9)", () => {
         result: { isError: true, content: [{ type: "text", text: "STATE_CONFLICT" }] },
       });
       await page.until(() => state(page!) === "error", "error state");
-      assert.match(text(page), /could not be saved.*Nothing more was saved.*Start a new practice/);
+      assert.match(
+        text(page),
+        /“Easy” was not saved: your progress changed elsewhere.*Your earlier grades are saved\..*Start a new practice/,
+      );
       page.close();
 
       page = loadPage("memory-practice", { framed: true });

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import {
   escapeXml,
   renderGoalVisualization,
+  renderNarrowGoalVisualization,
   type GoalVisualizationInput,
 } from "../../../runtime/domain/goal-visualization.js";
 
@@ -159,6 +160,34 @@ describe("runtime/domain/goal-visualization (issue #4, L9)", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("keeps every text of both layouts at 12 units or more, so each shown at its own width has text of at least 12 px (L9)", () => {
+    const smallest = (svg: string) =>
+      Math.min(...[...svg.matchAll(/<text [^>]*font-size="([\d.]+)"/g)].map((m) => Number(m[1])));
+    const anyText = fc.string({ maxLength: 80 });
+    fc.assert(
+      fc.property(
+        anyText,
+        fc.array(anyText, { maxLength: 6 }),
+        fc.constantFrom("locked", "available", "active", "mastered" as const),
+        fc.constantFrom("en", "de" as const),
+        fc.boolean(),
+        (title, prerequisites, status, locale, positioned) => {
+          const input: GoalVisualizationInput = {
+            ...activeGoal,
+            title,
+            prerequisites,
+            status,
+            locale,
+            ...(positioned ? { position: { index: 2, total: 9 } } : { position: undefined }),
+          };
+          for (const svg of [renderGoalVisualization(input), renderNarrowGoalVisualization(input)])
+            assert.ok(smallest(svg) >= 12, `smallest text ${smallest(svg)} units`);
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 
