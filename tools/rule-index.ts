@@ -40,6 +40,7 @@ import "../checks/skill-lint/skill-lint.js";
 import "../checks/skill-lint/skill-refs.js";
 import "../checks/trace/rules/call-inputs.rule.js";
 import "../checks/trace/rules/conflict.rule.js";
+import "../checks/trace/rules/consent.rule.js";
 import "../checks/trace/rules/context.rule.js";
 import "../checks/trace/rules/continuation.rule.js";
 import "../checks/trace/rules/mutation.rule.js";
