@@ -32,6 +32,7 @@ import "../checks/lint/rules/c16.rule.js";
 import "../checks/lint/rules/imperative-channel.rule.js";
 import "../checks/lint/rules/input-shape.rule.js";
 import "../checks/lint/rules/item-loop.rule.js";
+import "../checks/lint/rules/mcp-header.rule.js";
 import "../checks/lint/rules/secret-output.rule.js";
 import "../checks/lint/rules/ui-binding.rule.js";
 import "../checks/lint/rules/write-envelope.rule.js";
