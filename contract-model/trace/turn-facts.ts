@@ -50,9 +50,10 @@ export interface TurnFacts {
   errorCodes: ReadonlySet<string>;
   /**
    * Writes that record the learner's judgement of what a read revealed, with those reads: the
-   * write requires a value (a capability) that only the read's output issues, and the read is not
-   * the full context (Verified Recall: the results spend the grading capability its reference
-   * answers come with). The learner sees what was revealed and consents to saving it first.
+   * write requires a server-issued value (a capability) that the read's output requires under the
+   * same name, and the read is not the full context (Verified Recall: the results spend the
+   * grading capability the reference answers come with). The learner sees what was revealed and
+   * consents to saving it first.
    */
   revealedBy: ReadonlyMap<string, ReadonlySet<string>>;
 }
