@@ -47,6 +47,8 @@ export interface DiffTool {
    */
   kind?: string;
   annotations?: JsonObject;
+  /** The input schema exactly as the document declares it (`$ref`s kept): what a host reads. */
+  declaredInput: unknown;
   /** Raw schemas after `$ref` inlining (descriptions kept), and their comparable forms. */
   rawInput: unknown;
   rawOutput: unknown;
@@ -297,6 +299,7 @@ function toDiffTool(
     ...(typeof entry.kind === "string" ? { kind: entry.kind } : {}),
     ...(typeof entry.supersededBy === "string" ? { supersededBy: entry.supersededBy } : {}),
     ...(isObject(entry.annotations) ? { annotations: entry.annotations } : {}),
+    declaredInput: entry.inputSchema,
     rawInput,
     rawOutput,
     hasOutputSchema: entry.outputSchema !== undefined,

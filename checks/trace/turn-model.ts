@@ -23,6 +23,8 @@ export interface ToolCall {
   answerWhere?: Location;
   /** A continuation's server-filled tool call the result carries. */
   continuation?: { name: string; arguments: Record<string, unknown> };
+  /** The result's continuation asks for the learner's consent before the next step. */
+  consentRequired?: boolean;
   /** Input fields whose value the server never issued before the call. */
   unissued: string[];
 }
@@ -196,6 +198,7 @@ function answer(
   const output = asObject(result.structuredContent);
   if (!output) return;
   for (const at of facts.tools.get(call.tool)?.continuationAt ?? []) {
+    if (asObject(output[at])?.consentRequired === true) call.consentRequired = true;
     const toolCall = asObject(asObject(output[at])?.toolCall);
     if (toolCall && typeof toolCall.name === "string")
       call.continuation = { name: toolCall.name, arguments: asObject(toolCall.arguments) ?? {} };

@@ -48,6 +48,14 @@ export interface TurnFacts {
   chainedTools: ReadonlySet<string>;
   /** The stable error codes of the error envelope (empty when the contract has none). */
   errorCodes: ReadonlySet<string>;
+  /**
+   * Writes that record the learner's judgement of what a read revealed, with those reads: the
+   * write requires a server-issued value (a capability) that the read's output requires under the
+   * same name, and the read is not the full context (Verified Recall: the results spend the
+   * grading capability the reference answers come with). The learner sees what was revealed and
+   * consents to saving it first.
+   */
+  revealedBy: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** The contract's names (schema titles) of the envelopes the turn contract speaks about. */
@@ -147,5 +155,30 @@ export function deriveTurnFacts(
     ...(idempotencyKey && { idempotencyKey }),
     chainedTools,
     errorCodes,
+    revealedBy: revealedBy(tools, facts, sessionField),
   };
+}
+
+/** Which reads (not the full context) issue a value a write requires: see `revealedBy`. */
+function revealedBy(
+  tools: readonly ToolShape[],
+  facts: ReadonlyMap<string, ToolTurnFacts>,
+  sessionField: string | undefined,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const reveals = tools.filter((t) => {
+    const f = facts.get(t.name);
+    return f?.kind === "read" && !f.fullContext;
+  });
+  for (const write of tools) {
+    if (facts.get(write.name)?.kind !== "write") continue;
+    const needs = required(write.inputSchema).filter((n) => n !== sessionField);
+    for (const read of reveals) {
+      const issued = props(read.outputSchema);
+      const given = required(read.outputSchema);
+      if (needs.some((n) => given.includes(n) && isIssued(issued[n], undefined, n)))
+        out.set(write.name, (out.get(write.name) ?? new Set<string>()).add(read.name));
+    }
+  }
+  return out;
 }

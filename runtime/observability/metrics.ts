@@ -12,7 +12,7 @@ type Label = (typeof metricLabels)[number];
 
 /**
  * Labels of the turn-contract deviation counter: the line (as on every metric) and the deviation's
- * kind, a closed set of four values (turn-monitor.ts) — never a session, tool argument or revision.
+ * kind, a closed set of six values (turn-monitor.ts) — never a session, tool argument or revision.
  */
 export const deviationLabels = ["contractMajor", "pluginLine", "kind"] as const;
 
@@ -43,7 +43,7 @@ export function createMetrics(): RuntimeMetrics {
   });
   const deviations = new Counter({
     name: "coach_turn_contract_deviations_total",
-    help: "Turn-contract deviations seen in hosts' calls (never refused): kind is context_repoll, context_after_write, continuation_not_followed or continuation_altered.",
+    help: "Turn-contract deviations seen in hosts' calls (never refused): kind is context_repoll, context_after_write, continuation_not_followed, continuation_altered, recall_recorded_without_consent or successor_without_consent.",
     labelNames: deviationLabels,
     registers: [registry],
   });

@@ -7,7 +7,9 @@ export type DeviationKind =
   | "context_repoll"
   | "context_after_write"
   | "continuation_not_followed"
-  | "continuation_altered";
+  | "continuation_altered"
+  | "recall_recorded_without_consent"
+  | "successor_without_consent";
 
 /** A full-context read this soon after the previous one, at the same stateVersion, is a re-poll. */
 export const REPOLL_WINDOW_MS = 60_000;
@@ -20,6 +22,10 @@ interface SessionState {
   afterWrite: boolean;
   /** The tool call a continuation asked for, with the arguments it must carry. */
   continuation?: { name: string; args: string };
+  /** Reads that revealed something since the last full-context read (a reveal's write waits). */
+  revealed?: Set<string>;
+  /** A continuation asked for the learner's consent and no full-context read came since. */
+  consentAsked?: boolean;
 }
 
 /** One call as the monitor sees it, after it was answered. */
@@ -48,10 +54,15 @@ const flat = (args: Record<string, unknown>) =>
  * The live turn monitor (C2, C13, G10): per session, the deviations from the turn contract the
  * server can tell from its own traffic — a full-context read at an unchanged `stateVersion` within
  * {@link REPOLL_WINDOW_MS} of the previous one, a full-context read right after a successful write,
- * and a continuation whose tool call was not the next call or came with changed arguments. It
- * counts them (`coach_turn_contract_deviations_total{kind}`) and names them for the call's log
- * line; it never refuses a call. The facts (which tool reads the context, which write, where a
- * continuation sits) come from the contract it is given.
+ * a continuation whose tool call was not the next call or came with changed arguments, and calls
+ * made without the learner's consent: a write recording what a read revealed (Verified Recall's
+ * results after the reference answers) and any other call after a continuation with
+ * `consentRequired: true`, each with no full-context read in between. The server sees no learner
+ * messages; every learner message starts with a fresh full-context read (C2), so no read in
+ * between means no learner message in between. It counts them
+ * (`coach_turn_contract_deviations_total{kind}`) and names them for the call's log line; it never
+ * refuses a call. The facts (which tool reads the context, which write, where a continuation sits,
+ * which write records what a read revealed) come from the contract it is given.
  */
 export class TurnMonitor {
   private readonly sessions = new LRUCache<string, SessionState>({ max: SESSIONS });
@@ -83,6 +94,8 @@ export class TurnMonitor {
       state.continuation = undefined;
     }
     const isRead = this.facts.contextReads.has(call.tool);
+    const unconsented = this.withoutConsent(state, call.tool, isRead);
+    deviation ??= unconsented;
     const at = this.now();
     if (isRead && !deviation) {
       const version = field(call.output, "stateVersion");
@@ -98,8 +111,13 @@ export class TurnMonitor {
     if (isRead && call.code === "OK")
       state.lastRead = { at, stateVersion: field(call.output, "stateVersion") };
     state.afterWrite = tool.kind === "write" && call.code === "OK";
+    if (call.code === "OK" && [...this.facts.revealedBy.values()].some((r) => r.has(call.tool))) {
+      state.revealed ??= new Set();
+      state.revealed.add(call.tool);
+    }
     if (call.code === "OK")
       for (const key of tool.continuationAt) {
+        if (field(field(call.output, key), "consentRequired") === true) state.consentAsked = true;
         const toolCall = field(field(call.output, key), "toolCall");
         const name = field(toolCall, "name");
         const args = field(toolCall, "arguments");
@@ -108,5 +126,27 @@ export class TurnMonitor {
       }
     if (deviation) this.counter.inc({ ...this.labels, kind: deviation });
     return deviation;
+  }
+
+  /**
+   * A call made without the learner's consent, judged before this call updates the state: a full
+   * context read (a new learner message) clears what waits for consent.
+   */
+  private withoutConsent(
+    state: SessionState,
+    tool: string,
+    isRead: boolean,
+  ): DeviationKind | undefined {
+    if (isRead) {
+      state.revealed = undefined;
+      state.consentAsked = undefined;
+      return undefined;
+    }
+    const asked = state.consentAsked;
+    state.consentAsked = undefined;
+    const reads = this.facts.revealedBy.get(tool);
+    if (reads && state.revealed && [...reads].some((r) => state.revealed?.has(r)))
+      return "recall_recorded_without_consent";
+    return asked ? "successor_without_consent" : undefined;
   }
 }

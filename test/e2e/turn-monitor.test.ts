@@ -39,6 +39,7 @@ describe("live turn monitor: deviations counted and logged, never refused (C2, C
             learningSessionId: sid,
             batchCapability: started.batchCapability,
           });
+          await d.context(sid); // the learner agrees to saving: a new message, a fresh context
           const recorded: Out = await d.ok("record_skillpilot_verified_recall_results", {
             learningSessionId: sid,
             gradingCapability: answers.gradingCapability,
@@ -88,6 +89,58 @@ describe("live turn monitor: deviations counted and logged, never refused (C2, C
             ["get_skillpilot_learning_context", "context_repoll"],
             ["start_skillpilot_memory_practice", "continuation_not_followed"],
             ["render_skillpilot_goal_visualization", "continuation_altered"],
+          ],
+        );
+      } finally {
+        await client.close().catch(() => undefined);
+        await fx.close();
+      }
+    });
+
+  for (const era of eras)
+    it(`counts results saved without consent and a next step started without it; ${era}`, async () => {
+      const fx = await startFixture({ sessionTtlSeconds: 90 * 86400 });
+      const client = await connectClient(fx, era);
+      try {
+        const d = new CoachDriver(client, fx);
+        // Every goal of the skill mastered: after the recall checkpoint the exam waits.
+        const { sid } = await d.sessionWithMastered(`monitor-consent-${era}`, 5);
+        d.advanceDays(2);
+        const started = await d.ok("start_skillpilot_verified_recall", { learningSessionId: sid });
+        const answers = await d.ok("get_skillpilot_verified_recall_answers", {
+          learningSessionId: sid,
+          batchCapability: started.batchCapability,
+        });
+        assert.deepEqual(await deviations(fx.server.origin), {});
+        // Saved in the same turn as the reference answers: counted, and saved as ever.
+        const recorded = await d.ok("record_skillpilot_verified_recall_results", {
+          learningSessionId: sid,
+          gradingCapability: answers.gradingCapability,
+          assessments: started.batch.items.map(() => ({ passed: true })),
+        });
+        assert.deepEqual(recorded.continuation, { action: "offerNextStep", consentRequired: true });
+        assert.deepEqual(await deviations(fx.server.origin), {
+          recall_recorded_without_consent: 1,
+        });
+        // Straight on although the continuation asked for the learner's consent: counted, served.
+        const practice = await d.call("start_skillpilot_memory_practice", {
+          learningSessionId: sid,
+        });
+        assert.notEqual(practice.isError, true);
+        assert.deepEqual(await deviations(fx.server.origin), {
+          recall_recorded_without_consent: 1,
+          successor_without_consent: 1,
+        });
+        await client.close();
+        const lines = (await fx.stopAndReadLog())
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { toolName?: string; turnDeviation?: string });
+        assert.deepEqual(
+          lines.filter((l) => l.turnDeviation).map((l) => [l.toolName, l.turnDeviation]),
+          [
+            ["record_skillpilot_verified_recall_results", "recall_recorded_without_consent"],
+            ["start_skillpilot_memory_practice", "successor_without_consent"],
           ],
         );
       } finally {

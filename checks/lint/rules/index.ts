@@ -4,11 +4,15 @@ import { exactStringMatch, unreceiptedWrite } from "./c16.rule.js";
 import { competingImperative } from "./imperative-channel.rule.js";
 import { closedInput, derivableInput, freeTextInput, multiActionTool } from "./input-shape.rule.js";
 import { itemLoop } from "./item-loop.rule.js";
+import { mcpHeaderRules } from "./mcp-header.rule.js";
 import { secretOutput } from "./secret-output.rule.js";
 import { uiOnReadOnly } from "./ui-binding.rule.js";
 import { writeEnvelope } from "./write-envelope.rule.js";
 
-/** The automatable part of the 11-point gate (G1–G4, G11) and C5/C16, in reporting order. */
+/**
+ * The automatable part of the 11-point gate (G1–G4, G11) and C5/C16, then the constraints under
+ * which hosts keep a tool at all (`x-mcp-header`), in reporting order.
+ */
 export const lintRules: readonly LintRule[] = [
   multiActionTool,
   derivableInput,
@@ -23,4 +27,5 @@ export const lintRules: readonly LintRule[] = [
   truthfulAnnotations,
   secretOutput,
   unreceiptedWrite,
+  ...mcpHeaderRules,
 ];

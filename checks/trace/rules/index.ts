@@ -1,5 +1,6 @@
 import type { TraceRule } from "../trace-rule.js";
 import { callAfterStop, conflictNotReloaded } from "./conflict.rule.js";
+import { recallWithoutConsent, successorWithoutConsent } from "./consent.rule.js";
 import { contextAfterWrite, contextPolling, noFreshContext } from "./context.rule.js";
 import {
   continuationAltered,
@@ -20,6 +21,8 @@ export const traceRules: readonly TraceRule[] = [
   continuationNotFollowed,
   continuationAltered,
   continuationRepeated,
+  recallWithoutConsent,
+  successorWithoutConsent,
   retryNewKey,
   keyReused,
   unissuedValue,

@@ -136,5 +136,49 @@ export async function misbehavingConversation(
     expectedStateVersion: toolCall.arguments.expectedStateVersion + 1,
   });
   await h.call(toolCall.name, { ...toolCall.arguments, ...sidOf(env) });
-  return expected;
+
+  // On through the skill, each turn keeping the contract, except: the first recall round saves the
+  // results in the turn of the reference answers, and the round whose continuation asks for
+  // consent (the exam is next) goes straight on in that turn.
+  let savedWithoutConsent = false;
+  for (let rounds = 0; rounds < 40; rounds++) {
+    await next();
+    const ctx = await read();
+    if (ctx.requiredAction === "teachActiveGoal") {
+      await ok(h, complete, fresh(ctx, "achieved"));
+      continue;
+    }
+    if (ctx.requiredAction === "chooseOption") {
+      await ok(h, "choose_skillpilot_option", { ...envelope(ctx), option: ctx.options[0].payload });
+      continue;
+    }
+    if (ctx.requiredAction !== "offerVerifiedRecall") {
+      env.advanceDays(7); // an exam waits: let the mastered goals come due
+      continue;
+    }
+    const started = await ok(h, "start_skillpilot_verified_recall", sidOf(env));
+    await next(savedWithoutConsent ? undefined : "TRACE_RECALL_RECORDED_WITHOUT_CONSENT");
+    await read();
+    const answers = await ok(h, "get_skillpilot_verified_recall_answers", {
+      ...sidOf(env),
+      batchCapability: started.batchCapability,
+    });
+    if (savedWithoutConsent) {
+      await next();
+      await read();
+    }
+    savedWithoutConsent = true;
+    const { continuation } = await record({ started, answers });
+    if (continuation.toolCall)
+      await ok(h, continuation.toolCall.name, {
+        ...continuation.toolCall.arguments,
+        ...sidOf(env),
+      });
+    else if (continuation.consentRequired === true) {
+      expected.push([turn, "TRACE_SUCCESSOR_WITHOUT_CONSENT"]);
+      await h.call("start_skillpilot_memory_practice", sidOf(env));
+      return expected;
+    }
+  }
+  assert.fail("no recall round ended in a continuation that asks for consent");
 }
