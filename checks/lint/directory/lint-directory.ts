@@ -5,6 +5,7 @@ import { widgetCsp } from "../../../contract-model/widget-csp.js";
 import { isObject, type JsonObject } from "../../../json-schema/walk.js";
 import { lintTool, type LintTool } from "../lint-rule.js";
 import { explicitAnnotations, truthfulAnnotations } from "../rules/annotations.rule.js";
+import { mcpHeaderRules } from "../rules/mcp-header.rule.js";
 import { hintsMatchDeclaredWrites } from "./declared-writes.rule.js";
 import type {
   DeclaredCsp,
@@ -34,7 +35,8 @@ export const directoryRules: readonly DirectoryRule[] = [
 
 /**
  * One directory's review rules over a contract document, with the gate's two annotation rules
- * (both directories require all hints explicit and truthful); the rest of the acceptance gate is
+ * (both directories require all hints explicit and truthful) and its `x-mcp-header` rules (a host
+ * drops a tool whose header mapping breaks them); the rest of the acceptance gate is
  * this contract's own bar, not a directory's. `raw` is the document as parsed (for the plugin
  * identity and the tools' `_meta`); without it only what the parsed document keeps is checked.
  */
@@ -52,7 +54,7 @@ export function lintDirectory(
     cspOf: (tool) => (doc.format === "snapshot" ? { ...widgetCsp } : listedCsp(raw, tool)),
   };
   const out: Diagnostic[] = [];
-  for (const rule of [explicitAnnotations, truthfulAnnotations])
+  for (const rule of [explicitAnnotations, truthfulAnnotations, ...mcpHeaderRules])
     rule.check(tools, doc, (d) => out.push(d));
   for (const rule of directoryRules)
     if (rule.profiles.includes(profile)) rule.check(tools, doc, ctx, (d) => out.push(d));

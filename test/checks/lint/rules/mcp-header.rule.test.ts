@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { lintContract } from "../../../checks/lint/lint-contract.js";
-import { parseContractDoc } from "../../../contract-model/contract-doc.js";
-import { repoRoot } from "../../support/temp-project.js";
+import { directoryProfiles } from "../../../../checks/lint/directory/directory-rule.js";
+import { lintDirectory } from "../../../../checks/lint/directory/lint-directory.js";
+import { lintContract } from "../../../../checks/lint/lint-contract.js";
+import { parseContractDoc } from "../../../../contract-model/contract-doc.js";
+import { repoRoot } from "../../../support/temp-project.js";
 
 const dir = path.join(repoRoot, "test/fixtures/mcp-header");
 
@@ -130,5 +132,22 @@ describe("skillpilot lint: x-mcp-header as hosts keep it (MCP 2026-07-28 custom 
         at("/x-mcp-header"),
       ],
     );
+  });
+
+  it("a directory profile applies the header rules too: the directory's host would drop the tool", async () => {
+    const json: unknown = JSON.parse(await readFile(path.join(dir, "empty.invalid.json"), "utf8"));
+    const doc = parseContractDoc(json, "empty.invalid.json", []);
+    assert.ok(doc);
+    for (const profile of directoryProfiles)
+      assert.deepEqual(
+        lintDirectory(doc, profile, json)
+          .filter((d) => d.ruleId === "GATE_MCP_HEADER_EMPTY")
+          .map((d) => d.location.pointer),
+        [
+          at("/properties/region/x-mcp-header"),
+          "/tools/1/inputSchema/properties/zone/x-mcp-header",
+        ],
+        profile,
+      );
   });
 });

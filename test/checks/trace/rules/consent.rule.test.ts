@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { checkTrace, contractFacts } from "../../../checks/trace/check-trace.js";
-import type { TurnFacts } from "../../../contract-model/trace/turn-facts.js";
-import { repoRoot } from "../../support/temp-project.js";
+import { checkTrace, contractFacts } from "../../../../checks/trace/check-trace.js";
+import type { TurnFacts } from "../../../../contract-model/trace/turn-facts.js";
+import { repoRoot } from "../../../support/temp-project.js";
 
 const dir = path.join(repoRoot, "test/fixtures/traces/consent");
 
