@@ -105,13 +105,12 @@ export function buildChatgptSubmission(
   validate ??= createAjv({ allErrors: true }).compile(submissionSchema);
   if (!validate(json))
     return {
-      diagnostics: (validate.errors ?? []).map((e) =>
-        diagnose(
-          SUBMISSION_INVALID,
-          { error: `${ajvErrorPointer(e)} ${ajvErrorMessage(e)}`.trim() },
-          { file: projectLayout.submissionTestCases },
-        ),
-      ),
+      diagnostics: (validate.errors ?? []).map((e) => {
+        // The message names the instance path, except for a missing or unknown property.
+        const message = ajvErrorMessage(e);
+        const error = message.startsWith("/") ? message : `${ajvErrorPointer(e) || "/"} ${message}`;
+        return diagnose(SUBMISSION_INVALID, { error }, { file: projectLayout.submissionTestCases });
+      }),
     };
   return { json, diagnostics };
 }

@@ -8,59 +8,9 @@ import { parseContractDoc } from "../../../contract-model/contract-doc.js";
 import { repoRoot } from "../../support/temp-project.js";
 import { cli, useProjectCopies } from "../../release/support/temp-project.js";
 import type { Wire } from "../../support/wire.js";
+import { directoryListing } from "./support/directory-listing.js";
 
-const sid = { type: "string", pattern: "^sps_[A-Za-z0-9_-]{22,64}$" };
-const hints = (readOnly: boolean) => ({
-  title: readOnly ? "Get context" : "Record results",
-  readOnlyHint: readOnly,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-});
-const uri = `ui://demo/sha256-${"a".repeat(64)}/index.html`;
-
-/** A listing both directories accept; each case breaks one review rule. */
-function listing(): Wire {
-  return {
-    tools: [
-      {
-        name: "get_context",
-        title: "Get context",
-        annotations: hints(true),
-        _meta: { ui: { resourceUri: uri, csp: { connectDomains: ["https://api.example.com"] } } },
-        inputSchema: {
-          type: "object",
-          additionalProperties: false,
-          required: ["learningSessionId"],
-          properties: { learningSessionId: sid },
-        },
-        outputSchema: { type: "object", properties: { goalId: { type: "string" } } },
-      },
-      {
-        name: "record_results",
-        title: "Record results",
-        annotations: hints(false),
-        inputSchema: {
-          type: "object",
-          additionalProperties: false,
-          required: ["learningSessionId", "expectedStateVersion", "clientRequestId", "passed"],
-          properties: {
-            learningSessionId: sid,
-            expectedStateVersion: { type: "integer", minimum: 0 },
-            clientRequestId: { type: "string", format: "uuid" },
-            passed: { type: "boolean" },
-          },
-        },
-        outputSchema: {
-          type: "object",
-          required: ["receipt"],
-          properties: { receipt: { type: "object" } },
-        },
-      },
-    ],
-  };
-}
-
+const listing = directoryListing;
 const run = (json: unknown, profile: DirectoryProfile) =>
   lintDirectory(parseContractDoc(json, "tools.json", [])!, profile, json);
 const errors = (json: unknown, profile: DirectoryProfile) =>

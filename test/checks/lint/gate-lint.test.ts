@@ -8,72 +8,13 @@ import { parseContractDoc } from "../../../contract-model/contract-doc.js";
 import { lintContract } from "../../../checks/lint/lint-contract.js";
 import { repoRoot } from "../../support/temp-project.js";
 import type { Wire } from "../../support/wire.js";
+import { cleanGateContract, lintWire, toolOf } from "./support/gate-contract.js";
 
-const sid = { type: "string", pattern: "^sps_[A-Za-z0-9_-]{22,64}$" };
-const hints = (readOnly: boolean) => ({
-  readOnlyHint: readOnly,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-});
-
-/** A clean two-tool contract; each test breaks exactly one thing. */
-function clean(): Wire {
-  return {
-    tools: [
-      {
-        name: "get_context",
-        annotations: hints(true),
-        _meta: { ui: { resourceUri: `ui://demo/sha256-${"a".repeat(64)}/index.html` } },
-        inputSchema: {
-          type: "object",
-          additionalProperties: false,
-          required: ["learningSessionId"],
-          properties: { learningSessionId: sid },
-        },
-        outputSchema: {
-          type: "object",
-          properties: {
-            requiredAction: { enum: ["teach"] },
-            instruction: { type: "string" },
-            goalId: { type: "string" },
-          },
-        },
-      },
-      {
-        name: "record_results",
-        annotations: hints(false),
-        inputSchema: {
-          type: "object",
-          additionalProperties: false,
-          required: ["learningSessionId", "expectedStateVersion", "clientRequestId", "assessments"],
-          properties: {
-            learningSessionId: sid,
-            expectedStateVersion: { type: "integer", minimum: 0 },
-            clientRequestId: { type: "string", format: "uuid" },
-            assessments: {
-              type: "array",
-              items: {
-                type: "object",
-                additionalProperties: false,
-                required: ["passed"],
-                properties: { passed: { type: "boolean" } },
-              },
-            },
-          },
-        },
-        outputSchema: {
-          type: "object",
-          required: ["receiptId"],
-          properties: { continuation: { type: "object" }, receiptId: { type: "string" } },
-        },
-      },
-    ],
-  };
-}
-const lint = (json: unknown) => lintContract(parseContractDoc(json, "tools.json", [])!);
+const lint = lintWire;
+const clean = cleanGateContract;
 const ids = (json: unknown) => [...new Set(lint(json).map((d) => d.ruleId))].sort();
-const tool = (doc: Wire, name: string) => doc.tools.find((t: Wire) => t.name === name);
+const tool = toolOf;
+const sid = { type: "string", pattern: "^sps_[A-Za-z0-9_-]{22,64}$" };
 
 describe("skillpilot lint: the automatable gate (G1–G4, G11, C5, C16)", function () {
   // Spawns the CLI (tsx start-up) or runs property tests: allow for a loaded CI machine.

@@ -1,37 +1,17 @@
 import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
-import { pointerSegments } from "../../../diagnostics/locate.js";
 import { generateFromSources } from "../../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../../generator/load.js";
 import { miniContract, repoRoot } from "../../support/temp-project.js";
+import { applyEdit, type Edit } from "./support/edited-contract.js";
 
-interface Edit {
-  file: string;
-  pointer?: string;
-  value?: unknown;
-  delete?: boolean;
-  text?: string;
-}
 interface BadSchemaCase {
   edits: Edit[];
   expect: { ruleId: string; file?: string; pointer?: string; line?: number };
 }
 
 const fixtures = path.join(repoRoot, "test/fixtures/bad-schemas");
-
-/** Apply one fixture edit to a file's JSON text. */
-function applyEdit(text: string, edit: Edit): string {
-  if (edit.text !== undefined) return edit.text;
-  const json = JSON.parse(text);
-  const segments = pointerSegments(edit.pointer!);
-  const last = segments.pop()!;
-  let node = json;
-  for (const s of segments) node = node[s];
-  if (edit.delete) delete node[last];
-  else node[last] = edit.value;
-  return `${JSON.stringify(json, null, 2)}\n`;
-}
 
 describe(
   "bad-schema fixtures give their diagnostic, with file and pointer (C5, " + "G9, G11, L9)",

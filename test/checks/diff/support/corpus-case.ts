@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { docFromText } from "../../../../checks/diff/baselines.js";
-import type { DiffResult } from "../../../../checks/diff/contract-diff.js";
+import { type DiffResult, diffContracts } from "../../../../checks/diff/contract-diff.js";
 import type { ContractDoc } from "../../../../contract-model/contract-doc.js";
 import type { Wire } from "../../../support/wire.js";
 
@@ -68,4 +68,24 @@ export function assertWitnessesProven(result: DiffResult, oldSide: CaseSide, new
         `${f.ruleId}: the ${f.witness.rejectedBy} schema rejects the witness`,
       );
   }
+}
+
+/** The corpus of Contract-Diff cases: one folder per case, `old.json`, `new.json`, `expected.json`. */
+export const corpusDir = path.resolve("test/fixtures/diff-corpus");
+
+/**
+ * Diff one corpus case as the corpus test does (its development baseline's freed tools applied);
+ * `reversed` compares its new side against its old one.
+ */
+export function diffCase(name: string, reversed = false): DiffResult {
+  const dir = path.join(corpusDir, name);
+  const [before, after] = reversed ? ["new.json", "old.json"] : ["old.json", "new.json"];
+  const oldSide = loadSide(path.join(dir, before));
+  const freed = path.join(dir, "freed-tools.json");
+  if (!reversed && existsSync(freed))
+    oldSide.doc.freedTools = new Set(JSON.parse(readFileSync(freed, "utf8")) as string[]);
+  return diffContracts([oldSide.doc], loadSide(path.join(dir, after)).doc, {
+    waivers: [],
+    now: new Date("2026-06-01T00:00:00Z"),
+  });
 }

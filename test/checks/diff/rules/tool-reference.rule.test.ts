@@ -1,11 +1,16 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { diffContracts } from "../../../checks/diff/contract-diff.js";
-import { parseContractDoc } from "../../../contract-model/contract-doc.js";
-import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
-import { repoRoot } from "../../support/temp-project.js";
-import type { Wire } from "../../support/wire.js";
+import { diffContracts } from "../../../../checks/diff/contract-diff.js";
+import { parseContractDoc } from "../../../../contract-model/contract-doc.js";
+import type { Diagnostic } from "../../../../diagnostics/diagnostic.js";
+import {
+  toolReferenceAdded,
+  toolReferenceRemoved,
+} from "../../../../checks/diff/rules/tool-reference.rule.js";
+import { proveByCorpus } from "./support/corpus-proof.js";
+import { repoRoot } from "../../../support/temp-project.js";
+import type { Wire } from "../../../support/wire.js";
 
 const snapshot = JSON.parse(
   await readFile(path.join(repoRoot, "generated/contract.snapshot.json"), "utf8"),
@@ -49,6 +54,27 @@ function diff(before: Wire, after: Wire) {
 }
 
 describe("Contract-Diff: tool references and superseded tools (TOOL_REFERENCE_ADDED, TOOL_REFERENCE_REMOVED, SUPERSEDED_TOOL_REMOVED)", () => {
+  proveByCorpus({ rules: [toolReferenceAdded, toolReferenceRemoved] }, [
+    {
+      rule: "TOOL_REFERENCE_ADDED",
+      severity: "note",
+      fires: "tool-reference-added",
+      pointer: "/tools/get_context/outputSchema/properties/allowedActions/items",
+      message:
+        /^get_context: the tool-name field at \/properties\/allowedActions\/items may name a tool the contract adds; a caller is sent it only/,
+      quiet: "tool-added",
+    },
+    {
+      rule: "TOOL_REFERENCE_REMOVED",
+      severity: "note",
+      fires: "superseded-tool-removed",
+      pointer: "/tools/get_context/outputSchema/properties/allowedActions/items",
+      message:
+        /^get_context: the tool-name field at \/properties\/allowedActions\/items no longer names a tool the contract removed$/,
+      quiet: "tool-removed",
+    },
+  ]);
+
   it("a replacement tool widens every tool-name enum by its own name only: TOOL_ADDED and TOOL_REFERENCE_ADDED, minor, nothing breaking", () => {
     const result = diff(snapshot, renamed(snapshot));
     const ids = new Set(result.findings.map((f) => f.ruleId));

@@ -9,7 +9,7 @@ const generate = async (root: string) =>
     (d) => d.severity === "error",
   );
 
-describe("generator: every tool justifies its reviewed hints", function () {
+describe("HINT_JUSTIFICATION_WEAK (generator/rules/hint-justification.rule.ts): every tool justifies its reviewed hints", function () {
   this.timeout(120_000);
   const root = useProjectCopies();
 

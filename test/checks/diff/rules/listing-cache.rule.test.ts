@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { diffContracts } from "../../../checks/diff/contract-diff.js";
-import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
-import { type ContractDoc, parseContractDoc } from "../../../contract-model/contract-doc.js";
+import { diffContracts } from "../../../../checks/diff/contract-diff.js";
+import type { Diagnostic } from "../../../../diagnostics/diagnostic.js";
+import { type ContractDoc, parseContractDoc } from "../../../../contract-model/contract-doc.js";
+import { listingCache } from "../../../../checks/diff/rules/listing-cache.rule.js";
+import { proveByCorpus } from "./support/corpus-proof.js";
 
 const tool = {
   name: "echo",
@@ -20,7 +22,19 @@ const diff = (a: object, b: object) =>
     versionCheck: false,
   });
 
-describe("Contract-Diff reads the listing's cache hint (ttlMs, cacheScope)", () => {
+describe("LISTING_CACHE_CHANGED: Contract-Diff reads the listing's cache hint (ttlMs, cacheScope)", () => {
+  proveByCorpus(listingCache, [
+    {
+      rule: "LISTING_CACHE_CHANGED",
+      severity: "note",
+      fires: "listing-cache-longer",
+      pointer: "/ttlMs",
+      message:
+        /^tools\/list cache hint changed: ttlMs 0 → 300000, cacheScope private → public; hosts pick up a changed listing only after the old hint expires$/,
+      quiet: "listing-description-changed",
+    },
+  ]);
+
   it("a longer cache or another scope is a PATCH note naming both values", () => {
     const result = diff(
       { ttlMs: 0, cacheScope: "private" },
