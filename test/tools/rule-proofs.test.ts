@@ -32,12 +32,12 @@ const isRule = (v: unknown): v is Rule =>
 /**
  * The ids of the rules a module declares, from what it exports: rules themselves, a check bound to
  * one rule (`{ rule }`: generator, gate lint, directory and trace rules) or a group of change rules
- * (`{ rules }`: Contract-Diff), each declared in the module's own text (a group may check a rule of
- * another module).
+ * (`{ rules }`: Contract-Diff), or a list of such checks, each declared in the module's own text (a
+ * group may check a rule of another module).
  */
 function declaredIds(exports: Record<string, unknown>, source: string): string[] {
   const ids = new Set<string>();
-  for (const value of Object.values(exports)) {
+  for (const value of Object.values(exports).flatMap((v) => (Array.isArray(v) ? v : [v]))) {
     if (isRule(value)) ids.add(value.id);
     if (typeof value !== "object" || value === null) continue;
     const { rule, rules } = value as { rule?: unknown; rules?: unknown };
