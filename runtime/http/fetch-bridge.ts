@@ -15,7 +15,7 @@ import { MAX_BODY_BYTES, type McpBody, type UnreadBody } from "./request-body.js
  */
 
 /** JSON-RPC error answer written straight to the socket (the bridge's own refusals). */
-export function writeRpcError(
+function writeRpcError(
   res: ServerResponse,
   status: number,
   code: number,

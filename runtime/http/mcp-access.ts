@@ -17,7 +17,7 @@ const PUBLIC_METHODS = new Set([
 ]);
 
 /** Who may see a request without a token. */
-export type Access = "public" | "tool-call" | "protected";
+type Access = "public" | "tool-call" | "protected";
 
 /** Classify a parsed JSON-RPC body (one message or a batch); anything unexpected is protected. */
 export function classifyMcpRequest(body: unknown): Access {
