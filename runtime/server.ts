@@ -50,7 +50,8 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
 
 /**
  * Build the Koa app: host guard, `/healthz`, `/metrics`, the first-party launch API and start
- * page, and the MCP endpoint at `/mcp` (mounted raw: Koa hands the Node request to the SDK).
+ * page, and every MCP endpoint of the mount table (`lanes/mcp-mounts.ts`), each behind the one
+ * `/mcp` edge (`http/mcp-edge.ts`, which hands the Node request to the SDK).
  * `policy`: the client policy lease every request with a token is checked against (L14).
  */
 export function createApp(
