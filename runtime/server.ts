@@ -1,5 +1,6 @@
 import { bodyParser } from "@koa/bodyparser";
 import { Router } from "@koa/router";
+import type { McpHttpHandler } from "@modelcontextprotocol/server";
 import Koa from "koa";
 import {
   activateClientPolicy,
@@ -14,8 +15,8 @@ import { closeServices, createServices } from "./boot.js";
 import { hostGuard, originPolicy } from "./http/host-guard.js";
 import { launchAuth, launchMcpUrl } from "./http/launch-auth.js";
 import { launchRoute } from "./http/launch.route.js";
-import { mcpAuthGate } from "./http/mcp-auth.js";
-import { mcpRoute } from "./http/mcp.route.js";
+import { mcpEdge } from "./http/mcp-edge.js";
+import { type McpMount, mcpMounts } from "./lanes/mcp-mounts.js";
 import { rollbackIncompatibility } from "./auth/rollback-compatibility.js";
 import { liveApprovedDefinitions } from "../evolution/approved-definitions.js";
 import { metricsAuth } from "./http/metrics-auth.js";
@@ -49,7 +50,8 @@ const IDEMPOTENCY_PURGE_MS = 5 * 60_000;
 
 /**
  * Build the Koa app: host guard, `/healthz`, `/metrics`, the first-party launch API and start
- * page, and the MCP endpoint at `/mcp` (mounted raw: Koa hands the Node request to the SDK).
+ * page, and every MCP endpoint of the mount table (`lanes/mcp-mounts.ts`), each behind the one
+ * `/mcp` edge (`http/mcp-edge.ts`, which hands the Node request to the SDK).
  * `policy`: the client policy lease every request with a token is checked against (L14).
  */
 export function createApp(
@@ -61,26 +63,30 @@ export function createApp(
   // The configuration names the port actually bound (see `serve`).
   const boundOrigin = `http://${urlHost(config.host)}:${config.port}`;
   const mcpUrl = () => launchMcpUrl(config.publicUrl, config.host, boundOrigin, identity.mcpUrl);
-  // One endpoint per contract major, at its internal adapter path; the public /mcp is the primary
-  // (the line's active major): one public resource and audience for all of them.
-  const endpoints = contracts.map((c) => ({
-    ...c,
-    handler: createCoachMcpHandler(services, c.served),
-  }));
-  // Every other provider lane serves the primary contract on its own public path, with its own
-  // resource and widget metadata, over the same store (schemas/lanes.json).
-  const lanes = services.auth.settings.lanes
-    .filter((l) => l.mcpPath !== "/mcp")
-    .map((lane) => ({
-      lane,
-      handler: createCoachMcpHandler(services, endpoints[0].served, {
-        id: lane.id,
-        openaiMeta: lane.openaiMeta,
-      }),
-    }));
+  // Every MCP endpoint, from one table: the public /mcp, each contract major at its internal adapter
+  // path, every other provider lane at its own path (schemas/lanes.json). One SDK handler per
+  // contract major and lane, shared by the mounts that serve both alike.
+  const mounts = mcpMounts(
+    contracts.map((c) => ({ path: c.path, contractMajor: c.served.contractMajor })),
+    services.auth.settings.lanes,
+  );
+  const handlers = new Map<string, McpHttpHandler>();
+  const handlerOf = (mount: McpMount): McpHttpHandler => {
+    const key = `${mount.contractMajor} ${mount.lane.id}`;
+    let handler = handlers.get(key);
+    if (!handler) {
+      const served = contracts.find((c) => c.served.contractMajor === mount.contractMajor)?.served;
+      if (!served) throw new Error(`no contract major ${mount.contractMajor} is mounted`);
+      handler = createCoachMcpHandler(services, served, {
+        id: mount.lane.id,
+        openaiMeta: mount.lane.openaiMeta,
+      });
+      handlers.set(key, handler);
+    }
+    return handler;
+  };
   const mcp = {
-    close: () =>
-      Promise.all([...endpoints, ...lanes].map((e) => e.handler.close())).then(() => undefined),
+    close: () => Promise.all([...handlers.values()].map((h) => h.close())).then(() => undefined),
   };
   const app = new Koa();
   // A thrown route error is answered by Koa; the log gets its name and status only, because a
@@ -146,11 +152,11 @@ export function createApp(
       signIn?.signedIn,
     ),
   );
-  const gate = mcpAuthGate(services.auth, policy);
-  router.all("/mcp", gate, mcpRoute(endpoints[0].handler));
-  for (const e of endpoints) router.all(e.path, gate, mcpRoute(e.handler));
-  for (const { lane, handler } of lanes)
-    router.all(lane.mcpPath, mcpAuthGate(services.auth, policy, lane), mcpRoute(handler));
+  for (const mount of mounts)
+    router.all(
+      mount.path,
+      mcpEdge(handlerOf(mount), { auth: services.auth, lane: mount.lane, policy }),
+    );
   const wellKnown = wellKnownRoutes(services.auth, identity.displayName);
   app.use(hostGuard(originPolicy(config)));
   app.use(router.routes());

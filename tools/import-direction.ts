@@ -37,7 +37,15 @@ export const runtimeLayers: readonly (readonly string[])[] = [
   ["mcp"],
   ["domain"],
   ["store", "capability", "observability", "auth"],
+  ["lanes"],
 ];
+
+/**
+ * Runtime folders that may import no other runtime folder at all (type-only imports included),
+ * only the shared kernel (files directly in `runtime/`) and the top-level folders `runtime/` may
+ * import: `lanes` is the provider lanes' one home, derived from the generated identity.
+ */
+export const runtimeLeaves: readonly string[] = ["lanes"];
 
 /** One import that breaks a rule. */
 export interface ImportViolation {
@@ -116,6 +124,16 @@ export function checkImportDirection(
     for (const edge of importsOf(file, read(file))) {
       const to = topFolder(edge.target);
       if (to === from && from === "runtime") {
+        const own = file.split("/")[1];
+        const other = edge.target.split("/").length > 2 ? edge.target.split("/")[1] : undefined;
+        if (runtimeLeaves.includes(own) && other !== undefined && other !== own) {
+          violations.push({
+            file,
+            imports: edge.target,
+            rule: `runtime/${own} imports only the runtime kernel and generated/`,
+          });
+          continue;
+        }
         const a = runtimeRank(file);
         const b = runtimeRank(edge.target);
         if (!edge.typeOnly && a !== undefined && b !== undefined && b < a)

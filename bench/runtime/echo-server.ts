@@ -1,9 +1,10 @@
 /**
  * The benchmark baseline: a bare SDK v2 echo tool mounted exactly like the coach endpoint (Koa,
- * host guard, router, toNodeHandler, createMcpHandler in JSON mode, one low-level Server per
- * request), without validation, store or logging. Prints its MCP URL on stdout; SIGTERM stops it.
+ * host guard, router, the coach's MCP edge `mcpEdge` — one body read and parse, the message policy,
+ * the fetch bridge — createMcpHandler in JSON mode, one low-level Server per request), without
+ * validation, store or logging. Prints its MCP URL on stdout; SIGTERM stops it.
  * Usage: node --import tsx bench/runtime/echo-server.ts [--auth DATA_DIR]
- * With `--auth`, `/mcp` sits behind the coach's own OAuth gate (`mcpAuthGate`: bearer parsing, JWT
+ * With `--auth`, `/mcp` sits behind the edge's OAuth gate (bearer parsing, JWT
  * verification against the development issuer whose key is in DATA_DIR, the memo of verified
  * tokens), configured as the benchmarked coach servers are (`BENCH_PUBLIC_URL`): the difference to
  * the bare echo is what authentication adds to a call.
@@ -16,8 +17,7 @@ import Koa from "koa";
 import { checkAuthConfig, createAuthRuntime } from "../../runtime/auth/auth-runtime.js";
 import { loadConfig } from "../../runtime/config/config.js";
 import { hostGuard, originPolicy } from "../../runtime/http/host-guard.js";
-import { mcpAuthGate } from "../../runtime/http/mcp-auth.js";
-import { mcpRoute } from "../../runtime/http/mcp.route.js";
+import { mcpEdge } from "../../runtime/http/mcp-edge.js";
 import { withoutJsonModeWarning } from "../../runtime/mcp/endpoint.js";
 import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "./recall-round.js";
 
@@ -51,7 +51,7 @@ const mcp = withoutJsonModeWarning(() =>
   ),
 );
 const authDir = process.argv[process.argv.indexOf("--auth") + 1];
-const authGate = process.argv.includes("--auth")
+const auth = process.argv.includes("--auth")
   ? await (async () => {
       if (!authDir) throw new Error("usage: echo-server.ts [--auth DATA_DIR]");
       const config = await loadConfig(
@@ -60,7 +60,7 @@ const authGate = process.argv.includes("--auth")
         {},
       );
       const settings = checkAuthConfig(config, { mcpUrl: BENCH_MCP_URL });
-      return mcpAuthGate(await createAuthRuntime(config, settings));
+      return createAuthRuntime(config, settings);
     })()
   : undefined;
 let handle: ReturnType<Koa["callback"]> | undefined;
@@ -71,8 +71,7 @@ const server = http
     // The guard knows the bound port, as the coach server's does.
     const app = new Koa();
     const router = new Router();
-    if (authGate) router.all("/mcp", authGate, mcpRoute(mcp));
-    else router.all("/mcp", mcpRoute(mcp));
+    router.all("/mcp", mcpEdge(mcp, auth ? { auth } : {}));
     app.use(
       hostGuard(originPolicy({ host: "127.0.0.1", port, allowedHosts: [], allowedOrigins: [] })),
     );

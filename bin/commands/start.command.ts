@@ -213,11 +213,10 @@ export function registerStartCommand(program: Command): void {
         process.exitCode = ExitCode.usage;
         return;
       }
-      const { providerLanes } = await import("../../generated/identity.gen.js");
-      if (opts.lane !== undefined && !providerLanes.some((l) => l.id === opts.lane)) {
+      const { declaredLaneIds, isDeclaredLane } = await import("../../runtime/lanes/lane.js");
+      if (opts.lane !== undefined && !isDeclaredLane(opts.lane)) {
         process.stderr.write(
-          `skillpilot: no lane ${JSON.stringify(opts.lane)}; the lanes are ` +
-            `${providerLanes.map((l) => l.id).join(", ")}\n`,
+          `skillpilot: no lane ${JSON.stringify(opts.lane)}; the lanes are ${declaredLaneIds()}\n`,
         );
         process.exitCode = ExitCode.usage;
         return;

@@ -75,7 +75,7 @@ export async function createAuthRuntime(
   const verifier = verifierFor(settings.resource, "openai");
   // One verifier per lane, each for its own resource and clients: a token of one lane serves no
   // other.
-  const laneVerifiers = new Map(
+  const laneVerifiers = new Map<string, ReturnType<typeof verifierFor>>(
     settings.lanes.map((l) => [
       l.id,
       l.resource === settings.resource ? verifier : verifierFor(l.resource, l.id),

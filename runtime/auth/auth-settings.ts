@@ -1,4 +1,3 @@
-import { providerLanes } from "../../generated/identity.gen.js";
 import { contractScopes } from "../../generated/tools.gen.js";
 import { isLoopbackHost, type RuntimeConfig, urlHost } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
@@ -10,7 +9,9 @@ import {
   profileFingerprint,
   profileProblems,
 } from "./client-profiles.js";
-import { lanePublicUrlProblem, shownUrl } from "./lane-public-url.js";
+import { declaredLaneIds, isDeclaredLane, type LaneSettings } from "../lanes/lane.js";
+import { resolveLanes } from "../lanes/lane-settings.js";
+import { issuerProblem } from "../lanes/resource-metadata.js";
 import { allowedAlgorithms } from "./token-verifier.js";
 
 /** How this server checks access tokens, resolved once at start-up. */
@@ -46,19 +47,6 @@ export interface AuthSettings {
   scopesSupported: readonly string[];
   /** The token `/.well-known/openai-apps-challenge` answers with, when configured. */
   domainVerificationToken?: string;
-}
-
-/** One provider lane as this server serves it. */
-export interface LaneSettings {
-  id: string;
-  mcpPath: string;
-  /** Its OAuth resource, the audience its tokens must name (no token serves two lanes). */
-  resource: string;
-  resourceMetadataUrl: string;
-  /** Every request without a token gets 401 with the challenge (else only protected methods). */
-  atConnect: boolean;
-  /** Tools and pages keep ChatGPT's `openai/*` widget keys. */
-  openaiMeta: boolean;
 }
 
 const invalid = (message: string) => new StartupError("AUTH_CONFIG_INVALID", message);
@@ -118,23 +106,29 @@ export function resolveAuthSettings(
   for (const p of profiles) {
     const problems = profileProblems(p);
     if (problems.length) throw invalid(problems.join("; "));
-    const unknownLane = p.lanes?.find((id) => !providerLanes.some((l) => l.id === id));
+    const unknownLane = p.lanes?.find((id) => !isDeclaredLane(id));
     if (unknownLane)
       throw invalid(
         `client profile "${p.name}" names lane "${unknownLane}", which schemas/lanes.json does ` +
-          `not declare (lanes: ${providerLanes.map((l) => l.id).join(", ")})`,
+          `not declare (lanes: ${declaredLaneIds()})`,
       );
     if (names.has(p.name)) throw invalid(`client profile name "${p.name}" is used twice`);
     names.add(p.name);
   }
+  const issuer = auth.issuer ?? origin;
+  const issuerRefused = issuerProblem(issuer);
+  if (issuerRefused) throw invalid(`the OAuth issuer ${issuer} is refused: ${issuerRefused}`);
   const algorithms = auth.algorithms ?? allowedAlgorithms;
   return {
     development,
-    issuer: auth.issuer ?? origin,
+    issuer,
     resource,
     policyResource,
     resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
-    lanes: laneSettings(config, origin, loopback),
+    lanes: resolveLanes(
+      { origin, loopback, isLoopbackHost, lanePublicUrls: config.lanePublicUrls },
+      invalid,
+    ),
     jwks: development
       ? { development: true }
       : auth.jwksUri
@@ -150,67 +144,4 @@ export function resolveAuthSettings(
       domainVerificationToken: auth.domainVerificationToken,
     }),
   };
-}
-
-/**
- * Each lane's public MCP URL, which is its OAuth resource: the configured `lanePublicUrls` entry,
- * else the server's public origin plus the lane's path. A configured URL must sit on the lane's
- * `publicOrigins` (loopback origins pass on a loopback server), the openai lane's URL is the
- * server's own, and no two lanes share a resource: a token names one audience, so one resource
- * serving two lanes would let a token of one act on the other.
- */
-function laneSettings(config: RuntimeConfig, origin: string, loopback: boolean): LaneSettings[] {
-  const configured = config.lanePublicUrls ?? {};
-  const lanes = [...providerLanes].sort((a, b) =>
-    a.id === "openai" ? -1 : b.id === "openai" ? 1 : 0,
-  );
-  for (const id of Object.keys(configured).sort())
-    if (!lanes.some((l) => l.id === id))
-      throw invalid(
-        `lanePublicUrls names lane "${id}", which schemas/lanes.json does not declare ` +
-          `(lanes: ${lanes.map((l) => l.id).join(", ")})`,
-      );
-  if (configured.openai !== undefined)
-    throw invalid(
-      "the openai lane is published at publicUrl + /mcp; set publicUrl instead of lanePublicUrls.openai",
-    );
-  const byResource = new Map<string, string>();
-  return lanes.map((lane) => {
-    const own = configured[lane.id];
-    let resource = `${origin}${lane.mcpPath}`;
-    if (own !== undefined) {
-      let url: URL;
-      try {
-        url = new URL(own);
-      } catch {
-        throw invalid(`lanePublicUrls.${lane.id} is not a URL: ${JSON.stringify(own)}`);
-      }
-      const allowed: readonly string[] =
-        "publicOrigins" in lane ? (lane.publicOrigins as readonly string[]) : [origin];
-      if (!allowed.includes(url.origin) && !(loopback && isLoopbackHost(url.hostname)))
-        throw invalid(
-          `lane ${lane.id}: public URL ${shownUrl(url)} is outside its allowlist ` +
-            `(${allowed.join(", ")}, publicOrigins in schemas/lanes.json)`,
-        );
-      const problem = lanePublicUrlProblem(url);
-      if (problem) throw invalid(`lane ${lane.id}: public URL ${shownUrl(url)} ${problem}`);
-      resource = url.origin + url.pathname.replace(/\/+$/, "");
-    }
-    const other = byResource.get(resource);
-    if (other)
-      throw invalid(
-        `lanes ${other} and ${lane.id} are both published at ${resource}; each lane needs its ` +
-          "own public URL (its OAuth resource)",
-      );
-    byResource.set(resource, lane.id);
-    const url = new URL(resource);
-    return {
-      id: lane.id,
-      mcpPath: lane.mcpPath,
-      resource,
-      resourceMetadataUrl: `${url.origin}/.well-known/oauth-protected-resource${url.pathname}`,
-      atConnect: lane.authentication === "at-connect",
-      openaiMeta: lane.widgetMeta === "mcp-apps-and-openai",
-    };
-  });
 }

@@ -1,55 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  type AuthInfo,
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
-  isJsonContentType,
-  type McpHttpHandler,
-} from "@modelcontextprotocol/server";
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
+import { MAX_BODY_BYTES, type McpBody, type UnreadBody } from "./request-body.js";
 
 /**
  * The Node side of an SDK MCP handler's web-standard `fetch` face, doing the conversion
  * `toNodeHandler` (@modelcontextprotocol/node) does at a fraction of its cost, and with the same
  * answers. That adapter rebuilds every request as a web `Request` with a body stream (which the SDK
  * then clones, tees and reads again), and writes every answer back by iterating its body stream,
- * chunked: together about a fifth of an echo call's CPU. Here a JSON `POST` body is read from the
- * socket and parsed once and handed over as the documented `parsedBody` with a bodyless `Request`
- * (the SDK reads neither the body nor a clone then), and a JSON answer goes out in one write with
- * its length. Streamed answers (`text/event-stream`) are piped chunk by chunk with back-pressure, as
+ * chunked: together about a fifth of an echo call's CPU. Here the body the edge read and parsed
+ * once (`readMcpBody`) is handed over as the documented `parsedBody` with a bodyless `Request` (the
+ * SDK reads neither the body nor a clone then), and a JSON answer goes out in one write with its
+ * length. Streamed answers (`text/event-stream`) are piped chunk by chunk with back-pressure, as
  * the adapter does; any other body is forwarded as the text it was, for the SDK to answer.
  */
-
-/** What `readBody` found: text (possibly empty), or a body over the limit. */
-type ReadBody = { text: string } | { tooLarge: true };
-
-const tooLarge = { tooLarge: true } as const;
-
-/**
- * The request body as text, at most `limit` bytes (a declared Content-Length over it is refused
- * unread). A leading byte order mark is dropped, as the SDK's own decoder drops it.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<ReadBody> {
-  if (Number(req.headers["content-length"]) > limit) return Promise.resolve(tooLarge);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit) chunks.push(chunk);
-      else {
-        req.off("data", onData);
-        req.resume();
-        resolve(tooLarge);
-      }
-    };
-    req.on("data", onData);
-    req.once("error", reject);
-    req.once("end", () => {
-      if (received > limit) return;
-      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
-      resolve({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
-    });
-  });
-}
 
 /** JSON-RPC error answer written straight to the socket (the bridge's own refusals). */
 function writeRpcError(
@@ -135,17 +98,33 @@ async function writeResponse(
   res.end();
 }
 
+/** The answer to a body that could not be read: 413 over the limit (closing), else 500. */
+export function writeUnreadBody(res: ServerResponse, unread: UnreadBody): void {
+  if ("failed" in unread) writeRpcError(res, 500, -32603, "Internal server error", null);
+  else
+    writeRpcError(
+      res,
+      413,
+      -32000,
+      `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`,
+      null,
+      { connection: "close" },
+    );
+}
+
 /**
- * Serve one Node request with `handler.fetch`. `parsedBody` is a body a middleware already parsed
- * (the OAuth gate parses requests without a token); `authInfo` the verified token, if any. A
- * request whose client goes away before the answer is written is aborted (its `Request.signal`),
- * as with `toNodeHandler`.
+ * Serve one Node request with `handler.fetch`, its body as the edge read it: parsed JSON goes as
+ * `parsedBody`, text as the `Request`'s body. `authInfo`: the verified token, if any. `onRequest`
+ * sees the web `Request` before the handler does. A request whose client goes away before the
+ * answer is written is aborted (its `Request.signal`), as with `toNodeHandler`.
  */
 export async function serveFetch(
   handler: Pick<McpHttpHandler, "fetch">,
   req: IncomingMessage,
   res: ServerResponse,
-  { parsedBody, authInfo }: { parsedBody?: unknown; authInfo?: AuthInfo } = {},
+  body: McpBody,
+  authInfo?: AuthInfo,
+  onRequest?: (request: Request) => void,
 ): Promise<void> {
   let finished = false;
   const finish = () => {
@@ -156,50 +135,16 @@ export async function serveFetch(
     if (!finished) abort.abort();
   });
   if (res.destroyed) abort.abort();
-  const method = (req.method ?? "GET").toUpperCase();
-  let body: string | undefined;
-  let parsed = parsedBody;
-  if (parsed === undefined && method !== "GET" && method !== "HEAD") {
-    let read: ReadBody;
-    try {
-      read = await readBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
-    } catch {
-      finish();
-      return writeRpcError(res, 500, -32603, "Internal server error", null);
-    }
-    if ("tooLarge" in read) {
-      finish();
-      return writeRpcError(
-        res,
-        413,
-        -32000,
-        `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
-        null,
-        { connection: "close" },
-      );
-    }
-    // A JSON POST is parsed here once; anything else (or JSON that does not parse) goes on as the
-    // text it was, so the SDK answers it exactly as it answers it from the stream.
-    if (
-      method === "POST" &&
-      read.text.length > 0 &&
-      isJsonContentType(req.headers["content-type"] ?? null)
-    ) {
-      try {
-        parsed = JSON.parse(read.text);
-      } catch {
-        body = read.text;
-      }
-    } else if (read.text.length > 0) body = read.text;
-  }
+  const parsed = body.kind === "json" ? body.value : undefined;
   let response: Response;
   try {
     const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
-      method,
+      method: (req.method ?? "GET").toUpperCase(),
       headers: webHeaders(req),
       signal: abort.signal,
-      ...(body !== undefined && { body }),
+      ...(body.kind === "text" && { body: body.text }),
     });
+    onRequest?.(request);
     response = await handler.fetch(request, {
       ...(authInfo !== undefined && { authInfo }),
       ...(parsed !== undefined && { parsedBody: parsed }),

@@ -1,3 +1,4 @@
+import { validateHostHeader } from "@modelcontextprotocol/server";
 import type { Middleware } from "koa";
 
 /** Names under which the server is reachable on this machine whatever interface it binds. */
@@ -13,7 +14,7 @@ export interface OriginPolicy {
   /** Exact `Host` values (`host[:port]`, lower case). */
   readonly hosts: ReadonlySet<string>;
   /** Host names accepted in `Host` on any port (configured `allowedHosts`, e.g. behind a proxy). */
-  readonly anyPortHostnames: ReadonlySet<string>;
+  readonly anyPortHostnames: readonly string[];
   /** Exact `Origin` values (`scheme://host[:port]`). */
   readonly origins: ReadonlySet<string>;
 }
@@ -35,6 +36,16 @@ export interface OriginSettings {
 /** A bind address as a URL host name: IPv6 in brackets. */
 function bracketed(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** A configured host name in the form a URL parser gives it (what `validateHostHeader` compares). */
+function urlHostname(name: string): string {
+  const host = bracketed(name).toLowerCase();
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return host;
+  }
 }
 
 /**
@@ -65,21 +76,22 @@ export function originPolicy(settings: OriginSettings): OriginPolicy {
   }
   return {
     hosts,
-    anyPortHostnames: new Set(settings.allowedHosts.map((h) => bracketed(h).toLowerCase())),
+    anyPortHostnames: [...new Set(settings.allowedHosts.map(urlHostname))],
     origins,
   };
 }
 
-/** The host name of a `Host` value (`name`, `name:port`, `[v6]`, `[v6]:port`). */
-function hostnameOf(host: string): string {
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const colon = host.lastIndexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
-
+/**
+ * Whether a `Host` value is allowed: exactly one of the bound or published authorities (our
+ * port-exact rule), or a configured `allowedHosts` name on any port, which is the SDK's
+ * `validateHostHeader` (it parses the value as a URL authority, so a malformed one never passes).
+ */
 function hostAllowed(policy: OriginPolicy, header: string): boolean {
-  const host = header.toLowerCase();
-  return policy.hosts.has(host) || policy.anyPortHostnames.has(hostnameOf(host));
+  return (
+    policy.hosts.has(header.toLowerCase()) ||
+    (policy.anyPortHostnames.length > 0 &&
+      validateHostHeader(header, policy.anyPortHostnames as string[]).ok)
+  );
 }
 
 /**

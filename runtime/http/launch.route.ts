@@ -2,6 +2,7 @@ import type { Context, Middleware } from "koa";
 import { errorTable, localizeError } from "../error-table.js";
 import { isValidLearnerName, type LaunchTarget, launchSession } from "../domain/launch.js";
 import type { RuntimeServices } from "../services.js";
+import { primaryLaneId } from "../lanes/lane.js";
 
 /**
  * `POST /api/sessions {learner, locale?, acknowledgeSuccessor?, contractMajor?, lane?}`: the
@@ -39,8 +40,9 @@ export function launchRoute(
     const lane =
       body?.lane === undefined
         ? undefined
-        : lanes.find((l) => l.id === body.lane && l.id !== "openai");
-    const laneInvalid = body?.lane !== undefined && body.lane !== "openai" && lane === undefined;
+        : lanes.find((l) => l.id === body.lane && l.id !== primaryLaneId);
+    const laneInvalid =
+      body?.lane !== undefined && body.lane !== primaryLaneId && lane === undefined;
     const target =
       body?.contractMajor === undefined
         ? undefined

@@ -1,48 +1,25 @@
 import { Router } from "@koa/router";
 import type { AuthRuntime } from "../auth/auth-runtime.js";
+import { metadataRoutes } from "../lanes/resource-metadata.js";
 
 /**
  * The public discovery documents, all on the one public origin (L1): RFC 9728 protected resource
- * metadata for the MCP endpoint (at its path-aware and its root well-known URL), the OpenAI Apps
+ * metadata for each provider lane (`metadataRoutes`), the OpenAI Apps
  * domain-verification token, and — for the local development issuer only — its JWKS.
  */
 export function wellKnownRoutes(auth: AuthRuntime, displayName: string): Router {
   const { settings } = auth;
   const router = new Router();
-  const metadata = {
-    resource: settings.resource,
-    authorization_servers: [settings.issuer],
-    scopes_supported: settings.scopesSupported,
-    bearer_methods_supported: ["header"],
-    resource_name: displayName,
-    // No `jwks_uri`: in RFC 9728 it names keys the resource itself signs with, and this server
-    // signs nothing. The development issuer's keys are the issuer's (served below).
-  };
   const serve =
-    (doc: Record<string, unknown>): Parameters<Router["get"]>[1] =>
+    (doc: Readonly<Record<string, unknown>>): Parameters<Router["get"]>[1] =>
     (ctx) => {
       ctx.set("Access-Control-Allow-Origin", "*");
       ctx.set("Cache-Control", "public, max-age=300");
       ctx.body = doc;
     };
-  const serveMetadata = serve(metadata);
-  const path = new URL(settings.resourceMetadataUrl).pathname;
-  router.get(path, serveMetadata);
-  router.get("/.well-known/oauth-protected-resource", serveMetadata);
-  // Every other provider lane: its own resource, at its own path-aware metadata URL (RFC 9728).
-  // A lane published on another host through a proxy is mapped onto its path here; its public
-  // metadata path is served too where no other document holds that path.
-  const taken = new Set([path]);
-  for (const lane of settings.lanes) {
-    if (lane.resource === settings.resource) continue;
-    const own = serve({ ...metadata, resource: lane.resource });
-    const local = `/.well-known/oauth-protected-resource${lane.mcpPath}`;
-    for (const at of new Set([local, new URL(lane.resourceMetadataUrl).pathname])) {
-      if (taken.has(at)) continue;
-      taken.add(at);
-      router.get(at, own);
-    }
-  }
+  // Each lane's RFC 9728 document at its path-aware URL (and the primary's at the root one).
+  for (const { path, document } of metadataRoutes(settings, displayName))
+    router.get(path, serve(document));
   router.get("/.well-known/openai-apps-challenge", (ctx) => {
     if (!settings.domainVerificationToken) {
       ctx.status = 404;

@@ -12,11 +12,11 @@ import { defaultListingCache } from "../config/config.js";
 import type { RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
-import { carriesPrototypeKey, guardPrototypeKeys } from "./prototype-keys.js";
+import { carriesPrototypeKey } from "./prototype-keys.js";
 import { tapTraffic } from "./traffic-tap.js";
 import type { ServedContract } from "./served-contract.js";
 import { createUiResources } from "./ui-resources.js";
-import { type LaneProjection, projectPage, projectTools } from "./lane-projection.js";
+import { type LaneProjection, projectPage, projectTools } from "../lanes/lane-projection.js";
 
 /**
  * Create the SDK handler without its start-up warning that JSON responses drop mid-call
@@ -118,5 +118,5 @@ export function createCoachMcpHandler(
       },
     ),
   );
-  return guardPrototypeKeys(tapTraffic(handler, services.traffic));
+  return tapTraffic(handler, services.traffic);
 }

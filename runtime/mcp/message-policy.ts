@@ -68,50 +68,52 @@ function messagesOf(body: unknown): unknown[] {
   return Array.isArray(body) ? body : [body];
 }
 
+/** What the message policy says of a parsed body. */
+export type MessageVerdict =
+  | { refusal: MessageRefusal }
+  | {
+      refusal?: undefined;
+      /**
+       * A `tools/call` of the body carries an own `__proto__` key anywhere (its arguments, its
+       * params, its `_meta`): the SDK copies those objects without the key, so the dispatcher must
+       * refuse the call (INVALID_INPUT) rather than serve it without the key.
+       */
+      toolCallPrototypeKey: boolean;
+    };
+
 /**
- * Why a parsed JSON-RPC body is refused before the SDK sees it (undefined: it is served):
+ * The message policy of a parsed JSON-RPC body, run once at the edge before the SDK sees it. The
+ * body is refused (HTTP 400 with the JSON-RPC error) when it is:
  * - nested deeper than `MAX_JSON_DEPTH` levels;
  * - a batch under a protocol revision without batching (every revision from 2025-06-18 on), an empty
  *   batch, one whose items are not message objects, or one in which two requests share an id;
- * - an own `__proto__` key anywhere in a message other than `tools/call` (the SDK's schemas would
- *   drop it silently); a `tools/call` that carries one is refused as a tool result instead
- *   (`toolCallsCarryPrototypeKey`).
+ * - a message other than `tools/call` with an own `__proto__` key anywhere (the SDK's schemas would
+ *   drop it silently); a `tools/call` that carries one is served, and refused as a tool result
+ *   (`toolCallPrototypeKey`).
  * `protocolVersion` is the request's `MCP-Protocol-Version` header (null when absent).
  */
-export function messageRefusal(
-  body: unknown,
-  protocolVersion: string | null,
-): MessageRefusal | undefined {
+export function messageVerdict(body: unknown, protocolVersion: string | null): MessageVerdict {
   const shape = jsonShape(body);
-  if (shape.tooDeep) return invalidRequest(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (shape.tooDeep)
+    return { refusal: invalidRequest(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`) };
   if (Array.isArray(body)) {
     const refusal = batchRefusal(body, protocolVersion ?? "2025-03-26");
-    if (refusal) return refusal;
+    if (refusal) return { refusal };
   }
-  if (!shape.prototypeKey) return undefined;
-  for (const message of messagesOf(body))
-    if (
-      (message as { method?: unknown } | null)?.method !== "tools/call" &&
-      jsonShape(message).prototypeKey
-    )
+  if (!shape.prototypeKey) return { toolCallPrototypeKey: false };
+  let toolCallPrototypeKey = false;
+  for (const message of messagesOf(body)) {
+    if (!jsonShape(message).prototypeKey) continue;
+    if ((message as { method?: unknown } | null)?.method !== "tools/call")
       return {
-        code: INVALID_PARAMS,
-        message: "Invalid params: an own __proto__ key is not allowed",
+        refusal: {
+          code: INVALID_PARAMS,
+          message: "Invalid params: an own __proto__ key is not allowed",
+        },
       };
-  return undefined;
-}
-
-/**
- * Whether a `tools/call` of the body carries an own `__proto__` key anywhere (its arguments, its
- * params, its `_meta`): the SDK copies those objects without the key, so the dispatcher must refuse
- * the call (INVALID_INPUT) rather than serve it without the key.
- */
-export function toolCallsCarryPrototypeKey(body: unknown): boolean {
-  return messagesOf(body).some(
-    (message) =>
-      (message as { method?: unknown } | null)?.method === "tools/call" &&
-      jsonShape(message).prototypeKey,
-  );
+    toolCallPrototypeKey = true;
+  }
+  return { toolCallPrototypeKey };
 }
 
 /** The HTTP answer to a refused body: 400 with the JSON-RPC error (id null: no message is served). */

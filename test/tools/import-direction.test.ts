@@ -71,4 +71,23 @@ describe("import direction (the architecture as a check)", () => {
       ],
     );
   });
+
+  it("keeps runtime/lanes a leaf: the kernel and generated code only, below auth, config, mcp and http", () => {
+    assert.deepEqual(
+      check({
+        "runtime/lanes/a.ts":
+          'import { providerLanes } from "../../generated/identity.gen.js";\n' +
+          'import { StartupError } from "../errors.js";\nimport { b } from "./b.js";',
+        "runtime/lanes/c.ts": 'import type { AuthSettings } from "../auth/auth-settings.js";',
+        "runtime/lanes/d.ts": 'import { isLoopbackHost } from "../config/config.js";',
+        "runtime/auth/e.ts": 'import { resolveLanes } from "../lanes/lane-settings.js";',
+        "runtime/http/f.ts": 'import { mcpMounts } from "../lanes/mcp-mounts.js";',
+        "runtime/config/g.ts": 'import { primaryLaneId } from "../lanes/lane.js";',
+      }),
+      [
+        "runtime/lanes/c.ts -> runtime/auth/auth-settings.js",
+        "runtime/lanes/d.ts -> runtime/config/config.js",
+      ],
+    );
+  });
 });
