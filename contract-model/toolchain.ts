@@ -8,13 +8,14 @@ export interface ToolchainPackage {
   version: string;
 }
 
-let cached: ToolchainPackage | undefined;
+let cached: { root: string; pkg: ToolchainPackage } | undefined;
 
 /**
- * The toolchain's package.json, found by walking up from this module: the same answer from the
- * TypeScript sources (`contract-model/`) and from the compiled build (`build/contract-model/`).
+ * The toolchain's package.json and its folder, found by walking up from this module: the same
+ * answer from the TypeScript sources (`contract-model/`) and from the compiled build
+ * (`build/contract-model/`).
  */
-export function toolchainPackage(): ToolchainPackage {
+function findToolchain(): { root: string; pkg: ToolchainPackage } {
   if (cached) return cached;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
@@ -23,7 +24,7 @@ export function toolchainPackage(): ToolchainPackage {
         | Partial<ToolchainPackage>
         | undefined;
       if (pkg?.name === "skillpilot-coach-toolchain" && typeof pkg.version === "string") {
-        cached = { name: pkg.name, version: pkg.version };
+        cached = { root: dir, pkg: { name: pkg.name, version: pkg.version } };
         return cached;
       }
     } catch {
@@ -33,4 +34,17 @@ export function toolchainPackage(): ToolchainPackage {
     if (parent === dir) throw new Error("the toolchain's package.json was not found");
     dir = parent;
   }
+}
+
+/** The toolchain's package.json (name and version). */
+export function toolchainPackage(): ToolchainPackage {
+  return findToolchain().pkg;
+}
+
+/**
+ * The toolchain's own folder (where its package.json is): the files it ships besides its code,
+ * such as the start page under `ui/start-page/`, are found from here, whichever project it serves.
+ */
+export function toolchainRoot(): string {
+  return findToolchain().root;
 }

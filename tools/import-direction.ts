@@ -37,6 +37,8 @@ export const runtimeLayers: readonly (readonly string[])[] = [
   ["mcp"],
   ["domain"],
   ["store", "capability", "observability", "auth"],
+  // The languages and texts: used by every layer above, using none of them.
+  ["i18n"],
 ];
 
 /** One import that breaks a rule. */
