@@ -8,14 +8,13 @@ export interface ToolchainPackage {
   version: string;
 }
 
-let cached: { root: string; pkg: ToolchainPackage } | undefined;
+let cached: ToolchainPackage | undefined;
 
 /**
- * The toolchain's package.json and its folder, found by walking up from this module: the same
- * answer from the TypeScript sources (`contract-model/`) and from the compiled build
- * (`build/contract-model/`).
+ * The toolchain's package.json, found by walking up from this module: the same answer from the
+ * TypeScript sources (`contract-model/`) and from the compiled build (`build/contract-model/`).
  */
-function findToolchain(): { root: string; pkg: ToolchainPackage } {
+export function toolchainPackage(): ToolchainPackage {
   if (cached) return cached;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
@@ -24,7 +23,7 @@ function findToolchain(): { root: string; pkg: ToolchainPackage } {
         | Partial<ToolchainPackage>
         | undefined;
       if (pkg?.name === "skillpilot-coach-toolchain" && typeof pkg.version === "string") {
-        cached = { root: dir, pkg: { name: pkg.name, version: pkg.version } };
+        cached = { name: pkg.name, version: pkg.version };
         return cached;
       }
     } catch {
@@ -36,15 +35,9 @@ function findToolchain(): { root: string; pkg: ToolchainPackage } {
   }
 }
 
-/** The toolchain's package.json (name and version). */
-export function toolchainPackage(): ToolchainPackage {
-  return findToolchain().pkg;
-}
-
 /**
- * The toolchain's own folder (where its package.json is): the files it ships besides its code,
- * such as the start page under `ui/start-page/`, are found from here, whichever project it serves.
+ * Folders of the toolchain that its code reads as files, found beside the module that reads them:
+ * `npm run build` copies each into `build/` as it is (`tools/build-assets.ts`), so the compiled
+ * code finds its own copy, and `start` warns when a copy is older than its source.
  */
-export function toolchainRoot(): string {
-  return findToolchain().root;
-}
+export const toolchainAssetDirs = ["ui/start-page"] as const;

@@ -1,15 +1,22 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { toolchainRoot } from "../../contract-model/toolchain.js";
+import { fileURLToPath } from "node:url";
 import { parsePageTemplate, type TemplateScope } from "./page-template.js";
 
 /**
- * The start page's files, in the toolchain's own folder (not the served project's: the page is the
- * server's, whatever contract it serves). No `index.html` there, so the UI build never takes it
- * for an MCP Apps widget.
+ * The start page's files, a folder of the toolchain itself (not of the served project: the page is
+ * the server's, whatever contract it serves), one of its `toolchainAssetDirs`. No `index.html`
+ * there, so the UI build never takes it for an MCP Apps widget.
  */
-export const startPageDir = path.join("ui", "start-page");
+export const startPageDir = "ui/start-page";
+
+/**
+ * The folder beside this module: `ui/start-page/` of the sources, or its copy in `build/` that
+ * `npm run build` makes for the compiled module (`build/runtime/http/`).
+ */
+const ownStartPageDir = () =>
+  path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", startPageDir);
 
 const MARKUP = "start-page.html";
 const STYLE = "start-page.css";
@@ -36,7 +43,7 @@ const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).di
  * further request), admitted by their hashes in the page's CSP. Throws, naming the file, when a
  * file is missing or the markup does not link the style and script exactly once.
  */
-export function loadStartPageFiles(dir = path.join(toolchainRoot(), startPageDir)): StartPageFiles {
+export function loadStartPageFiles(dir = ownStartPageDir()): StartPageFiles {
   const read = (name: string) => {
     try {
       return readFileSync(path.join(dir, name), "utf8");
