@@ -66,8 +66,7 @@ export function parsePageTemplate(text: string, source: string): PageTemplate {
 }
 
 /** Text for HTML element content and quoted attribute values alike. */
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function lookup(name: string, scopes: readonly TemplateScope[]): TemplateValue {
   const [first, ...rest] = name.split(".");
