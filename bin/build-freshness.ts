@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { toolchainAssetDirs } from "../contract-model/toolchain.js";
 
 /** TypeScript's incremental build record: every compiled file and the sha256 of its text. */
 interface BuildInfo {
@@ -20,8 +21,9 @@ function compiledToolRoot(): string | undefined {
 /**
  * The sources that changed since the compiled build in `build/` was made (repository-relative,
  * sorted): each file the build compiled whose text no longer has the sha256 TypeScript recorded in
- * `build/.tsbuildinfo`. Empty when the build is current, when this runs from the sources (tsx), or
- * when the sources are not there to compare (an installed package).
+ * `build/.tsbuildinfo`, and each file of an asset folder whose copy in `build/` differs from it (or
+ * is missing on either side). Empty when the build is current, when this runs from the sources
+ * (tsx), or when the sources are not there to compare (an installed package).
  */
 export async function changedSinceBuild(toolRoot = compiledToolRoot()): Promise<string[]> {
   if (!toolRoot) return [];
@@ -45,7 +47,26 @@ export async function changedSinceBuild(toolRoot = compiledToolRoot()): Promise<
         changed.push(path.relative(toolRoot, abs).split(path.sep).join("/"));
     }),
   );
+  for (const dir of toolchainAssetDirs) changed.push(...(await changedAssets(toolRoot, dir)));
   return changed.sort();
+}
+
+/** The files of one asset folder whose copy in `build/` is not the source's (none without sources). */
+async function changedAssets(toolRoot: string, dir: string): Promise<string[]> {
+  const names = (at: string) => readdir(at).catch(() => undefined);
+  const source = await names(path.join(toolRoot, dir));
+  if (!source) return [];
+  const copy = (await names(path.join(toolRoot, "build", dir))) ?? [];
+  const changed: string[] = [];
+  for (const name of new Set([...source, ...copy])) {
+    const [a, b] = await Promise.all(
+      [toolRoot, path.join(toolRoot, "build")].map((base) =>
+        readFile(path.join(base, dir, name)).catch(() => undefined),
+      ),
+    );
+    if (!a || !b || !a.equals(b)) changed.push(`${dir}/${name}`);
+  }
+  return changed;
 }
 
 /**

@@ -34,3 +34,10 @@ export function toolchainPackage(): ToolchainPackage {
     dir = parent;
   }
 }
+
+/**
+ * Folders of the toolchain that its code reads as files, found beside the module that reads them:
+ * `npm run build` copies each into `build/` as it is (`tools/build-assets.ts`), so the compiled
+ * code finds its own copy, and `start` warns when a copy is older than its source.
+ */
+export const toolchainAssetDirs = ["ui/start-page"] as const;

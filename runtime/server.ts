@@ -22,6 +22,7 @@ import { liveApprovedDefinitions } from "../evolution/approved-definitions.js";
 import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
 import { startPage } from "./http/start-page.js";
+import { startPageFiles } from "./http/start-page-files.js";
 import { signedInOr, startPageSignIn } from "./http/sign-in.js";
 import { createCoachMcpHandler } from "./mcp/endpoint.js";
 import { isLoopbackHost, type RuntimeConfig, urlHost, withBoundPort } from "./config/config.js";
@@ -288,6 +289,8 @@ export async function serve(
   const listener = await bindListener(config.host, config.port);
   let services: RuntimeServices | undefined;
   try {
+    // The start page's files are read (and kept) before anything is created: one missing fails here.
+    startPageFiles();
     services = await createServices(withBoundPort(config, listener.port));
     return { running: await startServer(services, options, listener), services };
   } catch (error) {

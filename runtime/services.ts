@@ -13,6 +13,7 @@ import type { TrafficTaps } from "./observability/traffic-taps.js";
 import type { OpenSession } from "./domain/session-gate.js";
 import type { CoachStore, SessionRecord } from "./store/store.js";
 import type { StateGuard } from "./state-guard.js";
+import type { Locale } from "./i18n/index.js";
 
 /** Everything a request may use, built once at start-up and shared by all requests. */
 export interface RuntimeServices {
@@ -58,7 +59,7 @@ export interface CallFacts {
    * The language of the answer: the session's, set only once the gate found the session is the
    * caller's own, so a refusal never tells another learner anything about it (C3, L14).
    */
-  locale?: "en" | "de";
+  locale?: Locale;
   stateVersion?: number;
   clientRequestId?: string;
 }

@@ -37,15 +37,17 @@ export const runtimeLayers: readonly (readonly string[])[] = [
   ["mcp"],
   ["domain"],
   ["store", "capability", "observability", "auth"],
-  ["lanes"],
+  // The lowest layer: the provider lanes (derived from the generated identity) and the languages
+  // and texts, used by every layer above and using none of them.
+  ["lanes", "i18n"],
 ];
 
 /**
  * Runtime folders that may import no other runtime folder at all (type-only imports included),
  * only the shared kernel (files directly in `runtime/`) and the top-level folders `runtime/` may
- * import: `lanes` is the provider lanes' one home, derived from the generated identity.
+ * import: `lanes` (the provider lanes, derived from the generated identity) and `i18n` (the texts).
  */
-export const runtimeLeaves: readonly string[] = ["lanes"];
+export const runtimeLeaves: readonly string[] = ["lanes", "i18n"];
 
 /** One import that breaks a rule. */
 export interface ImportViolation {

@@ -2,12 +2,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ajvErrorMessage, createAjv } from "../../json-schema/ajv.js";
 import { canonicalSha256 } from "../../contract-model/canonical.js";
+import type { Locale } from "../i18n/index.js";
 
-/** A text in every communication locale. */
-export interface LocalizedText {
-  en: string;
-  de: string;
-}
+/** A text in every communication locale (the curriculum schema requires each). */
+export type LocalizedText = { readonly [L in Locale]: string };
 
 /** One learning goal as the curriculum file states it. */
 export interface CurriculumGoal {

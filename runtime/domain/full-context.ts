@@ -9,6 +9,7 @@ import type { OpenSession } from "./session-gate.js";
 import { dueRecallItems } from "./recall-items.js";
 import { issueCapability } from "./workflow-capabilities.js";
 import { optionPayload } from "./option-payloads.js";
+import type { Locale } from "../i18n/index.js";
 
 /** At most this many options per context: a small set the learner can take in (C14). */
 export const maxOptions = 4;
@@ -32,7 +33,7 @@ export function openChoices(curriculum: Curriculum, snapshot: LearnerSnapshot): 
     .map((skillId) => ({ kind: "focusSkill", skillId }));
 }
 
-function optionLabel(curriculum: Curriculum, choice: OptionChoice, locale: "en" | "de"): string {
+function optionLabel(curriculum: Curriculum, choice: OptionChoice, locale: Locale): string {
   return choice.kind === "focusSkill"
     ? curriculum.skill(choice.skillId)!.title[locale]
     : curriculum.goal(choice.goalId)!.title[locale];

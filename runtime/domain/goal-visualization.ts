@@ -5,6 +5,8 @@
  * links, images, styles or any other reference to something outside the document.
  */
 
+import { catalogs, defaultLocale, fillPlaceholders, type Locale } from "../i18n/index.js";
+
 /** Progress state of the goal for this learner (same values as `$defs/GoalSummary.status`). */
 export type GoalStatus = "locked" | "available" | "active" | "mastered";
 
@@ -19,7 +21,7 @@ export interface GoalVisualizationInput {
   status: GoalStatus;
   /** Where the goal sits in its skill: goal `index` (1-based) of `total`. */
   position?: { index: number; total: number };
-  locale?: "en" | "de";
+  locale?: Locale;
 }
 
 const WIDTH = 560;
@@ -36,32 +38,15 @@ const palette: Readonly<Record<GoalStatus, { fill: string; stroke: string; badge
   mastered: { fill: "#ecfdf5", stroke: "#10b981", badge: "#047857" },
 };
 
-const labels = {
-  en: {
-    status: {
-      locked: "Locked",
-      available: "Available",
-      active: "Active goal",
-      mastered: "Mastered",
-    },
-    builds: "Builds on",
-    none: "No prerequisites",
-    more: (n: number) => `+ ${n} more`,
-    position: (i: number, t: number) => `Goal ${i} of ${t}`,
-  },
-  de: {
-    status: {
-      locked: "Gesperrt",
-      available: "Verfügbar",
-      active: "Aktives Ziel",
-      mastered: "Gemeistert",
-    },
-    builds: "Baut auf",
-    none: "Keine Voraussetzungen",
-    more: (n: number) => `+ ${n} weitere`,
-    position: (i: number, t: number) => `Ziel ${i} von ${t}`,
-  },
-} as const;
+/** The image's labels in the input's language, the placeholders filled by the renderers. */
+function labelsOf(input: GoalVisualizationInput) {
+  const l = catalogs[input.locale ?? defaultLocale].goalImage;
+  return {
+    ...l,
+    more: (count: number) => fillPlaceholders(l.more, { count }),
+    position: (index: number, total: number) => fillPlaceholders(l.position, { index, total }),
+  };
+}
 
 /** Characters XML 1.0 forbids, plus lone surrogates: dropped so the document always parses. */
 const NOT_XML =
@@ -101,7 +86,7 @@ function text(x: number, y: number, content: string, attrs = ""): string {
 
 /** The accessible name of the image: the goal and its status. */
 function imageLabel(input: GoalVisualizationInput): string {
-  return `${fit(input.title, 120)} — ${labels[input.locale ?? "en"].status[input.status]}`;
+  return `${fit(input.title, 120)} — ${labelsOf(input).status[input.status]}`;
 }
 
 const NARROW_WIDTH = 300;
@@ -112,7 +97,7 @@ const NARROW_WIDTH = 300;
  * frame shows it at 12 px or more instead of shrinking the wide picture to half its size.
  */
 export function renderNarrowGoalVisualization(input: GoalVisualizationInput): string {
-  const l = labels[input.locale ?? "en"];
+  const l = labelsOf(input);
   const colors = palette[input.status];
   const shown = input.prerequisites.slice(0, MAX_PREREQUISITES);
   const hidden = input.prerequisites.length - shown.length;
@@ -153,7 +138,7 @@ export function renderNarrowGoalVisualization(input: GoalVisualizationInput): st
     ),
   );
   y += 76 + 28;
-  parts.push(text(x, y, l.builds, ` font-size="12" fill="#4b5563"`));
+  parts.push(text(x, y, l.buildsOn, ` font-size="12" fill="#4b5563"`));
   y += 10;
   if (shown.length === 0) {
     parts.push(
@@ -193,7 +178,7 @@ export function renderNarrowGoalVisualization(input: GoalVisualizationInput): st
  * narrow layout whenever the frame would scale it smaller.
  */
 export function renderGoalVisualization(input: GoalVisualizationInput): string {
-  const l = labels[input.locale ?? "en"];
+  const l = labelsOf(input);
   const colors = palette[input.status];
   const shown = input.prerequisites.slice(0, MAX_PREREQUISITES);
   const hidden = input.prerequisites.length - shown.length;
@@ -204,7 +189,7 @@ export function renderGoalVisualization(input: GoalVisualizationInput): string {
   const position = input.position ? l.position(input.position.index, input.position.total) : "";
   const heading = `${fit(input.skillTitle, 48)}${position ? ` · ${position}` : ""}`;
 
-  const left: string[] = [text(16, TOP - 10, l.builds, ` font-size="12" fill="#6b7280"`)];
+  const left: string[] = [text(16, TOP - 10, l.buildsOn, ` font-size="12" fill="#6b7280"`)];
   if (shown.length === 0)
     left.push(
       `<rect x="16" y="${TOP}" width="220" height="${BOX_HEIGHT}" rx="8" ` +

@@ -6,6 +6,7 @@ import { initialLearnerState } from "./learner-state.js";
 import { decideLaunch, readAllowlist, readLine } from "./line-policy.js";
 import type { LineSource } from "./line-source.js";
 import { floorKey } from "../store/policy-floor.js";
+import type { Locale } from "../i18n/index.js";
 
 /**
  * The contract major a session is launched for: pinned to it, under its own line (its policy,
@@ -25,7 +26,7 @@ export interface LaunchRequest {
    * to (L14). Stays in the backend (C15).
    */
   learner: string;
-  locale: "en" | "de";
+  locale: Locale;
   /** Explicit user choice to start on a WARN line despite the successor (L11). */
   acknowledgeSuccessor?: boolean;
   /**
@@ -40,7 +41,7 @@ export type LaunchResult =
   | {
       kind: "minted";
       learningSessionId: string;
-      communicationLocale: "en" | "de";
+      communicationLocale: Locale;
       expiresAt: string;
       newSessionPolicy: "ALLOW" | "WARN";
     }

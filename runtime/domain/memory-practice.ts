@@ -4,6 +4,7 @@ import type { Curriculum } from "./curriculum.js";
 import type { LearnerSnapshot } from "./learner-state.js";
 import { recallItems } from "./recall-items.js";
 import { checkCapability, issueCapability, type CapabilityScope } from "./workflow-capabilities.js";
+import type { Locale } from "../i18n/index.js";
 
 /** At most this many cards per practice deck. */
 export const maxDeckCards = 10;
@@ -46,7 +47,7 @@ export function practiceCard(
   curriculum: Curriculum,
   goalId: string,
   position: number,
-  locale: "en" | "de",
+  locale: Locale,
 ): PracticeCard {
   const goal = curriculum.goal(goalId)!;
   return { position, front: goal.recall.prompt[locale], back: goal.recall.answer[locale] };

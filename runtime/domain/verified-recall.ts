@@ -4,8 +4,8 @@ import type { Curriculum } from "./curriculum.js";
 import type { LearnerSnapshot, LearnerState, RecallBatchState } from "./learner-state.js";
 import { recallItems } from "./recall-items.js";
 import { recordRecall, type RecallSchedule } from "./spaced-repetition.js";
+import type { Locale } from "../i18n/index.js";
 
-type Locale = "en" | "de";
 /** A batch is never empty (opening one needs a due item), and the contract says so: minItems 1. */
 type NonEmpty<T> = [T, ...T[]];
 

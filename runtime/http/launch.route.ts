@@ -1,5 +1,6 @@
 import type { Context, Middleware } from "koa";
 import { errorTable, localizeError } from "../error-table.js";
+import { defaultLocale, isLocale } from "../i18n/index.js";
 import { isValidLearnerName, type LaunchTarget, launchSession } from "../domain/launch.js";
 import type { RuntimeServices } from "../services.js";
 import { primaryLaneId } from "../lanes/lane.js";
@@ -32,7 +33,7 @@ export function launchRoute(
     const foreign = self && sent?.learner !== undefined && sent.learner !== self.sub;
     const body =
       self && !foreign && sent && typeof sent === "object" ? { ...sent, learner: self.sub } : sent;
-    const locale = body?.locale ?? "en";
+    const locale = body?.locale ?? defaultLocale;
     const keys = body && typeof body === "object" ? Object.keys(body) : [];
     const known = new Set(["learner", "locale", "acknowledgeSuccessor", "contractMajor", "lane"]);
     // A session is for one provider lane; its answer names that lane's MCP URL.
@@ -54,7 +55,7 @@ export function launchRoute(
       !body ||
       keys.some((k) => !known.has(k)) ||
       !isValidLearnerName(body.learner) ||
-      (locale !== "en" && locale !== "de") ||
+      !isLocale(locale) ||
       (body.acknowledgeSuccessor !== undefined && typeof body.acknowledgeSuccessor !== "boolean") ||
       // A major this server does not serve is no launch target, nor is a lane it does not serve;
       // a lane serves the primary major only.
@@ -65,7 +66,9 @@ export function launchRoute(
         target.contractMajor !== services.identity.contractMajor)
     ) {
       ctx.status = errorTable.INVALID_INPUT.httpStatus;
-      ctx.body = localizeError("INVALID_INPUT", "en", { launchUrl: services.config.launchUrl });
+      ctx.body = localizeError("INVALID_INPUT", defaultLocale, {
+        launchUrl: services.config.launchUrl,
+      });
       return;
     }
     let result: Awaited<ReturnType<typeof launchSession>>;

@@ -3,6 +3,7 @@ import { Router } from "@koa/router";
 import { jwtVerify } from "jose";
 import type { Context, Middleware } from "koa";
 import { keyResolver } from "../auth/key-source.js";
+import { defaultLocale, isLocale } from "../i18n/index.js";
 import type { RuntimeServices } from "../services.js";
 
 /** Who signed in on the start page: the issuer's subject and a name to greet them with. */
@@ -135,7 +136,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
       maxAge: seconds * 1000,
       overwrite: true,
     });
-  const lang = (value: unknown) => (value === "de" ? "de" : "en");
+  const lang = (value: unknown) => (isLocale(value) ? value : defaultLocale);
   const back = (ctx: Context, l: string, failed = false) =>
     ctx.redirect(`/start?lang=${l}${failed ? "&signin=failed" : ""}`);
 

@@ -7,7 +7,8 @@ import type { Caller } from "../auth/auth-runtime.js";
 import { bearerChallenge } from "../auth/challenge.js";
 import type { ErrorCode } from "../../generated/types.gen.js";
 import { CapabilityError } from "../capability/index.js";
-import { localizeError, type MessageLocale } from "../error-table.js";
+import { localizeError } from "../error-table.js";
+import type { Locale } from "../i18n/index.js";
 import { CoachError } from "../errors.js";
 import { logCall, type CallLogFields } from "../observability/call-log.js";
 import { logFingerprint } from "../observability/session-fingerprint.js";
@@ -25,7 +26,7 @@ export function errorCodeOf(error: unknown): ErrorCode {
 }
 
 /** The caller's own session's locale when the gate got that far; English otherwise. */
-function localeOf(facts: CallFacts): MessageLocale {
+function localeOf(facts: CallFacts): Locale {
   return facts.locale ?? "en";
 }
 

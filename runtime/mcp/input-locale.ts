@@ -1,7 +1,7 @@
-import type { MessageLocale } from "../error-table.js";
 import type { Caller } from "../auth/auth-runtime.js";
 import { isOwnSession } from "../domain/session-gate.js";
 import type { RuntimeServices } from "../services.js";
+import type { Locale } from "../i18n/index.js";
 
 /**
  * The contract's session handle (`$defs/LearningSessionId` in
@@ -21,7 +21,7 @@ export async function refusedInputLocale(
   services: RuntimeServices,
   args: unknown,
   caller: Caller | undefined,
-): Promise<MessageLocale> {
+): Promise<Locale> {
   const sid =
     typeof args === "object" && args !== null
       ? (args as { learningSessionId?: unknown }).learningSessionId

@@ -1,10 +1,11 @@
 import type { SessionRecord } from "./store.js";
+import type { Locale } from "../i18n/index.js";
 
 /** A `sessions` row as both SQL dialects return it (PostgreSQL gives bigint columns as strings). */
 export interface SessionRow {
   session_id: string;
   learner_id: number;
-  locale: "en" | "de";
+  locale: Locale;
   contract_major: number;
   workflow_version: string;
   curriculum_revision: string;

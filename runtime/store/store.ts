@@ -1,13 +1,14 @@
 import type { Knex } from "knex";
 import type { ReplayVerdict } from "../capability/index.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
+import type { Locale } from "../i18n/index.js";
 
 /** A learning session as launched by the first party; pinned versions never change (L8). */
 export interface SessionRecord {
   sessionId: string;
   /** Internal; never leaves the backend (C15). */
   learnerId: number;
-  locale: "en" | "de";
+  locale: Locale;
   contractMajor: number;
   workflowVersion: string;
   curriculumRevision: string;

@@ -8,12 +8,13 @@ import {
   renderNarrowGoalVisualization,
 } from "../goal-visualization.js";
 import { openSession } from "../session-gate.js";
+import type { Locale } from "../../i18n/index.js";
 
 /** `_meta` key the goal-visualization widget reads (docs/ui-widgets.md). */
 const goalVisualizationMetaKey = "skillpilot/goalVisualization";
 
 /** The curriculum facts the image shows for the active goal. */
-function imageOf(curriculum: Curriculum, goal: Goal, locale: "en" | "de"): GoalVisualizationInput {
+function imageOf(curriculum: Curriculum, goal: Goal, locale: Locale): GoalVisualizationInput {
   const skill = curriculum.skill(goal.skillId)!;
   return {
     goalId: goal.goalId,

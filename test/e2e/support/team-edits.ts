@@ -94,7 +94,8 @@ export const completeSkillpilotActiveGoal = writeHandler({
   );
   for (const file of [
     "runtime/domain/full-context.ts",
-    "runtime/domain/instructions.ts",
+    "runtime/i18n/catalogs/en.ts",
+    "runtime/i18n/catalogs/de.ts",
     "skills/skillpilot-coach/SKILL.md",
     "release/submission/test-cases.json",
   ])
