@@ -56,7 +56,7 @@ export async function unactivatedUi(root: string): Promise<string[]> {
   const { buildAllUi } = await import("../release/ui/build-ui.js");
   const { readPluginContractMajor } = await import("../release/plugin-identity.js");
   try {
-    const { projectLayout } = await import("../contract-model/project-layout.js");
+    const { projectLayout } = await import("../contract-model/project/project-layout.js");
     const line = JSON.parse(await readFile(path.join(root, projectLayout.lineFile), "utf8")) as {
       activeUi?: Record<string, string>;
     };

@@ -12,15 +12,15 @@ import {
   parseContractDoc,
   type ContractDoc,
 } from "../../contract-model/contract-doc.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { arrayElementTexts } from "./json-scan.js";
 import {
   liveDefinitionHolders,
   toolsFreedByRetirement,
 } from "../../evolution/approved-definitions.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
-import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
-import { retainedUiPath } from "../../contract-model/ui-uri.js";
+import { listRetainedUi, readUiActivations } from "../../contract-model/ui/ui-store.js";
+import { retainedUiPath } from "../../contract-model/ui/ui-uri.js";
 
 const run = promisify(execFile);
 

@@ -24,7 +24,7 @@ import {
   WAIVER_UNUSED,
   type Waiver,
 } from "./waivers.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 const VERSION_BUMP_TOO_LOW = defineRule({
   id: "VERSION_BUMP_TOO_LOW",

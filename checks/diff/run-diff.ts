@@ -12,8 +12,8 @@ import {
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
 import type { LiveServerOptions } from "./live-server.js";
 import type { ContractDoc } from "../../contract-model/contract-doc.js";
-import { generatedStaleness } from "../../contract-model/generated-manifest.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { generatedStaleness } from "../../contract-model/project/generated-manifest.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { locateFindings } from "./locate-findings.js";
 import { snapshotToSources } from "./source-locations.js";
 import { diffDiagnostics } from "./report.js";
