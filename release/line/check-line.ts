@@ -4,7 +4,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { withLines } from "../../diagnostics/locate.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
-import { LINE_INVALID } from "../../generator/build-model.js";
+import { LINE_INVALID } from "../../generator/build-phases/document-checks.js";
 import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { type GitHistory, readGitHistory } from "../../contract-model/history/git-history.js";
 import { readPluginName } from "../plugin-identity.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
-import { LINE_INVALID } from "../../generator/build-model.js";
+import { LINE_INVALID } from "../../generator/build-phases/document-checks.js";
 import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { writeGenerated } from "../../generator/write.js";
