@@ -89,6 +89,8 @@ export interface DiffResult {
   findings: DiffFinding[];
   /** Problems that are not contract changes: version too low, waiver errors. */
   problems: Diagnostic[];
+  /** Why nothing was compared (no published snapshot yet); absent when something was. */
+  note?: string;
 }
 
 /**
