@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { toolchainAssetDirs } from "../contract-model/toolchain.js";
+import { toolchainAssetDirs } from "../contract-model/project/toolchain.js";
 
 /** TypeScript's incremental build record: every compiled file and the sha256 of its text. */
 interface BuildInfo {
@@ -77,7 +77,7 @@ export async function unactivatedUi(root: string): Promise<string[]> {
   const { buildAllUi } = await import("../release/ui/build-ui.js");
   const { readPluginContractMajor } = await import("../release/plugin-identity.js");
   try {
-    const { projectLayout } = await import("../contract-model/project-layout.js");
+    const { projectLayout } = await import("../contract-model/project/project-layout.js");
     const line = JSON.parse(await readFile(path.join(root, projectLayout.lineFile), "utf8")) as {
       activeUi?: Record<string, string>;
     };

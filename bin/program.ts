@@ -7,6 +7,7 @@ import { registerLintCommand } from "./commands/lint.command.js";
 import { registerSkillLintCommand } from "./commands/skill-lint.command.js";
 import { registerGenerateCommand } from "./commands/generate.command.js";
 import { registerHandlersCommand } from "./commands/handlers.command.js";
+import { registerSessionCommand } from "./commands/session-start.command.js";
 import { registerStartCommand } from "./commands/start.command.js";
 import { registerFreezeCommand } from "./commands/freeze.command.js";
 import { registerPrepareCommand } from "./commands/prepare.command.js";
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
     registerContractCommand,
     registerHandlersCommand,
     registerStartCommand,
+    registerSessionCommand,
     registerAuthCommand,
     registerDbCommand,
     registerPrepareCommand,

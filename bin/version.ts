@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { projectLayout } from "../contract-model/project-layout.js";
-import { toolchainPackage } from "../contract-model/toolchain.js";
+import { projectLayout } from "../contract-model/project/project-layout.js";
+import { toolchainPackage } from "../contract-model/project/toolchain.js";
 
 /**
  * `skillpilot --version`: the toolchain's own version, then the version layers of the project at

@@ -1,7 +1,7 @@
 /**
  * Gate predicates on single JSON Schema nodes, shared by the generator's authoring rules (located
  * in the schema sources) and the contract lint (located in a snapshot or any tools/list). Free text
- * is judged by behaviour, field by field, in free-text.ts.
+ * is judged by behaviour, field by field, in text/free-text.ts.
  */
 
 type SchemaNode = Record<string, unknown>;

@@ -2,9 +2,13 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
 import { canonicalSha256, sha256Hex } from "../contract-model/canonical.js";
-import { projectLayout, publishedDir, releaseFiles } from "../contract-model/project-layout.js";
-import { readReleaseIndex } from "../contract-model/release-index.js";
-import { readFreezeState } from "../contract-model/review-freeze.js";
+import {
+  projectLayout,
+  publishedDir,
+  releaseFiles,
+} from "../contract-model/project/project-layout.js";
+import { readReleaseIndex } from "../contract-model/release/release-index.js";
+import { readFreezeState } from "../contract-model/release/review-freeze.js";
 
 /** Format tag of `contracts/retired-definitions.json`. */
 export const retiredDefinitionsFormat = "skillpilot-retired-definitions/1";

@@ -1,7 +1,8 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { withLines } from "../diagnostics/locate.js";
-import { buildModel, type ContractSources } from "./build-model.js";
+import { buildModel } from "./build-model.js";
+import type { ContractSources } from "./build-phases/sources.js";
 import { emitAll } from "./emit/index.js";
 import type { EmittedFile } from "./emit/emitted-file.js";
 import type { ContractModel } from "./model.js";

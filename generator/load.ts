@@ -1,9 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "../contract-model/canonical.js";
-import { toolchainPackage } from "../contract-model/toolchain.js";
-import type { ContractSources } from "./build-model.js";
-import { projectLayout } from "../contract-model/project-layout.js";
+import { toolchainPackage } from "../contract-model/project/toolchain.js";
+import type { ContractSources } from "./build-phases/sources.js";
+import { projectLayout } from "../contract-model/project/project-layout.js";
 
 /** Where a project keeps its contract sources, relative to its root. */
 export interface ProjectPaths {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { projectLayout } from "../contract-model/project-layout.js";
+import { projectLayout } from "../contract-model/project/project-layout.js";
 
 /** Where the plugin identity (package name, display name, SemVer, origins) is written once. */
 export const pluginIdentityFile = projectLayout.pluginFile;

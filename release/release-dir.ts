@@ -2,7 +2,7 @@ import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { BundleInputError, collectTree } from "../contract-model/file-tree/collect-tree.js";
 import { parseSha256Manifest, sha256Hex } from "../contract-model/file-tree/sha256-manifest.js";
-import { releaseFiles } from "../contract-model/project-layout.js";
+import { releaseFiles } from "../contract-model/project/project-layout.js";
 
 /** What a draft or published folder on disk holds, checked against its own SHA256SUMS. */
 export interface ReleaseDirState {

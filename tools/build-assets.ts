@@ -1,6 +1,6 @@
 import { cp, lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { toolchainAssetDirs } from "../contract-model/toolchain.js";
+import { toolchainAssetDirs } from "../contract-model/project/toolchain.js";
 
 /**
  * The second step of `npm run build`: copy every asset folder of the toolchain

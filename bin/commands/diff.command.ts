@@ -127,29 +127,8 @@ export function registerDiffCommand(program: Command): void {
           process.exitCode = ExitCode.usage;
           return;
         }
-        if (outcome.status === "nothing-to-compare") {
-          if (opts.format === "json")
-            process.stdout.write(
-              `${JSON.stringify(
-                {
-                  requiredBump: "none",
-                  classification: "server-only",
-                  breaking: false,
-                  pinning: "none",
-                  comparisons: [],
-                  findings: [],
-                  problems: outcome.diagnostics,
-                  note: outcome.message,
-                },
-                null,
-                2,
-              )}\n`,
-            );
-          else
-            process.exitCode = emitReport(outcome.diagnostics, opts.format, { textTo: "stdout" });
-          return;
-        }
-        process.stdout.write(renderDiff(outcome.result, outcome.diagnostics, opts.format));
+        // Nothing to compare is a result too: the same document, with the notice as its problem.
+        process.stdout.write(renderDiff(outcome.result, opts.format));
         process.exitCode = outcome.failed ? ExitCode.findings : ExitCode.ok;
       },
     );

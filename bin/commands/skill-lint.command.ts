@@ -4,7 +4,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
 import { emitReport, emitStatus, formatOption } from "../report.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { projectPaths } from "./root.js";
 
 interface SkillLintOptions {

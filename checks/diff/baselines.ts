@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import semver from "semver";
 import { sha256Hex } from "../../contract-model/canonical.js";
 import { isObject } from "../../json-schema/schema-facts.js";
@@ -12,17 +10,16 @@ import {
   parseContractDoc,
   type ContractDoc,
 } from "../../contract-model/contract-doc.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { arrayElementTexts } from "./json-scan.js";
 import {
   liveDefinitionHolders,
   toolsFreedByRetirement,
 } from "../../evolution/approved-definitions.js";
 import { isServerUrl, listLiveTools, type LiveServerOptions } from "./live-server.js";
-import { listRetainedUi, readUiActivations } from "../../contract-model/ui-store.js";
-import { retainedUiPath } from "../../contract-model/ui-uri.js";
-
-const run = promisify(execFile);
+import { listRetainedUi, readUiActivations } from "../../contract-model/ui/ui-store.js";
+import { retainedUiPath } from "../../contract-model/ui/ui-uri.js";
+import { readGitFile } from "../../contract-model/history/git-history.js";
 
 /** Where `record-published` keeps immutable snapshots (L4). */
 export const publishedRoot = projectLayout.publishedDir;
@@ -166,19 +163,19 @@ export async function againstBaselines(
   if (against.startsWith("git:")) {
     const ref = against.slice(4);
     const label = `git:${ref}:${snapshotFile}`;
-    try {
-      const { stdout } = await run("git", ["-C", root, "show", `${ref}:${snapshotFile}`], {
-        maxBuffer: 512 * 1024 * 1024,
-      });
-      const doc = docFromText(stdout, label, diagnostics, version);
-      if (doc) doc.freedTools = await toolsFreedByRetirement(root);
-      return doc ? [doc] : [];
-    } catch {
+    const text = await readGitFile(root, ref, snapshotFile);
+    const doc =
+      typeof text === "string" ? docFromText(text, label, diagnostics, version) : undefined;
+    // Release records that cannot be read leave the commit's snapshot unusable as a baseline too.
+    const freed = doc && (await toolsFreedByRetirement(root).catch(() => undefined));
+    if (typeof text !== "string" || (doc && !freed)) {
       diagnostics.push(
         diagnose(CONTRACT_INPUT_INVALID, { variant: "notInGit", file: label }, { file: label }),
       );
       return [];
     }
+    if (doc && freed) doc.freedTools = freed;
+    return doc ? [doc] : [];
   }
   const abs = path.resolve(root, against);
   const info = await stat(abs).catch(() => undefined);

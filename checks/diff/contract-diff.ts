@@ -24,7 +24,7 @@ import {
   WAIVER_UNUSED,
   type Waiver,
 } from "./waivers.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 const VERSION_BUMP_TOO_LOW = defineRule({
   id: "VERSION_BUMP_TOO_LOW",
@@ -89,6 +89,8 @@ export interface DiffResult {
   findings: DiffFinding[];
   /** Problems that are not contract changes: version too low, waiver errors. */
   problems: Diagnostic[];
+  /** Why nothing was compared (no published snapshot yet); absent when something was. */
+  note?: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { toolchainPackage } from "../../contract-model/toolchain.js";
+import { toolchainPackage } from "../../contract-model/project/toolchain.js";
 import {
   boundedFetch,
   defaultLiveReadLimits,

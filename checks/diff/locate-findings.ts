@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { Location } from "../../diagnostics/diagnostic.js";
 import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
 import { pointerSegments } from "../../diagnostics/locate.js";
 import {
@@ -100,27 +100,29 @@ function positions(text: string, pointers: readonly string[]): Map<string, Posit
 }
 
 /**
- * Fill in file:line:col for many diagnostics on large documents: one streaming pass per file (the
- * shared `withLines` parses a whole tree per diagnostic, which a 7 MB tools/list with dozens of
- * findings cannot afford). Same answer: the deepest existing node on each pointer.
+ * A locator of file:line:col for many locations on large documents: one streaming pass per file
+ * over the pointers of `locations` (the shared `withLines` parses a whole tree per diagnostic,
+ * which a 7 MB tools/list with dozens of findings cannot afford). The locator gives each location
+ * the position of the deepest existing node on its pointer; a location that has a line already, or
+ * no pointer, or lies in a file that cannot be read, comes back unchanged.
  */
-export function locateFindings(
-  diagnostics: Diagnostic[],
+export function lineLocator(
+  locations: Iterable<Location>,
   textOf: (file: string) => string | undefined,
-): Diagnostic[] {
+): (location: Location) => Location {
   const byFile = new Map<string, string[]>();
-  for (const d of diagnostics)
-    if (d.location.line === undefined && d.location.pointer !== undefined)
-      byFile.set(d.location.file, [...(byFile.get(d.location.file) ?? []), d.location.pointer]);
+  for (const l of locations)
+    if (l.line === undefined && l.pointer !== undefined)
+      byFile.set(l.file, [...(byFile.get(l.file) ?? []), l.pointer]);
   const located = new Map<string, Map<string, Position>>();
   for (const [file, pointers] of byFile) {
     const text = textOf(file);
     if (text !== undefined) located.set(file, positions(text, pointers));
   }
-  return diagnostics.map((d) => {
-    const found = located.get(d.location.file);
-    if (!found || d.location.line !== undefined || d.location.pointer === undefined) return d;
-    const segs = pointerSegments(d.location.pointer);
+  return (location) => {
+    const found = located.get(location.file);
+    if (!found || location.line !== undefined || location.pointer === undefined) return location;
+    const segs = pointerSegments(location.pointer);
     for (let n = segs.length; n >= 0; n--) {
       const at =
         n === 0
@@ -131,8 +133,8 @@ export function locateFindings(
                 .map((x) => `/${escapePointerSegment(x)}`)
                 .join(""),
             );
-      if (at) return { ...d, location: { ...d.location, ...at } };
+      if (at) return { ...location, ...at };
     }
-    return d;
-  });
+    return location;
+  };
 }

@@ -57,25 +57,14 @@ export function diffSummary(result: DiffResult): string[] {
 }
 
 /**
- * Render a diff result; `json` is the published result document, the rest are diagnostic renderers.
+ * Render a diff result; `json` is the published result document (`contract-diff-result.schema.json`),
+ * the rest are diagnostic renderers over its findings and problems, each at the location it
+ * carries. A result that compared nothing (no baseline yet) has no verdict: its report is its notice.
  */
-export function renderDiff(
-  result: DiffResult,
-  diagnostics: Diagnostic[],
-  format: DiagnosticFormat,
-): string {
-  if (format === "json") {
-    const findings = result.findings.map((f, i) => ({
-      ...f,
-      location: diagnostics[i]?.location ?? f.location,
-    }));
-    return `${JSON.stringify(
-      { ...result, findings, problems: diagnostics.slice(result.findings.length) },
-      null,
-      2,
-    )}\n`;
-  }
-  const body = renderDiagnostics(diagnostics, format);
+export function renderDiff(result: DiffResult, format: DiagnosticFormat): string {
+  if (format === "json") return `${JSON.stringify(result, null, 2)}\n`;
+  const body = renderDiagnostics(diffDiagnostics(result), format);
+  if (result.comparisons.length === 0) return body;
   if (format === "text") return `${diffSummary(result).join("\n")}\n${body}`;
   if (format === "markdown")
     return `## Contract-Diff: ${result.breaking ? "breaking" : "compatible"}\n\n${diffSummary(

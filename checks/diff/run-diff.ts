@@ -12,11 +12,10 @@ import {
 import { diffContracts, diffFailed, type DiffResult } from "./contract-diff.js";
 import type { LiveServerOptions } from "./live-server.js";
 import type { ContractDoc } from "../../contract-model/contract-doc.js";
-import { generatedStaleness } from "../../contract-model/generated-manifest.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import { locateFindings } from "./locate-findings.js";
+import { generatedStaleness } from "../../contract-model/project/generated-manifest.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import { lineLocator } from "./locate-findings.js";
 import { snapshotToSources } from "./source-locations.js";
-import { diffDiagnostics } from "./report.js";
 import { defaultWaiverFile, readWaivers } from "./waivers.js";
 
 /**
@@ -71,12 +70,28 @@ export interface DiffRequest {
 }
 
 /**
- * Outcome: input errors (exit 2), nothing to compare (exit 0), or a result with its diagnostics.
+ * Outcome: input errors (exit 2), or a result — one that compared nothing (no baseline yet: no
+ * comparisons, the DIFF_NO_BASELINE notice, exit 0) or the comparison itself. Every finding and
+ * problem of a result carries its file:line location.
  */
 export type DiffOutcome =
   | { status: "input-error"; diagnostics: Diagnostic[] }
-  | { status: "nothing-to-compare"; message: string; diagnostics: Diagnostic[] }
-  | { status: "compared"; result: DiffResult; diagnostics: Diagnostic[]; failed: boolean };
+  | { status: "nothing-to-compare"; result: DiffResult; failed: false }
+  | { status: "compared"; result: DiffResult; failed: boolean };
+
+/** The result of a diff that compared nothing: no change, the notice as its one problem. */
+function nothingCompared(notice: Diagnostic): DiffResult {
+  return {
+    requiredBump: "none",
+    classification: "server-only",
+    breaking: false,
+    pinning: "none",
+    comparisons: [],
+    findings: [],
+    problems: [notice],
+    note: notice.message,
+  };
+}
 
 /** Load both sides and the waivers, run the diff, and attach file:line locations. */
 export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
@@ -130,34 +145,52 @@ export async function runDiff(req: DiffRequest): Promise<DiffOutcome> {
       baselines = await publishedBaselines(req.root, input);
       if (baselines.length === 0 && !hasErrors(input)) {
         const notice = diagnose(DIFF_NO_BASELINE, { dir: publishedRoot }, { file: publishedRoot });
-        return { status: "nothing-to-compare", message: notice.message, diagnostics: [notice] };
+        return { status: "nothing-to-compare", result: nothingCompared(notice), failed: false };
       }
     }
   }
-  if (hasErrors(input) || !newDoc || baselines.length === 0)
+  if (hasErrors(input) || !newDoc || baselines.length === 0) {
+    const locate = lineLocator(
+      input.map((d) => d.location),
+      (f) => textOf(req.root, f),
+    );
     return {
       status: "input-error",
-      diagnostics: locateFindings(input, (f) => textOf(req.root, f)),
+      diagnostics: input.map((d) => ({ ...d, location: locate(d.location) })),
     };
+  }
   const result = diffContracts(baselines, newDoc, {
     waivers: waivers.waivers,
     waiverFile: req.waiverFile ?? defaultWaiverFile,
     now: req.now,
     versionCheck: req.versionCheck,
   });
+  await placeFindings(req, result, [newDoc, ...baselines]);
+  return { status: "compared", result, failed: diffFailed(result) };
+}
+
+/**
+ * The one place a finding's location becomes a source location: each finding and problem carries
+ * the pointer its rule reported (in the old or new document); here it gets its file:line:col — for
+ * the project's own contract in the schema a developer edits, not the generated snapshot.
+ */
+async function placeFindings(
+  req: DiffRequest,
+  result: DiffResult,
+  docs: readonly ContractDoc[],
+): Promise<void> {
+  const placed = [...result.findings, ...result.problems];
   if (!req.newFile) {
-    // The project's own contract: point at the schema a developer edits, not the generated file.
-    const toSource = await snapshotToSources(req.root, newDoc);
-    for (const f of result.findings) f.location = toSource(f.location);
-    for (const p of result.problems) p.location = toSource(p.location);
+    const toSource = await snapshotToSources(req.root, docs[0]);
+    for (const item of placed) item.location = toSource(item.location);
   }
   // The compared documents' texts were read already; other files (schemas) are read once each.
-  const texts = new Map([newDoc, ...baselines].flatMap((d) => (d.text ? [[d.file, d.text]] : [])));
-  const diagnostics = locateFindings(
-    diffDiagnostics(result),
+  const texts = new Map(docs.flatMap((d) => (d.text ? [[d.file, d.text]] : [])));
+  const locate = lineLocator(
+    placed.map((item) => item.location),
     (f) => texts.get(f) ?? textOf(req.root, f),
   );
-  return { status: "compared", result, diagnostics, failed: diffFailed(result) };
+  for (const item of placed) item.location = locate(item.location);
 }
 
 /**

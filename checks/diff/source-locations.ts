@@ -4,7 +4,7 @@ import type { Location } from "../../diagnostics/diagnostic.js";
 import { escapePointerSegment } from "../../diagnostics/diagnostic.js";
 import { pointerSegments } from "../../diagnostics/locate.js";
 import type { ContractDoc } from "../../contract-model/contract-doc.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { isObject } from "../../json-schema/walk.js";
 
 interface SourceFile {

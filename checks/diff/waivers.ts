@@ -3,7 +3,7 @@ import type { ValidateFunction } from "ajv";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import waiverSchema from "./waivers.schema.json" with { type: "json" };
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 /** One accepted finding. */
 export interface Waiver {

@@ -1,5 +1,5 @@
 import type { ContractDoc, DiffTool } from "../../contract-model/contract-doc.js";
-import { FreeTextJudge } from "../../contract-model/free-text.js";
+import { FreeTextJudge } from "../../contract-model/text/free-text.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { isObject, propertiesOf, requiredOf } from "../../json-schema/schema-facts.js";

@@ -150,7 +150,7 @@ export class TraceRedactor {
 export async function proseOutputFields(
   tools: readonly { name: string; outputSchema?: unknown }[],
 ): Promise<Map<string, Set<string>>> {
-  const { FreeTextJudge } = await import("../free-text.js");
+  const { FreeTextJudge } = await import("../text/free-text.js");
   const judge = new FreeTextJudge();
   return new Map(
     tools.map((t) => [t.name, new Set(judge.fields(t.outputSchema ?? {}).map((f) => f.field))]),

@@ -1,4 +1,4 @@
-import { FreeTextJudge } from "../../contract-model/free-text.js";
+import { FreeTextJudge } from "../../contract-model/text/free-text.js";
 import type { Diagnostic, Location } from "../../diagnostics/diagnostic.js";
 import { defineRule } from "../../diagnostics/rule.js";
 import { dereference, locateInSource, walkResolved } from "../../json-schema/deref.js";

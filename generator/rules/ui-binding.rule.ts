@@ -1,4 +1,4 @@
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { defineRule } from "../../diagnostics/rule.js";
 import { isObject } from "../../json-schema/walk.js";
 import { generatorRule } from "./rule.js";

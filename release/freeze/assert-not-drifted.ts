@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { snapshotPath } from "../../contract-model/snapshot.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { readFreezeState } from "../../contract-model/review-freeze.js";
+import { readFreezeState } from "../../contract-model/release/review-freeze.js";
 import {
   describeBuildChanges,
   serverBuildChanges,
   serverBuildIdentity,
   type ServerBuildChange,
-} from "../../contract-model/server-build.js";
+} from "../../contract-model/release/server-build.js";
 
 /**
  * The answer of `checkFrozenContract`: whether the server may start, and why (one line for the

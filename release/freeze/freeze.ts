@@ -5,13 +5,17 @@ import { snapshotPath } from "../../contract-model/snapshot.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { serverBuildIdentity } from "../../contract-model/server-build.js";
-import { projectLayout, draftDir, releaseFiles } from "../../contract-model/project-layout.js";
+import { serverBuildIdentity } from "../../contract-model/release/server-build.js";
+import {
+  projectLayout,
+  draftDir,
+  releaseFiles,
+} from "../../contract-model/project/project-layout.js";
 import { VERSION_ALREADY_PUBLISHED } from "../prepare/prepare.js";
-import { readReleaseIndex } from "../../contract-model/release-index.js";
+import { readReleaseIndex } from "../../contract-model/release/release-index.js";
 import { readPackageVersion, readPluginName } from "../plugin-identity.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { readFreezeState, writeFreezeState } from "../../contract-model/review-freeze.js";
+import { readFreezeState, writeFreezeState } from "../../contract-model/release/review-freeze.js";
 import { LIVE_EVIDENCE_PENDING, liveEvidenceFor } from "../publish/live-evidence.js";
 
 const DRAFT_MISSING = defineRule({

@@ -2,14 +2,18 @@ import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { projectLayout, publishedDir, releaseFiles } from "../../contract-model/project-layout.js";
+import {
+  projectLayout,
+  publishedDir,
+  releaseFiles,
+} from "../../contract-model/project/project-layout.js";
 import {
   appendReleaseEntry,
   readReleaseIndex,
   type ReleaseEntry,
-} from "../../contract-model/release-index.js";
-import { readFreezeState } from "../../contract-model/review-freeze.js";
-import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui-store.js";
+} from "../../contract-model/release/release-index.js";
+import { readFreezeState } from "../../contract-model/release/review-freeze.js";
+import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui/ui-store.js";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { pluginIdentityFile, readFormerPackageNames } from "../plugin-identity.js";

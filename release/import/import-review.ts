@@ -1,7 +1,7 @@
 import type { ArchiveLimits } from "./archive-limits.js";
 import { lstat } from "node:fs/promises";
 import path from "node:path";
-import { projectLayout, reviewHistoryDir } from "../../contract-model/project-layout.js";
+import { projectLayout, reviewHistoryDir } from "../../contract-model/project/project-layout.js";
 import { hasErrors } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { readFormerPackageNames, readPluginName } from "../plugin-identity.js";

@@ -1,6 +1,6 @@
 import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
 import { renderSha256Manifest, sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { releaseFiles } from "../../contract-model/project-layout.js";
+import { releaseFiles } from "../../contract-model/project/project-layout.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { IMPORT_INPUT_INVALID } from "./import.rules.js";

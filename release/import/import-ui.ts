@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { uiBinding } from "../../contract-model/contract-doc.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { parseUiUri, retainedUiPath } from "../../contract-model/ui-uri.js";
+import { parseUiUri, retainedUiPath } from "../../contract-model/ui/ui-uri.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { IMPORT_HASH_MISMATCH, IMPORT_UI_MISSING, IMPORT_UI_UNADDRESSED } from "./import.rules.js";

@@ -1,5 +1,5 @@
 import { canonicalJson } from "../../contract-model/canonical.js";
-import { parseUiUri } from "../../contract-model/ui-uri.js";
+import { parseUiUri } from "../../contract-model/ui/ui-uri.js";
 import type { LocatedRelease } from "./locate-release.js";
 
 /** Format tag of the contract document an import records for a release it did not build. */

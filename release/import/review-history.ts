@@ -1,5 +1,5 @@
 import { appendRecord, type RecordFile, readRecord } from "../append-only-record.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 /** Format tag of `contracts/review-history.json`. */
 export const reviewHistoryFormat = "skillpilot-review-history/1";

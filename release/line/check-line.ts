@@ -4,11 +4,11 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { withLines } from "../../diagnostics/locate.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
-import { LINE_INVALID } from "../../generator/build-model.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import { type GitHistory, readGitHistory } from "../history/git-history.js";
+import { LINE_INVALID } from "../../generator/build-phases/document-checks.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import { type GitHistory, readGitHistory } from "../../contract-model/history/git-history.js";
 import { readPluginName } from "../plugin-identity.js";
-import { readReleaseIndex } from "../../contract-model/release-index.js";
+import { readReleaseIndex } from "../../contract-model/release/release-index.js";
 import {
   checkLineHistory,
   committedLines,

@@ -4,9 +4,13 @@ import semver from "semver";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { validateLineTransition } from "../../generated/validators.gen.js";
-import { projectLayout, publishedRoot, releaseFiles } from "../../contract-model/project-layout.js";
-import { type FileVersion, readGitFile } from "../history/git-history.js";
-import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
+import {
+  projectLayout,
+  publishedRoot,
+  releaseFiles,
+} from "../../contract-model/project/project-layout.js";
+import { type FileVersion, readGitFile } from "../../contract-model/history/git-history.js";
+import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release/release-index.js";
 
 /** The three orthogonal axes of a contract line (L11), in the order they are checked. */
 export const lineAxes = ["supportLifecycle", "publicationStatus", "newSessionPolicy"] as const;

@@ -11,14 +11,14 @@ import { buildArchives } from "../bundle/archives.js";
 import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
 import { BundleInputError, collectTree } from "../../contract-model/file-tree/collect-tree.js";
 import { renderSha256Manifest, sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { releaseFiles } from "../../contract-model/project-layout.js";
+import { releaseFiles } from "../../contract-model/project/project-layout.js";
 import { checkLine, lineFile } from "../line/check-line.js";
 import { buildAllUi, UiBuildError, type UiArtifact } from "../ui/build-ui.js";
 import { resolveUiResource } from "../ui/resolve-ui.js";
-import { parseUiUri } from "../../contract-model/ui-uri.js";
+import { parseUiUri } from "../../contract-model/ui/ui-uri.js";
 import { buildSubmissionPack } from "../submission/submission-pack.js";
 import { packageTree } from "./package-tree.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 const RELEASE_VERSION_INVALID = defineRule({
   id: "RELEASE_VERSION_INVALID",

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { readFreezeState } from "../../contract-model/review-freeze.js";
-import { projectLayout, draftDir } from "../../contract-model/project-layout.js";
-import { readReleaseIndex } from "../../contract-model/release-index.js";
+import { readFreezeState } from "../../contract-model/release/review-freeze.js";
+import { projectLayout, draftDir } from "../../contract-model/project/project-layout.js";
+import { readReleaseIndex } from "../../contract-model/release/release-index.js";
 import { inspectReleaseDir } from "../release-dir.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import { assembleDraft, type DraftContent } from "./assemble-draft.js";

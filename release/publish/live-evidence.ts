@@ -1,6 +1,6 @@
 import { appendRecord, type RecordFile, readRecord } from "../append-only-record.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import type { PublicationEvidence } from "../../contract-model/release-index.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import type { PublicationEvidence } from "../../contract-model/release/release-index.js";
 import { defineRule } from "../../diagnostics/rule.js";
 
 /** Format tag of `contracts/live-evidence.json`. */

@@ -3,11 +3,11 @@ import path from "node:path";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
-import { LINE_INVALID } from "../../generator/build-model.js";
+import { LINE_INVALID } from "../../generator/build-phases/document-checks.js";
 import { generateFromSources } from "../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { writeGenerated } from "../../generator/write.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import {
   allowedTargets,
   checkLineHistory,
@@ -16,7 +16,7 @@ import {
   transitionAllowed,
 } from "../line/line-history.js";
 import { readPluginName } from "../plugin-identity.js";
-import { readReleaseIndex, type ReleaseEntry } from "../../contract-model/release-index.js";
+import { readReleaseIndex, type ReleaseEntry } from "../../contract-model/release/release-index.js";
 
 /** What `record-published` will do to `release/line.json`, decided before anything is written. */
 export interface LinePublicationPlan {

@@ -6,16 +6,20 @@ import { diagnose, defineRule } from "../../diagnostics/rule.js";
 import { collectTree } from "../../contract-model/file-tree/collect-tree.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
 import { intactDraft, NOT_FROZEN, type ReleaseStepResult } from "../freeze/freeze.js";
-import { readFreezeState, writeFreezeState } from "../../contract-model/review-freeze.js";
-import { projectLayout, publishedDir, releaseFiles } from "../../contract-model/project-layout.js";
+import { readFreezeState, writeFreezeState } from "../../contract-model/release/review-freeze.js";
+import {
+  projectLayout,
+  publishedDir,
+  releaseFiles,
+} from "../../contract-model/project/project-layout.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui-store.js";
+import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui/ui-store.js";
 import { writeReleaseDir } from "../write-release-dir.js";
 import {
   appendReleaseEntry,
   readReleaseIndex,
   type ReleaseEntry,
-} from "../../contract-model/release-index.js";
+} from "../../contract-model/release/release-index.js";
 import {
   entryEvidence,
   LIVE_EVIDENCE_MISSING,

@@ -6,8 +6,8 @@ import {
   type Retirement,
 } from "../../evolution/approved-definitions.js";
 import { canonicalJson } from "../../contract-model/canonical.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import { readReleaseIndex } from "../../contract-model/release-index.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import { readReleaseIndex } from "../../contract-model/release/release-index.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import type { ReleaseStepResult } from "../freeze/freeze.js";
 

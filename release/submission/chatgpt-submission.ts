@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import type { ContractModel } from "../../generator/model.js";
 import { ajvErrorMessage, ajvErrorPointer, createAjv } from "../../json-schema/ajv.js";
 import { isObject } from "../../json-schema/walk.js";

@@ -2,7 +2,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { docFromText } from "../../checks/diff/baselines.js";
 import { lintDirectory } from "../../checks/lint/directory/lint-directory.js";
 import type { BundleFile } from "../../contract-model/file-tree/bundle-file.js";
-import { releaseFiles } from "../../contract-model/project-layout.js";
+import { releaseFiles } from "../../contract-model/project/project-layout.js";
 import type { ContractModel } from "../../generator/model.js";
 import { buildChatgptSubmission } from "./chatgpt-submission.js";
 import { buildClaudeReport } from "./claude-directory-report.js";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { ajvErrorMessage, ajvErrorPointer, createAjv } from "../../json-schema/ajv.js";
 import casesSchema from "./test-cases.schema.json" with { type: "json" };
 

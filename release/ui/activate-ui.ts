@@ -6,7 +6,7 @@ import { defaultPaths, readContractSources } from "../../generator/load.js";
 import { writeGenerated } from "../../generator/write.js";
 import { lineFile } from "../line/check-line.js";
 import type { UiArtifact } from "./build-ui.js";
-import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui-store.js";
+import { recordUiActivations, retainUiArtifact } from "../../contract-model/ui/ui-store.js";
 
 /** What `ui build --activate` changed. */
 export interface ActivateResult {

@@ -1,8 +1,8 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { uiUri } from "../../contract-model/ui-uri.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { uiUri } from "../../contract-model/ui/ui-uri.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 /** One built UI page: a single self-contained HTML document and its content address. */
 export interface UiArtifact {

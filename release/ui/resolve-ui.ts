@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { listRetainedUi, readRetainedUi } from "../../contract-model/ui-store.js";
-import { parseUiUri } from "../../contract-model/ui-uri.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { listRetainedUi, readRetainedUi } from "../../contract-model/ui/ui-store.js";
+import { parseUiUri } from "../../contract-model/ui/ui-uri.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { buildAllUi } from "./build-ui.js";
 
 /** Where `resolveUiResource` found the bytes. */

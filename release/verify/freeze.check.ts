@@ -2,11 +2,11 @@ import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { checkFrozenBuild, checkFrozenContract } from "../freeze/assert-not-drifted.js";
-import { readFreezeState } from "../../contract-model/review-freeze.js";
-import { projectLayout, draftDir } from "../../contract-model/project-layout.js";
+import { readFreezeState } from "../../contract-model/release/review-freeze.js";
+import { projectLayout, draftDir } from "../../contract-model/project/project-layout.js";
 import { FROZEN_DRAFT_MODIFIED } from "../publish/record-published.js";
 import { inspectReleaseDir } from "../release-dir.js";
-import { serverBuildLayers } from "../../contract-model/server-build.js";
+import { serverBuildLayers } from "../../contract-model/release/server-build.js";
 
 const CONTRACT_DRIFTED_WHILE_FROZEN = defineRule({
   id: "CONTRACT_DRIFTED_WHILE_FROZEN",

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { releaseFiles } from "../../contract-model/project-layout.js";
-import type { ReleaseEntry } from "../../contract-model/release-index.js";
+import { releaseFiles } from "../../contract-model/project/project-layout.js";
+import type { ReleaseEntry } from "../../contract-model/release/release-index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { importedSnapshot } from "../import/imported-contract.js";

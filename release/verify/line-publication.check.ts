@@ -1,8 +1,8 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { listContractLines } from "../../contract-model/contract-lines.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import type { ReleaseIndex } from "../../contract-model/release-index.js";
+import { listContractLines } from "../../contract-model/release/contract-lines.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import type { ReleaseIndex } from "../../contract-model/release/release-index.js";
 
 const LINE_PUBLICATION_UNRECORDED = defineRule({
   id: "LINE_PUBLICATION_UNRECORDED",

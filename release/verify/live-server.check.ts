@@ -13,7 +13,7 @@ import {
 } from "../../checks/diff/live-server.js";
 import { liveDefinitionHolders } from "../../evolution/approved-definitions.js";
 import { type ContractDoc, parseContractDoc } from "../../contract-model/contract-doc.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import type { DiffFinding } from "../../checks/diff/contract-diff.js";
 import type { LiveEvidence } from "../publish/live-evidence.js";
 import { witnessText } from "./witness-text.js";

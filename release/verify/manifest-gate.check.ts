@@ -11,9 +11,9 @@ import {
   draftsRoot,
   publishedDir,
   releaseFiles,
-} from "../../contract-model/project-layout.js";
+} from "../../contract-model/project/project-layout.js";
 import { pluginIdentityFile as pluginFile } from "../plugin-identity.js";
-import type { ReleaseIndex } from "../../contract-model/release-index.js";
+import type { ReleaseIndex } from "../../contract-model/release/release-index.js";
 import {
   MANIFEST_DISPLAY_NAME,
   MANIFEST_ORIGIN,

@@ -11,8 +11,8 @@ import {
   publishedDir,
   publishedRoot,
   releaseFiles,
-} from "../../contract-model/project-layout.js";
-import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
+} from "../../contract-model/project/project-layout.js";
+import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release/release-index.js";
 import { checkImportedRelease } from "./imported.check.js";
 import { inspectReleaseDir } from "../release-dir.js";
 

@@ -3,14 +3,14 @@ import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { canonicalJsonCompact } from "../../contract-model/canonical.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import {
   type FileVersion,
   readGitFile,
   readGitTree,
   workTreeBlobIds,
-} from "../history/git-history.js";
-import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release-index.js";
+} from "../../contract-model/history/git-history.js";
+import type { ReleaseEntry, ReleaseIndex } from "../../contract-model/release/release-index.js";
 
 export const RELEASE_RECORD_REWRITTEN = defineRule({
   id: "RELEASE_RECORD_REWRITTEN",

@@ -4,11 +4,11 @@ import {
   type Retirement,
 } from "../../evolution/approved-definitions.js";
 import { canonicalJsonCompact } from "../../contract-model/canonical.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import type { ReleaseIndex } from "../../contract-model/release-index.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import type { ReleaseIndex } from "../../contract-model/release/release-index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
-import type { FileVersion } from "../history/git-history.js";
+import type { FileVersion } from "../../contract-model/history/git-history.js";
 import { RETIRED_DEFINITIONS_INVALID } from "../retire/retire-definitions.js";
 import { RELEASE_RECORD_REWRITTEN } from "./release-records.check.js";
 

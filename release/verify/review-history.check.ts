@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { projectLayout, reviewHistoryDir } from "../../contract-model/project-layout.js";
+import { projectLayout, reviewHistoryDir } from "../../contract-model/project/project-layout.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { readReviewHistory, type ReviewHistoryEntry } from "../import/review-history.js";

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { isCommit } from "../history/git-history.js";
+import { isCommit } from "../../contract-model/history/git-history.js";
 
 const VERIFY_SINCE_INVALID = defineRule({
   id: "VERIFY_SINCE_INVALID",

@@ -3,11 +3,11 @@ import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import { readUiActivations, type UiActivation } from "../../contract-model/ui-store.js";
-import { parseUiUri, retainedUiPath } from "../../contract-model/ui-uri.js";
-import type { FileVersion } from "../history/git-history.js";
-import type { ReleaseIndex } from "../../contract-model/release-index.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import { readUiActivations, type UiActivation } from "../../contract-model/ui/ui-store.js";
+import { parseUiUri, retainedUiPath } from "../../contract-model/ui/ui-uri.js";
+import type { FileVersion } from "../../contract-model/history/git-history.js";
+import type { ReleaseIndex } from "../../contract-model/release/release-index.js";
 import { UI_BYTES_CHANGED, UI_NOT_RETAINED } from "./ui-retention.check.js";
 
 const UI_ACTIVATION_UNRECORDED = defineRule({

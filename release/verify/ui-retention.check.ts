@@ -3,9 +3,13 @@ import path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import { sha256Hex } from "../../contract-model/file-tree/sha256-manifest.js";
-import { projectLayout, publishedDir, releaseFiles } from "../../contract-model/project-layout.js";
-import type { ReleaseIndex } from "../../contract-model/release-index.js";
-import { parseUiUri, retainedUiPath } from "../../contract-model/ui-uri.js";
+import {
+  projectLayout,
+  publishedDir,
+  releaseFiles,
+} from "../../contract-model/project/project-layout.js";
+import type { ReleaseIndex } from "../../contract-model/release/release-index.js";
+import { parseUiUri, retainedUiPath } from "../../contract-model/ui/ui-uri.js";
 
 export const UI_NOT_RETAINED = defineRule({
   id: "UI_NOT_RETAINED",

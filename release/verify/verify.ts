@@ -1,14 +1,14 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { checkLine } from "../line/check-line.js";
 import { readPluginName } from "../plugin-identity.js";
 import {
   readReleaseIndex,
   releaseIndexFormat,
   type ReleaseIndex,
-} from "../../contract-model/release-index.js";
-import { readGitHistory } from "../history/git-history.js";
+} from "../../contract-model/release/release-index.js";
+import { readGitHistory } from "../../contract-model/history/git-history.js";
 import { checkFreeze } from "./freeze.check.js";
 import { checkLinePublication } from "./line-publication.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";

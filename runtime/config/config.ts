@@ -3,7 +3,7 @@ import { readConfigFile, schemaErrors, valueAt, violation } from "./config-file.
 import type { ClientProfile } from "../auth/client-profiles.js";
 import { StartupError } from "./startup-error.js";
 import type { KeyringConfig } from "../capability/index.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
 
 /** Everything the runtime reads from the environment, a config file and CLI flags. */
 export interface RuntimeConfig {

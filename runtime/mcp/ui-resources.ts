@@ -1,9 +1,9 @@
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/server";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import { projectLayout } from "../../contract-model/project-layout.js";
-import { listRetainedUi, readRetainedUi } from "../../contract-model/ui-store.js";
-import { parseUiUri } from "../../contract-model/ui-uri.js";
-import { widgetCsp } from "../../contract-model/widget-csp.js";
+import { projectLayout } from "../../contract-model/project/project-layout.js";
+import { listRetainedUi, readRetainedUi } from "../../contract-model/ui/ui-store.js";
+import { parseUiUri } from "../../contract-model/ui/ui-uri.js";
+import { widgetCsp } from "../../contract-model/ui/widget-csp.js";
 
 /** MIME type of an MCP Apps page (L9). */
 export const uiMimeType = "text/html;profile=mcp-app";

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { appendFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import AjvDraft04 from "ajv-draft-04";
-import { publishedDir } from "../../contract-model/project-layout.js";
+import { publishedDir } from "../../contract-model/project/project-layout.js";
 import {
   copyProject,
   makeTemplateProject,

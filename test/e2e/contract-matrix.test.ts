@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { listContractLines, servedLines } from "../../contract-model/contract-lines.js";
+import { listContractLines, servedLines } from "../../contract-model/release/contract-lines.js";
 import { providerLanes } from "../../generated/identity.gen.js";
 import { validateContractLine } from "../../generated/validators.gen.js";
 import { eras } from "../runtime/support/mcp-clients.js";

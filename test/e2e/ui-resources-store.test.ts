@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { listRetainedUi } from "../../contract-model/ui-store.js";
-import { retainedUiPath, uiUri } from "../../contract-model/ui-uri.js";
+import { listRetainedUi } from "../../contract-model/ui/ui-store.js";
+import { retainedUiPath, uiUri } from "../../contract-model/ui/ui-uri.js";
 import { eras } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture, useServedClient } from "../runtime/support/runtime-fixture.js";
 

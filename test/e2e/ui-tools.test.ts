@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
 import { errorCode, eras } from "../runtime/support/mcp-clients.js";
 import { repoRoot, useServedClient } from "../runtime/support/runtime-fixture.js";
-import { listRetainedUi } from "../../contract-model/ui-store.js";
+import { listRetainedUi } from "../../contract-model/ui/ui-store.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

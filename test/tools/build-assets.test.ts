@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { changedSinceBuild } from "../../bin/build-freshness.js";
-import { toolchainAssetDirs } from "../../contract-model/toolchain.js";
+import { toolchainAssetDirs } from "../../contract-model/project/toolchain.js";
 import { startPageDir } from "../../runtime/http/start-page-files.js";
 import { buildAssets } from "../../tools/build-assets.js";
 

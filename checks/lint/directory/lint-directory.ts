@@ -1,7 +1,7 @@
 import { sortDiagnostics, type Diagnostic } from "../../../diagnostics/diagnostic.js";
 import { pointerSegments } from "../../../diagnostics/locate.js";
 import type { ContractDoc } from "../../../contract-model/contract-doc.js";
-import { widgetCsp } from "../../../contract-model/widget-csp.js";
+import { widgetCsp } from "../../../contract-model/ui/widget-csp.js";
 import { isObject, type JsonObject } from "../../../json-schema/walk.js";
 import { lintTool, type LintTool } from "../lint-rule.js";
 import { explicitAnnotations, truthfulAnnotations } from "../rules/annotations.rule.js";

@@ -1,4 +1,4 @@
-import { FreeTextJudge } from "../../../contract-model/free-text.js";
+import { FreeTextJudge } from "../../../contract-model/text/free-text.js";
 import { isProseString } from "../../../contract-model/trace/prose-value.js";
 import { envelopeTitles } from "../../../contract-model/trace/turn-facts.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";

@@ -1,4 +1,4 @@
-import { FreeTextJudge } from "../../../contract-model/free-text.js";
+import { FreeTextJudge } from "../../../contract-model/text/free-text.js";
 import { isOpenObject } from "../../../contract-model/schema-predicates.js";
 import { walkSchema } from "../../../json-schema/walk.js";
 import { pointerJoin } from "../../../diagnostics/diagnostic.js";

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { sampleValue } from "../../../checks/diff/sample.js";
-import { retainedUiPath } from "../../../contract-model/ui-uri.js";
+import { retainedUiPath } from "../../../contract-model/ui/ui-uri.js";
 import { createAjv } from "../../../json-schema/ajv.js";
 import {
   connectClient,

@@ -3,7 +3,7 @@ import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { canonicalJson, sha256Hex } from "../../../contract-model/canonical.js";
 import { renderSha256Manifest } from "../../../contract-model/file-tree/sha256-manifest.js";
-import { publishedDir } from "../../../contract-model/project-layout.js";
+import { publishedDir } from "../../../contract-model/project/project-layout.js";
 import { repoRoot } from "../../support/temp-project.js";
 import { cli, editJson, publishRelease, useProjectCopies } from "../support/temp-project.js";
 import { assertRefused, treeDigest } from "../support/tree-digest.js";

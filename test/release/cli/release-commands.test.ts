@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { publishedDir } from "../../../contract-model/project-layout.js";
+import { publishedDir } from "../../../contract-model/project/project-layout.js";
 import { copyProject, makeTemplateProject, removeProject } from "../support/temp-project.js";
 import { treeDigest } from "../support/tree-digest.js";
 

@@ -5,11 +5,15 @@ import { gunzipSync } from "node:zlib";
 import { sha256Hex } from "../../../contract-model/file-tree/sha256-manifest.js";
 import { checkFrozenContract } from "../../../release/freeze/assert-not-drifted.js";
 import { freeze, unfreeze } from "../../../release/freeze/freeze.js";
-import { readFreezeState } from "../../../contract-model/review-freeze.js";
-import { projectLayout, draftDir, publishedDir } from "../../../contract-model/project-layout.js";
+import { readFreezeState } from "../../../contract-model/release/review-freeze.js";
+import {
+  projectLayout,
+  draftDir,
+  publishedDir,
+} from "../../../contract-model/project/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
-import { readReleaseIndex } from "../../../contract-model/release-index.js";
+import { readReleaseIndex } from "../../../contract-model/release/release-index.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi } from "../../../release/ui/build-ui.js";
 import { verifyRelease } from "../../../release/verify/verify.js";

@@ -7,10 +7,10 @@ import {
   reachableTargets,
   transitionAllowed,
 } from "../../../release/line/line-history.js";
-import { projectLayout, publishedDir } from "../../../contract-model/project-layout.js";
+import { projectLayout, publishedDir } from "../../../contract-model/project/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
-import { readReleaseIndex } from "../../../contract-model/release-index.js";
+import { readReleaseIndex } from "../../../contract-model/release/release-index.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
 import { generateFromSources } from "../../../generator/generate.js";
 import { defaultPaths, readContractSources } from "../../../generator/load.js";

@@ -5,9 +5,9 @@ import path from "node:path";
 import { sha256Hex } from "../../../contract-model/file-tree/sha256-manifest.js";
 import { activateUi } from "../../../release/ui/activate-ui.js";
 import { buildAllUi, buildUiArtifact, UiBuildError } from "../../../release/ui/build-ui.js";
-import { retainUiArtifact } from "../../../contract-model/ui-store.js";
+import { retainUiArtifact } from "../../../contract-model/ui/ui-store.js";
 import { listServableUi, resolveUiResource } from "../../../release/ui/resolve-ui.js";
-import { parseUiUri, retainedUiPath, uiUri } from "../../../contract-model/ui-uri.js";
+import { parseUiUri, retainedUiPath, uiUri } from "../../../contract-model/ui/ui-uri.js";
 import { ruleIds, useProjectCopies } from "../support/temp-project.js";
 
 describe("release/ui: content-addressed UI artifacts (L10)", function () {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { projectLayout } from "../../../contract-model/project-layout.js";
+import { projectLayout } from "../../../contract-model/project/project-layout.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
 import {
   cliVerify,

@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { freeze } from "../../../release/freeze/freeze.js";
 import { checkLine } from "../../../release/line/check-line.js";
-import { draftDir } from "../../../contract-model/project-layout.js";
+import { draftDir } from "../../../contract-model/project/project-layout.js";
 import { prepare } from "../../../release/prepare/prepare.js";
 import { recordPublished } from "../../../release/publish/record-published.js";
 import { verifyRelease } from "../../../release/verify/verify.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { sha256Hex } from "../../../contract-model/file-tree/sha256-manifest.js";
-import { projectLayout, publishedDir } from "../../../contract-model/project-layout.js";
+import { projectLayout, publishedDir } from "../../../contract-model/project/project-layout.js";
 import { verifyRelease } from "../../../release/verify/verify.js";
 import {
   commitAll,

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson } from "./canonical.js";
-import { projectLayout } from "./project-layout.js";
+import { canonicalJson } from "../canonical.js";
+import { projectLayout } from "../project/project-layout.js";
 import type { ServerBuild } from "./server-build.js";
 
 /** The review freeze of one draft version: what its bytes and its contract were when frozen. */

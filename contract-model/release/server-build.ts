@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJsonCompact, sha256Hex } from "./canonical.js";
-import { BundleInputError, collectTree } from "./file-tree/collect-tree.js";
-import { renderSha256Manifest } from "./file-tree/sha256-manifest.js";
-import { projectLayout } from "./project-layout.js";
+import { canonicalJsonCompact, sha256Hex } from "../canonical.js";
+import { BundleInputError, collectTree } from "../file-tree/collect-tree.js";
+import { renderSha256Manifest } from "../file-tree/sha256-manifest.js";
+import { projectLayout } from "../project/project-layout.js";
 
 /** Format tag of a recorded server build identity. */
 export const serverBuildFormat = "skillpilot-server-build/1";

@@ -2,8 +2,15 @@ import { execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 
+/*
+ * The one reader of a project's git history: the committed versions of files (the release history
+ * checks), a file at a commit (Contract-Diff's `git:REF` baselines, the line history), a commit's
+ * tree and the work tree's blob ids. Paths are repository paths, so each reader first checks that
+ * the project root is the top of its work tree.
+ */
+
 const run = promisify(execFile);
-const bigOutput = { maxBuffer: 256 * 1024 * 1024 };
+const bigOutput = { maxBuffer: 512 * 1024 * 1024 };
 
 /** One committed version of a file: the commit that wrote it and the bytes it wrote. */
 export interface FileVersion {

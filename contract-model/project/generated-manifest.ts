@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { sha256Hex } from "./canonical.js";
+import { sha256Hex } from "../canonical.js";
 import { projectLayout } from "./project-layout.js";
 
 /** `generated/manifest.gen.json`: sha256 of every source the generator read and file it wrote. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { projectLayout } from "./project-layout.js";
+import { projectLayout } from "../project/project-layout.js";
 
 /** One contract-line file of a project: its path, its content and its support lifecycle. */
 export interface ContractLineFile {

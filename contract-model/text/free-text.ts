@@ -1,9 +1,9 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { pointerJoin } from "../diagnostics/diagnostic.js";
-import { createAjv } from "../json-schema/ajv.js";
-import { isObject } from "../json-schema/walk.js";
+import { pointerJoin } from "../../diagnostics/diagnostic.js";
+import { createAjv } from "../../json-schema/ajv.js";
+import { isObject } from "../../json-schema/walk.js";
 import { type ProseShape, proseWitness, UndecidedPattern } from "./string-language.js";
-import { WORD_LIST_BOUND } from "./trace/prose-value.js";
+import { WORD_LIST_BOUND } from "../trace/prose-value.js";
 
 /**
  * Free text in tool inputs (C5, G11), judged by what a field's language CAN hold, not by whether it

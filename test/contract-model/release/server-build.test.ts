@@ -6,7 +6,7 @@ import {
   describeBuildChanges,
   serverBuildChanges,
   serverBuildIdentity,
-} from "../../contract-model/server-build.js";
+} from "../../../contract-model/release/server-build.js";
 
 /** Write files of a small project (posix paths). */
 async function write(root: string, files: Record<string, string>): Promise<void> {

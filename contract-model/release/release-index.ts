@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson } from "./canonical.js";
-import { projectLayout } from "./project-layout.js";
+import { canonicalJson } from "../canonical.js";
+import { projectLayout } from "../project/project-layout.js";
 
 /** Format tag of `contracts/release-index.json`. */
 export const releaseIndexFormat = "skillpilot-release-index/1";

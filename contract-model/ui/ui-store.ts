@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJson, sha256Hex } from "./canonical.js";
-import { projectLayout } from "./project-layout.js";
+import { canonicalJson, sha256Hex } from "../canonical.js";
+import { projectLayout } from "../project/project-layout.js";
 import { parseUiUri, retainedUiPath, uiUri } from "./ui-uri.js";
 
 /** Result of retaining one artifact in the repository store. */
