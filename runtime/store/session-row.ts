@@ -1,4 +1,4 @@
-import type { SessionRecord } from "./store.js";
+import type { SessionRecord } from "../domain/ports/coach-store.js";
 
 /** A `sessions` row as both SQL dialects return it (PostgreSQL gives bigint columns as strings). */
 export interface SessionRow {
