@@ -11,7 +11,8 @@ import {
 } from "./mcp/served-contract.js";
 import type { ApprovedDefinitions } from "../evolution/approved-definitions.js";
 import { primaryContract } from "./primary-contract.js";
-import type { CallContext, RuntimeServices } from "./services.js";
+import type { CallContext } from "./domain/call-context.js";
+import type { RuntimeServices } from "./services.js";
 import type { DefinitionSet } from "../evolution/tool-naming.js";
 
 /** Another contract major a server serves beside its own (e.g. the next one, or an older one). */

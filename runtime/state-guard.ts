@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import { StartupError } from "./config/startup-error.js";
 import { readLine } from "./domain/line-policy.js";
 import { assertDatabaseIntact, damagedDatabase, isDamagedDatabase } from "./store/database-file.js";
-import { floorKey, PolicyRevisionFloor } from "./store/policy-floor.js";
+import { floorKey } from "./domain/ports/coach-store.js";
+import { PolicyRevisionFloor } from "./store/policy-floor.js";
 import {
   type DatabaseLocation,
   describeDatabase,

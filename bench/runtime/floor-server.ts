@@ -13,7 +13,7 @@ import type { CoachHandlers, ToolName } from "../../generated/handlers.gen.js";
 import { loadConfig } from "../../runtime/config/config.js";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { serve } from "../../runtime/server.js";
-import type { CallContext } from "../../runtime/services.js";
+import type { CallContext } from "../../runtime/domain/call-context.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const dataDir = process.argv[2];

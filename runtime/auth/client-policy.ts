@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { canonicalSha256 } from "../../contract-model/canonical.js";
 import { StartupError } from "../config/startup-error.js";
-import type { CoachStore, SqlExecutor } from "../store/store.js";
+import type { CoachStore, SqlExecutor } from "../domain/ports/coach-store.js";
 import type { ActivatedProfile } from "./client-profiles.js";
 
 /** How long an instance counts as running without a heartbeat, on the database's clock. */

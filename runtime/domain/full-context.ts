@@ -1,11 +1,10 @@
 import type { CoachToolName, ContextOption, FullContext } from "../../generated/types.gen.js";
-import type { RuntimeServices } from "../services.js";
+import type { HandlerDeps, OpenSession } from "./call-context.js";
 import type { Curriculum, Goal } from "./curriculum.js";
 import { examMaxScore, pendingExam } from "./exams.js";
 import { instructionFor } from "./instructions.js";
 import { masteredGoals, type LearnerSnapshot } from "./learner-state.js";
 import { frontier, skillsWithFrontier } from "./learning-rules.js";
-import type { OpenSession } from "./session-gate.js";
 import { dueRecallItems } from "./recall-items.js";
 import { issueCapability } from "./workflow-capabilities.js";
 import { optionPayload } from "./option-payloads.js";
@@ -77,18 +76,18 @@ export function decideNextStep(
  * curriculum keys; nothing here names the learner (C15).
  */
 export function buildFullContext(
-  services: RuntimeServices,
+  deps: HandlerDeps,
   session: OpenSession,
   snapshot: LearnerSnapshot,
   now: Date,
 ): FullContext {
-  const { curriculum, identity } = services;
+  const { curriculum } = deps;
   const locale = session.locale;
   const base = {
     contractMajor: 1 as const,
     learningSessionId: session.sessionId,
     stateVersion: snapshot.stateVersion,
-    stateSchemaVersion: identity.stateSchemaVersion,
+    stateSchemaVersion: deps.stateSchemaVersion,
     workflowVersion: session.workflowVersion,
     curriculumRevision: session.curriculumRevision,
     communicationLocale: locale,
@@ -133,7 +132,7 @@ export function buildFullContext(
     case "exam": {
       const title = curriculum.skill(step.skillId)!.title[locale];
       const assessmentCapability = issueCapability(
-        { services, session, now },
+        { deps, session, now },
         "assessment",
         { stateVersion: snapshot.stateVersion },
         {
@@ -170,7 +169,7 @@ export function buildFullContext(
   const options: ContextOption[] = step.choices.map((choice) => ({
     kind: choice.kind,
     label: optionLabel(curriculum, choice, locale),
-    payload: optionPayload(services.keyring, {
+    payload: optionPayload(deps.keyring, {
       learningSessionId: session.sessionId,
       stateVersion: snapshot.stateVersion,
       policyRevision,

@@ -1,22 +1,35 @@
 import { randomBytes } from "node:crypto";
 import type { LineSuccessor } from "../../generated/types.gen.js";
+import type { RuntimeConfig } from "../config/config.js";
 import { localizeError, type LocalizedError } from "../error-table.js";
-import type { RuntimeServices } from "../services.js";
+import type { RuntimeIdentity } from "../identity.js";
+import type { ServedTarget } from "./call-context.js";
+import type { Curriculum } from "./curriculum.js";
 import { initialLearnerState } from "./learner-state.js";
 import { decideLaunch, readAllowlist, readLine } from "./line-policy.js";
 import type { LineSource } from "./line-source.js";
-import { floorKey } from "../store/policy-floor.js";
+import { type CoachStore, floorKey } from "./ports/coach-store.js";
 import type { Locale } from "../i18n/index.js";
 
 /**
  * The contract major a session is launched for: pinned to it, under its own line (its policy,
  * revision and floor). The primary one when the launch names none.
  */
-export interface LaunchTarget {
-  contractMajor: number;
-  workflowVersion: string;
-  line: LineSource;
+export interface LaunchTarget extends ServedTarget {
   lineFile: string;
+}
+
+/** What a launch uses of the server's services (the composition root's `RuntimeServices`). */
+export interface LaunchDeps {
+  config: Pick<RuntimeConfig, "allowlistFile" | "launchUrl" | "sessionTtlSeconds" | "lineFile">;
+  identity: Pick<RuntimeIdentity, "contractMajor" | "workflowVersion">;
+  /** The primary contract major's line. */
+  line: LineSource;
+  curriculum: Curriculum;
+  store: CoachStore;
+  /** The OAuth issuer whose subjects learners are (L14). */
+  auth: { settings: { issuer: string } };
+  now: () => Date;
 }
 
 /** A first-party launch request (the WebGUI or the CLI; never a chat tool). */
@@ -69,7 +82,7 @@ function newSessionId(): string {
  * floor stored in the database (which another process may have raised) refuses it.
  */
 export async function launchSession(
-  services: RuntimeServices,
+  services: LaunchDeps,
   request: LaunchRequest,
   target: LaunchTarget = primaryTarget(services),
 ): Promise<LaunchResult> {
@@ -137,7 +150,9 @@ export async function launchSession(
 }
 
 /** The primary contract major: the one the services were built for. */
-export function primaryTarget(services: RuntimeServices): LaunchTarget {
+export function primaryTarget(
+  services: Pick<LaunchDeps, "identity" | "line" | "config">,
+): LaunchTarget {
   return {
     contractMajor: services.identity.contractMajor,
     workflowVersion: services.identity.workflowVersion,

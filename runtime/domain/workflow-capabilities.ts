@@ -6,8 +6,7 @@ import {
   type Claims,
   type Purpose,
 } from "../capability/index.js";
-import type { RuntimeServices } from "../services.js";
-import type { OpenSession } from "./session-gate.js";
+import type { HandlerDeps, OpenSession } from "./call-context.js";
 
 /** Purposes of the coach workflows' capabilities (options have their own payload family). */
 export type WorkflowPurpose = Exclude<Purpose, "option">;
@@ -25,7 +24,7 @@ export const capabilityLifetimeMs: Readonly<Record<WorkflowPurpose, number>> = {
  * and the call's clock.
  */
 export interface CapabilityScope {
-  services: RuntimeServices;
+  deps: HandlerDeps;
   /**
    * The gated session; its policyRevisionInForce is what capabilities are minted and checked under.
    */
@@ -43,7 +42,7 @@ export function issueCapability(
   binding: CapabilityBinding,
   data?: ClaimData,
 ): string {
-  return mintCapability(scope.services.keyring, {
+  return mintCapability(scope.deps.keyring, {
     purpose,
     learningSessionId: scope.session.sessionId,
     policyRevision: scope.session.policyRevisionInForce,
@@ -66,7 +65,7 @@ export function checkCapability(
   token: string,
   binding: CapabilityBinding | "deferred",
 ): Claims {
-  return openCapability(scope.services.keyring, token, {
+  return openCapability(scope.deps.keyring, token, {
     purpose,
     learningSessionId: scope.session.sessionId,
     policyRevision: scope.session.policyRevisionInForce,

@@ -2,17 +2,18 @@ import type { ToolInput, ToolName, ToolOutput } from "../../generated/handlers.g
 import type { Receipt } from "../../generated/types.gen.js";
 import { spendCapability, type Claims } from "../capability/index.js";
 import { canonicalSha256 } from "../../contract-model/canonical.js";
+import type { CallContext, HandlerDeps, OpenSession } from "./call-context.js";
+import { type CallFacts, reported, reportingFailure, sessionFacts } from "./call-facts.js";
 import type { GoalProgress, LearnerSnapshot, LearnerState } from "./learner-state.js";
-import { openSession, type OpenSession } from "./session-gate.js";
+import { openSession } from "./session-gate.js";
 import { CoachError } from "../errors.js";
 import { randomId } from "../random-pool.js";
-import type { CallContext, RuntimeServices } from "../services.js";
-import { StateVersionMismatch, type IdempotencyKey, type WriteTx } from "../store/store.js";
-import { TxReplayStore } from "../store/tx-replay-store.js";
+import { StateVersionMismatch, type IdempotencyKey, type WriteTx } from "./ports/coach-store.js";
+import { TxReplayStore } from "./tx-replay-store.js";
 
 /** What a rule sees before the transaction (step 3). */
 export interface AuthorizeContext {
-  services: RuntimeServices;
+  deps: HandlerDeps;
   session: OpenSession;
   now: Date;
 }
@@ -100,17 +101,31 @@ function newReceiptId(): string {
  * dispatcher); this runs steps 2–7 of the write path: session gate → authorize → (in one
  * transaction) the learner read once → the rule's binding check → capability spend → idempotency →
  * optimistic lock → the domain effect, `stateVersion + 1`, the receipt and the idempotency record →
- * the answer. Any failure rolls the whole transaction back (C14).
+ * the answer. Any failure rolls the whole transaction back (C14). The answer, or what the handler
+ * throws, carries the call's facts for its log line (the session, the client request id, the state
+ * version read and then committed).
  */
 export function writeHandler<N extends ToolName, Auth = undefined, Value = undefined>(
   rule: WriteRule<N, Auth, Value>,
 ) {
   return async (input: ToolInput<N>, ctx: CallContext): Promise<ToolOutput<N>> => {
-    const { services, now } = ctx;
     const sessionId = String(field(input, "learningSessionId"));
     const session = await openSession(sessionId, ctx);
+    const facts = sessionFacts(session);
+    return reportingFailure(facts, () => run(input, ctx, session, facts));
+  };
+
+  async function run(
+    input: ToolInput<N>,
+    ctx: CallContext,
+    session: OpenSession,
+    facts: CallFacts,
+  ): Promise<ToolOutput<N>> {
+    const { deps, now } = ctx;
+    // The id the caller named, as the session gate found it.
+    const sessionId = session.sessionId;
     const auth = rule.authorize
-      ? await rule.authorize(input, { services, session, now })
+      ? await rule.authorize(input, { deps, session, now })
       : (undefined as Auth);
     const requestKey = rule.requestKey
       ? rule.requestKey(input, auth)
@@ -119,7 +134,7 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
       ? rule.expectedVersion(input, auth)
       : (field(input, "expectedStateVersion") as number | undefined);
     if (typeof field(input, "clientRequestId") === "string")
-      ctx.facts.clientRequestId = field(input, "clientRequestId") as string;
+      facts.clientRequestId = field(input, "clientRequestId") as string;
 
     const key: IdempotencyKey | undefined =
       requestKey === undefined
@@ -134,9 +149,9 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
     const fingerprint = key || spent ? canonicalSha256({ tool: rule.tool, input }) : "";
     if (flightKey) inFlight.add(flightKey);
     try {
-      const response = await services.store.write(async (tx): Promise<string | ToolOutput<N>> => {
+      const response = await deps.store.write(async (tx): Promise<string | ToolOutput<N>> => {
         const snapshot = await tx.loadLearner(session.learnerId);
-        ctx.facts.stateVersion = snapshot.stateVersion;
+        facts.stateVersion = snapshot.stateVersion;
         rule.bind?.(auth, snapshot);
         if (spent) await spendCapability(new TxReplayStore(tx), spent, fingerprint);
         if (key) {
@@ -150,7 +165,7 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
         if (expected !== undefined && expected !== snapshot.stateVersion)
           throw new CoachError("STATE_CONFLICT");
 
-        const effect = await rule.apply(input, { services, session, now, snapshot, auth, tx });
+        const effect = await rule.apply(input, { deps, session, now, snapshot, auth, tx });
         const at = now.toISOString();
         let nextVersion: number;
         try {
@@ -182,7 +197,7 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
           progress,
         };
         const respond = rule.respond({
-          services,
+          deps,
           session,
           now,
           value: effect.value,
@@ -192,7 +207,7 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
         // The answer as this caller gets it, checked before commit: a refusal rolls the write back.
         const output = (ctx.answer ? await ctx.answer(respond) : respond) as ToolOutput<N>;
         ctx.answered = true;
-        ctx.facts.stateVersion = nextVersion;
+        facts.stateVersion = nextVersion;
         if (!key) return output;
         const serialized = JSON.stringify(output);
         await tx.saveIdempotency({
@@ -200,14 +215,16 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
           fingerprint,
           response: serialized,
           createdAt: at,
-          expiresAt: now.getTime() + services.config.idempotencyTtlSeconds * 1000,
+          expiresAt: now.getTime() + deps.idempotencyTtlSeconds * 1000,
         });
         return serialized;
       });
       // Parsing the stored text makes a first answer and its replay the same bytes (G6).
-      return typeof response === "string" ? (JSON.parse(response) as ToolOutput<N>) : response;
+      const output =
+        typeof response === "string" ? (JSON.parse(response) as ToolOutput<N>) : response;
+      return reported(output, facts);
     } finally {
       if (flightKey) inFlight.delete(flightKey);
     }
-  };
+  }
 }

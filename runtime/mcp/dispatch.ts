@@ -12,7 +12,9 @@ import type { Locale } from "../i18n/index.js";
 import { CoachError } from "../errors.js";
 import { logCall, type CallLogFields } from "../observability/call-log.js";
 import { logFingerprint } from "../observability/session-fingerprint.js";
-import type { CallContext, CallFacts, RuntimeServices } from "../services.js";
+import type { CallContext } from "../domain/call-context.js";
+import { type CallFacts, factsOf, mergeFacts } from "../domain/call-facts.js";
+import { handlerDeps, type RuntimeServices } from "../services.js";
 import { refusedInputLocale } from "./input-locale.js";
 import type { ServedContract, ServedTool } from "./served-contract.js";
 import { AdapterMappingError } from "./served-contract.js";
@@ -100,35 +102,39 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
   const ctx: CallContext = {
-    services,
+    deps: handlerDeps(services),
     contract,
     now: services.now(),
-    facts: {},
     ...(caller && { caller }),
     ...(lane && { lane }),
   };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
   const served = typeof name === "string" ? contract.tools.get(name) : undefined;
   if (!served) {
-    record(services, contract, "unknown", UNKNOWN_TOOL, ctx.facts, started);
+    record(services, contract, "unknown", UNKNOWN_TOOL, {}, started);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
   }
   const tool = served.name;
   ctx.calledTool = tool;
   const refusal = authRefusal(services, served, caller);
   if (refusal) {
-    record(services, contract, tool, refusal.code, ctx.facts, started);
+    record(services, contract, tool, refusal.code, {}, started);
     const locale = await refusedInputLocale(services, args, caller);
     const error = localizeError(refusal.code, locale, { launchUrl: services.config.launchUrl });
     return errorResult(error, { "mcp/www_authenticate": [refusal.challenge] });
   }
+  // The facts of the call's domain work, as its run returned them (or its error carries them).
+  let facts: CallFacts = {};
   try {
     if (prototypeKey || !served.validateInput(args ?? {})) throw new CoachError("INVALID_INPUT");
-    const output = await served.run(args, ctx);
+    const ran = await served.run(args, ctx);
+    const output = ran.output;
+    facts = ran.facts;
     const deviation = services.turnMonitor?.observe({ tool, args, code: "OK", output });
-    record(services, contract, tool, "OK", ctx.facts, started, deviation);
+    record(services, contract, tool, "OK", facts, started, deviation);
     return successResult(tool, output as never, ctx.widgetMeta);
   } catch (error) {
+    facts = mergeFacts(facts, factsOf(error));
     const code = errorCodeOf(error);
     if (error instanceof AdapterMappingError)
       services.logger.error(
@@ -146,11 +152,11 @@ export async function callTool(
     // Refused input named nothing the monitor may trust; every other outcome is part of a turn.
     const deviation =
       code === "INVALID_INPUT" ? undefined : services.turnMonitor?.observe({ tool, args, code });
-    record(services, contract, tool, code, ctx.facts, started, deviation);
+    record(services, contract, tool, code, facts, started, deviation);
     const locale =
-      code === "INVALID_INPUT" && !ctx.facts.locale
+      code === "INVALID_INPUT" && !facts.locale
         ? await refusedInputLocale(services, args, caller)
-        : localeOf(ctx.facts);
+        : localeOf(facts);
     return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
   }
 }

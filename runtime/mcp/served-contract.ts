@@ -1,7 +1,8 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import { CoachError } from "../errors.js";
+import type { CallContext } from "../domain/call-context.js";
+import { type CallFacts, factsOf, reportingFailure } from "../domain/call-facts.js";
 import type { LineSource } from "../domain/line-source.js";
-import type { CallContext } from "../services.js";
 import { type DefinitionSet, nameToolsFor, toolNamings } from "../../evolution/tool-naming.js";
 
 /** A JSON Schema object as the descriptors carry it. */
@@ -57,6 +58,12 @@ export interface ContractImplementation {
   live?: readonly DefinitionSet[];
 }
 
+/** A call's answer and the facts of its domain work, for its log line. */
+export interface ToolRun {
+  output: unknown;
+  facts: CallFacts;
+}
+
 /** One callable tool of a served contract. */
 export interface ServedTool {
   name: string;
@@ -64,7 +71,11 @@ export interface ServedTool {
   scopes: readonly string[];
   validateInput: GeneratedValidator;
   outputSchema: JsonObject;
-  run(input: unknown, ctx: CallContext): Promise<unknown>;
+  /**
+   * Run the call; what it throws carries the facts known by then (`factsOf` of the error, see
+   * `domain/call-facts.ts`).
+   */
+  run(input: unknown, ctx: CallContext): Promise<ToolRun>;
 }
 
 /** A contract major as one MCP endpoint serves it. */
@@ -124,18 +135,21 @@ function validatorOf(contract: GeneratedContract, tool: string, side: "Input" | 
 /**
  * Run a handler with the step that turns its output into the caller's answer. A write handler
  * applies `ctx.answer` inside its transaction (so a refused answer rolls the write back, and the
- * idempotency record keeps the answer as sent); for any other handler it runs here, after.
+ * idempotency record keeps the answer as sent); for any other handler it runs here, after. The
+ * facts are the ones the handler's output carries.
  */
 async function answered(
   handler: ToolImplementation,
   input: unknown,
   ctx: CallContext,
   answer: (output: unknown) => Promise<unknown>,
-): Promise<unknown> {
+): Promise<ToolRun> {
   ctx.answer = answer;
   ctx.answered = false;
   const output = await handler(input as never, ctx);
-  return ctx.answered ? output : answer(output);
+  const facts = factsOf(output);
+  if (ctx.answered) return { output, facts };
+  return { output: await reportingFailure(facts, () => answer(output)), facts };
 }
 
 /**

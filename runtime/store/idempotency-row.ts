@@ -1,4 +1,4 @@
-import type { IdempotencyKey, IdempotencyRecord } from "./store.js";
+import type { IdempotencyKey, IdempotencyRecord } from "../domain/ports/coach-store.js";
 
 /** The values of an idempotency_records row in column order (session_id … expires_at). */
 export function idempotencyValues(r: IdempotencyRecord): unknown[] {

@@ -1,4 +1,4 @@
-import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
+import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/ports/coach-store.js";
 
 /** A progress row as both dialects fold it into the learner read: `[goal, status, attempts, mastered]`. */
 export type ProgressTuple = [

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { CoachStore } from "./store.js";
+import { type CoachStore, floorKey } from "../domain/ports/coach-store.js";
 
 /** About a minute of short pauses before a busy SQLite database counts as a failure. */
 const MAX_BUSY_RETRIES = 400;
@@ -10,13 +10,6 @@ const MAX_BUSY_RETRIES = 400;
  * their own transaction.
  */
 export const FLOOR_REFRESH_MS = 5_000;
-
-/**
- * The `server_state` key of a contract major's floor: each major has its own line and so its own
- * revisions (the first major keeps the key it always had).
- */
-export const floorKey = (contractMajor: number): string =>
-  contractMajor === 1 ? "policy_revision_floor" : `policy_revision_floor:v${contractMajor}`;
 
 /**
  * The SQL of a floor, the same text for both dialects (`?` placeholders, the key first): read it,

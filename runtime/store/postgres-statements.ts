@@ -1,4 +1,4 @@
-import type { GoalProgress, LearnerSnapshot } from "../domain/learner-state.js";
+import type { GoalProgress, LearnerSnapshot } from "../domain/ports/coach-store.js";
 import { type ProgressTuple, toSnapshot } from "./learner-row.js";
 import { floorSql } from "./policy-floor.js";
 

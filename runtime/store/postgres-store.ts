@@ -1,12 +1,17 @@
 import knexFactory, { type Knex } from "knex";
 import pg from "pg";
-import type { LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
 import { type LearnerRow, statements, toLearnerSnapshot } from "./postgres-statements.js";
 import { PostgresWriteTx } from "./postgres-write-tx.js";
 import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
-import type { CoachStore, SessionRecord, SqlExecutor, WriteTx } from "./store.js";
+import type {
+  CoachStore,
+  LearnerSnapshot,
+  SessionRecord,
+  SqlExecutor,
+  WriteTx,
+} from "../domain/ports/coach-store.js";
 
 /** SQLSTATEs after which a SERIALIZABLE transaction is simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);

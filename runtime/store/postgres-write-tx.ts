@@ -1,5 +1,4 @@
 import type pg from "pg";
-import type { LearnerSnapshot } from "../domain/learner-state.js";
 import { CoachError } from "../errors.js";
 import { idempotencyValues, type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
 import {
@@ -14,7 +13,7 @@ import {
   toLearnerSnapshot,
 } from "./postgres-statements.js";
 import { sessionValues, toSession, type SessionRow } from "./session-row.js";
-import type { WriteTx } from "./store.js";
+import type { LearnerSnapshot, WriteTx } from "../domain/ports/coach-store.js";
 
 /**
  * One SERIALIZABLE write transaction on one pooled connection, in as few round trips as the work

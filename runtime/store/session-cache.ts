@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { SessionRecord } from "./store.js";
+import type { SessionRecord } from "../domain/ports/coach-store.js";
 
 /**
  * Sessions are immutable once launched (pinned versions, subject, expiry never change, rows are

@@ -1,4 +1,4 @@
-import type { SessionRecord } from "./store.js";
+import type { SessionRecord } from "../domain/ports/coach-store.js";
 import type { Locale } from "../i18n/index.js";
 
 /** A `sessions` row as both SQL dialects return it (PostgreSQL gives bigint columns as strings). */

@@ -1,10 +1,14 @@
 import type Database from "better-sqlite3";
-import type { LearnerSnapshot } from "../domain/learner-state.js";
 import { idempotencyValues, type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
 import { floorSql } from "./policy-floor.js";
 import { type ProgressTuple, toSnapshot } from "./learner-row.js";
 import { sessionValues, toSession, type SessionRow } from "./session-row.js";
-import { StateVersionMismatch, type ReceiptRecord, type WriteTx } from "./store.js";
+import {
+  type LearnerSnapshot,
+  type ReceiptRecord,
+  StateVersionMismatch,
+  type WriteTx,
+} from "../domain/ports/coach-store.js";
 
 // The SQL of the embedded store's hot path: prepared statements, transaction control and the
 // write transaction the pipeline sees (sqlite-store.ts owns connections and the group commit).

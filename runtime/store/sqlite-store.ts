@@ -2,7 +2,6 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
 import knexFactory, { type Knex } from "knex";
-import type { LearnerSnapshot } from "../domain/learner-state.js";
 import { migrationSource } from "./migrations/index.js";
 import { SessionCache } from "./session-cache.js";
 import { type CommitDelayHook, commitWindow } from "./commit-delay-hook.js";
@@ -15,7 +14,13 @@ import {
   transactionControl,
   writeTx,
 } from "./sqlite-statements.js";
-import type { CoachStore, SessionRecord, SqlExecutor, WriteTx } from "./store.js";
+import type {
+  CoachStore,
+  LearnerSnapshot,
+  SessionRecord,
+  SqlExecutor,
+  WriteTx,
+} from "../domain/ports/coach-store.js";
 
 /** File name of the embedded database inside the data directory. */
 export const databaseFileName = "skillpilot.sqlite";

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { coachHandlers } from "../../runtime/domain/handlers/index.js";
 import { databaseFileName } from "../../runtime/store/sqlite-store.js";
 import type { CoachHandlers } from "../../generated/handlers.gen.js";
-import type { CallContext } from "../../runtime/services.js";
+import type { CallContext } from "../../runtime/domain/call-context.js";
 import { connectClient } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture } from "../runtime/support/runtime-fixture.js";
 

@@ -1,5 +1,5 @@
 import type { CoachAdapters } from "../../../generated/handlers.gen.js";
-import type { CallContext } from "../../services.js";
+import type { CallContext } from "../call-context.js";
 
 /**
  * One adapter per superseded tool of the contract (`supersededBy` in its schema): how an old call

@@ -15,10 +15,10 @@ const sameChoice = (a: OptionChoice, b: Record<string, unknown>) =>
  */
 export const chooseSkillpilotOption = writeHandler({
   tool: "choose_skillpilot_option",
-  apply(input, { services, session, snapshot, now }) {
+  apply(input, { deps, session, snapshot, now }) {
     let claim: Record<string, unknown>;
     try {
-      claim = openOptionPayload(services.keyring, input.option, {
+      claim = openOptionPayload(deps.keyring, input.option, {
         learningSessionId: session.sessionId,
         stateVersion: snapshot.stateVersion,
         policyRevision: session.policyRevisionInForce,
@@ -31,11 +31,11 @@ export const chooseSkillpilotOption = writeHandler({
         );
       throw error;
     }
-    const choice = openChoices(services.curriculum, snapshot).find((c) => sameChoice(c, claim));
+    const choice = openChoices(deps.curriculum, snapshot).find((c) => sameChoice(c, claim));
     if (!choice) throw new CoachError("OPTION_STALE");
     if (choice.kind === "nextGoal")
       return { state: { ...snapshot.state, activeGoalId: choice.goalId }, value: undefined };
-    const first = frontier(services.curriculum, masteredGoals(snapshot)).find(
+    const first = frontier(deps.curriculum, masteredGoals(snapshot)).find(
       (g) => g.skillId === choice.skillId,
     );
     if (!first) throw new CoachError("OPTION_STALE");
@@ -44,6 +44,5 @@ export const chooseSkillpilotOption = writeHandler({
       value: undefined,
     };
   },
-  respond: ({ services, session, snapshot, now }) =>
-    buildFullContext(services, session, snapshot, now),
+  respond: ({ deps, session, snapshot, now }) => buildFullContext(deps, session, snapshot, now),
 });

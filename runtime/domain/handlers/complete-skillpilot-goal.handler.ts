@@ -13,9 +13,9 @@ import { advanceAfterMastery, skillMastery } from "../learning-rules.js";
  */
 export const completeGoalRule: WriteRule<"complete_skillpilot_goal", undefined, string> = {
   tool: "complete_skillpilot_goal",
-  apply(input, { services, snapshot, now }) {
+  apply(input, { deps, snapshot, now }) {
     const goalId = snapshot.state.activeGoalId;
-    const goal = goalId ? services.curriculum.goal(goalId) : undefined;
+    const goal = goalId ? deps.curriculum.goal(goalId) : undefined;
     if (!goal) throw new CoachError("NOT_ELIGIBLE");
     const previous = snapshot.progress.get(goal.goalId);
     const achieved = input.decision === "achieved";
@@ -27,15 +27,15 @@ export const completeGoalRule: WriteRule<"complete_skillpilot_goal", undefined, 
     };
     if (!achieved) return { state: snapshot.state, progress: [progress], value: goal.goalId };
     const mastered = new Set([...masteredGoals(snapshot), goal.goalId]);
-    const hold = checkpointPending(services.curriculum, snapshot, mastered, now);
+    const hold = checkpointPending(deps.curriculum, snapshot, mastered, now);
     return {
-      state: advanceAfterMastery(services.curriculum, snapshot.state, mastered, hold),
+      state: advanceAfterMastery(deps.curriculum, snapshot.state, mastered, hold),
       progress: [progress],
       value: goal.goalId,
     };
   },
-  respond({ services, session, snapshot, now, receipt, value: goalId }) {
-    const goal = services.curriculum.goal(goalId)!;
+  respond({ deps, session, snapshot, now, receipt, value: goalId }) {
+    const goal = deps.curriculum.goal(goalId)!;
     const mastered = masteredGoals(snapshot);
     const status = mastered.has(goalId)
       ? "mastered"
@@ -45,8 +45,8 @@ export const completeGoalRule: WriteRule<"complete_skillpilot_goal", undefined, 
     return {
       receipt,
       goal: { goalId, skillId: goal.skillId, title: goal.title[session.locale], status },
-      mastery: skillMastery(services.curriculum, goal.skillId, mastered),
-      successor: buildFullContext(services, session, snapshot, now),
+      mastery: skillMastery(deps.curriculum, goal.skillId, mastered),
+      successor: buildFullContext(deps, session, snapshot, now),
     };
   },
 };

@@ -1,6 +1,6 @@
 import type { ToolHandler } from "../../../generated/handlers.gen.js";
-import type { CallContext } from "../../services.js";
-import { openSession } from "../session-gate.js";
+import type { CallContext } from "../call-context.js";
+import { readHandler } from "../read-pipeline.js";
 import { batchAnswers, noBatch } from "../verified-recall.js";
 import { checkCapability, issueCapability } from "../workflow-capabilities.js";
 
@@ -13,17 +13,14 @@ import { checkCapability, issueCapability } from "../workflow-capabilities.js";
 export const getSkillpilotVerifiedRecallAnswers: ToolHandler<
   "get_skillpilot_verified_recall_answers",
   CallContext
-> = async (input, ctx) => {
-  const session = await openSession(input.learningSessionId, ctx);
-  const snapshot = await ctx.services.store.loadLearner(session.learnerId);
-  ctx.facts.stateVersion = snapshot.stateVersion;
-  const scope = { services: ctx.services, session, now: ctx.now };
+> = readHandler((input, scope) => {
+  const { deps, session, snapshot } = scope;
   const batch = snapshot.state.recallBatch;
   checkCapability(scope, "batch", input.batchCapability, { batchId: batch?.batchId ?? noBatch });
   // A current batch capability implies the batch is open.
   const open = batch!;
   return {
-    answers: batchAnswers(ctx.services.curriculum, open, session.locale),
+    answers: batchAnswers(deps.curriculum, open, session.locale),
     gradingCapability: issueCapability(
       scope,
       "grading",
@@ -31,4 +28,4 @@ export const getSkillpilotVerifiedRecallAnswers: ToolHandler<
       { items: open.goalIds.length },
     ),
   };
-};
+});

@@ -1,5 +1,5 @@
 import type { CoachHandlers } from "../../../generated/handlers.gen.js";
-import type { CallContext } from "../../services.js";
+import type { CallContext } from "../call-context.js";
 import { chooseSkillpilotOption } from "./choose-skillpilot-option.handler.js";
 import { completeSkillpilotGoal } from "./complete-skillpilot-goal.handler.js";
 import { getSkillpilotLearningContext } from "./get-skillpilot-learning-context.handler.js";

@@ -20,11 +20,11 @@ export const recordSkillpilotAssessmentScore = writeHandler({
       stateVersion: input.expectedStateVersion,
     }),
   spends: (claims) => claims,
-  apply(input, { services, snapshot, now, auth: claims }) {
+  apply(input, { deps, snapshot, now, auth: claims }) {
     const skillId = String(claims.d?.skillId);
     const maxScore = Number(claims.d?.maxScore);
     const mastered = masteredGoals(snapshot);
-    if (pendingExam(services.curriculum, snapshot.state, mastered) !== skillId)
+    if (pendingExam(deps.curriculum, snapshot.state, mastered) !== skillId)
       throw new CoachError("NOT_ELIGIBLE");
     if (!Number.isInteger(maxScore) || input.score > maxScore)
       throw new CoachError("SCORE_OUT_OF_RANGE");
@@ -38,21 +38,16 @@ export const recordSkillpilotAssessmentScore = writeHandler({
     };
     if (!state.activeGoalId)
       state = advanceAfterMastery(
-        services.curriculum,
+        deps.curriculum,
         state,
         mastered,
-        checkpointPending(
-          services.curriculum,
-          { state, progress: snapshot.progress },
-          mastered,
-          now,
-        ),
+        checkpointPending(deps.curriculum, { state, progress: snapshot.progress }, mastered, now),
       );
     return { state, value: passed };
   },
-  respond: ({ services, session, snapshot, now, receipt, value: passed }) => ({
+  respond: ({ deps, session, snapshot, now, receipt, value: passed }) => ({
     receipt,
     passed,
-    successor: buildFullContext(services, session, snapshot, now),
+    successor: buildFullContext(deps, session, snapshot, now),
   }),
 });

@@ -25,7 +25,7 @@ export const recordSkillpilotVerifiedRecallResults = writeHandler({
   spends: (claims) => claims,
   // No clientRequestId on this tool: the single-use token is the operation's identity.
   requestKey: (_input, claims) => claims.jti,
-  apply(input, { services, snapshot, now, auth: claims }) {
+  apply(input, { deps, snapshot, now, auth: claims }) {
     const batch = snapshot.state.recallBatch;
     // Recorded already (by another grading capability of the same batch), or replaced meanwhile.
     if (!batch || batch.batchId !== claims.bid)
@@ -41,15 +41,10 @@ export const recordSkillpilotVerifiedRecallResults = writeHandler({
     if (!state.activeGoalId) {
       const mastered = masteredGoals(snapshot);
       state = advanceAfterMastery(
-        services.curriculum,
+        deps.curriculum,
         state,
         mastered,
-        checkpointPending(
-          services.curriculum,
-          { state, progress: snapshot.progress },
-          mastered,
-          now,
-        ),
+        checkpointPending(deps.curriculum, { state, progress: snapshot.progress }, mastered, now),
       );
     }
     return {
@@ -61,9 +56,9 @@ export const recordSkillpilotVerifiedRecallResults = writeHandler({
       },
     };
   },
-  respond: ({ services, snapshot, now, receipt, value }) => ({
+  respond: ({ deps, snapshot, now, receipt, value }) => ({
     receipt,
     recalled: { passed: value.passed, failed: value.failed },
-    continuation: continuationAfter(services.curriculum, value.activeBefore, snapshot, now),
+    continuation: continuationAfter(deps.curriculum, value.activeBefore, snapshot, now),
   }),
 });

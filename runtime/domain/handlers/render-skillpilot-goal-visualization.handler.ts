@@ -1,13 +1,13 @@
 import type { ToolHandler } from "../../../generated/handlers.gen.js";
 import { CoachError } from "../../errors.js";
-import type { CallContext } from "../../services.js";
+import type { CallContext } from "../call-context.js";
 import type { Curriculum, Goal } from "../curriculum.js";
 import {
   type GoalVisualizationInput,
   renderGoalVisualization,
   renderNarrowGoalVisualization,
 } from "../goal-visualization.js";
-import { openSession } from "../session-gate.js";
+import { readHandler } from "../read-pipeline.js";
 import type { Locale } from "../../i18n/index.js";
 
 /** `_meta` key the goal-visualization widget reads (docs/ui-widgets.md). */
@@ -38,15 +38,12 @@ function imageOf(curriculum: Curriculum, goal: Goal, locale: Locale): GoalVisual
 export const renderSkillpilotGoalVisualization: ToolHandler<
   "render_skillpilot_goal_visualization",
   CallContext
-> = async (input, ctx) => {
-  const session = await openSession(input.learningSessionId, ctx);
-  const snapshot = await ctx.services.store.loadLearner(session.learnerId);
-  ctx.facts.stateVersion = snapshot.stateVersion;
+> = readHandler((input, { deps, session, snapshot }, ctx) => {
   if (input.expectedStateVersion !== snapshot.stateVersion) throw new CoachError("STATE_CONFLICT");
-  const goal = ctx.services.curriculum.goal(input.goalId);
+  const goal = deps.curriculum.goal(input.goalId);
   if (!goal || snapshot.state.activeGoalId !== goal.goalId || !goal.visualization)
     throw new CoachError("NOT_ELIGIBLE");
-  const image = imageOf(ctx.services.curriculum, goal, session.locale);
+  const image = imageOf(deps.curriculum, goal, session.locale);
   // Two layouts of the same facts: the widget shows the narrow one in a narrow frame.
   ctx.widgetMeta = {
     [goalVisualizationMetaKey]: {
@@ -55,4 +52,4 @@ export const renderSkillpilotGoalVisualization: ToolHandler<
     },
   };
   return { rendered: true, goalId: goal.goalId, stateVersion: snapshot.stateVersion };
-};
+});

@@ -33,12 +33,12 @@ export const reviewSkillpilotMemoryPracticeCard = writeHandler({
     };
     return { state, value: { deck, reviewed: reviewed + 1 } };
   },
-  respond: ({ services, session, receipt, value: { deck, reviewed } }) => ({
+  respond: ({ deps, session, receipt, value: { deck, reviewed } }) => ({
     receipt,
     remaining: deck.goalIds.length - reviewed,
     nextCard:
       reviewed < deck.goalIds.length
-        ? practiceCard(services.curriculum, deck.goalIds[reviewed], reviewed + 1, session.locale)
+        ? practiceCard(deps.curriculum, deck.goalIds[reviewed], reviewed + 1, session.locale)
         : null,
   }),
 });

@@ -1,7 +1,7 @@
 import type { ToolHandler } from "../../../generated/handlers.gen.js";
-import type { CallContext } from "../../services.js";
+import type { CallContext } from "../call-context.js";
 import { issuePracticeCapability, practiceCard, selectDeck } from "../memory-practice.js";
-import { openSession } from "../session-gate.js";
+import { readHandler } from "../read-pipeline.js";
 
 /** `_meta` key the memory-practice widget reads (docs/ui-widgets.md). */
 const memoryPracticeMetaKey = "skillpilot/memoryPractice";
@@ -14,23 +14,18 @@ const memoryPracticeMetaKey = "skillpilot/memoryPractice";
 export const startSkillpilotMemoryPractice: ToolHandler<
   "start_skillpilot_memory_practice",
   CallContext
-> = async (input, ctx) => {
-  const session = await openSession(input.learningSessionId, ctx);
-  const snapshot = await ctx.services.store.loadLearner(session.learnerId);
-  ctx.facts.stateVersion = snapshot.stateVersion;
+> = readHandler((_input, scope, ctx) => {
+  const { deps, session, snapshot } = scope;
   const deck = selectDeck(snapshot);
   const cards = deck.goalIds.map((goalId, i) =>
-    practiceCard(ctx.services.curriculum, goalId, i + 1, session.locale),
+    practiceCard(deps.curriculum, goalId, i + 1, session.locale),
   );
   ctx.widgetMeta = {
     [memoryPracticeMetaKey]: {
       cards,
-      practiceCapability: issuePracticeCapability(
-        { services: ctx.services, session, now: ctx.now },
-        deck,
-      ),
+      practiceCapability: issuePracticeCapability(scope, deck),
       learningSessionId: session.sessionId,
     },
   };
   return { cardCount: cards.length };
-};
+});

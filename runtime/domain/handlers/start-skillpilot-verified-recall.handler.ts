@@ -1,7 +1,8 @@
 import type { ToolHandler, ToolOutput } from "../../../generated/handlers.gen.js";
 import { CoachError } from "../../errors.js";
+import { factsOf, reported, reportingFailure } from "../call-facts.js";
 import { writeHandler } from "../write-pipeline.js";
-import type { CallContext } from "../../services.js";
+import type { CallContext } from "../call-context.js";
 import type { RecallBatchState } from "../learner-state.js";
 import { dueRecallItems } from "../recall-items.js";
 import { batchPrompts, newBatchId } from "../verified-recall.js";
@@ -15,7 +16,7 @@ class BatchAlreadyOpen extends Error {}
 /** The batch as the model sees it: ordered prompts (never answers) and a fresh batchCapability. */
 function batchOutput(scope: CapabilityScope, batch: RecallBatchState): Output {
   return {
-    batch: { items: batchPrompts(scope.services.curriculum, batch, scope.session.locale) },
+    batch: { items: batchPrompts(scope.deps.curriculum, batch, scope.session.locale) },
     batchCapability: issueCapability(scope, "batch", { batchId: batch.batchId }),
   };
 }
@@ -34,7 +35,7 @@ const openBatch = writeHandler({
     };
     return { state: { ...snapshot.state, recallBatch: batch }, value: batch };
   },
-  respond: ({ services, session, now, value }) => batchOutput({ services, session, now }, value),
+  respond: ({ deps, session, now, value }) => batchOutput({ deps, session, now }, value),
 });
 
 /**
@@ -51,11 +52,12 @@ export const startSkillpilotVerifiedRecall: ToolHandler<
     if (!(error instanceof BatchAlreadyOpen)) throw error;
     // The pipeline checked the session and rolled back; answer with the open batch, read-only.
     const session = ctx.session!;
-    const snapshot = await ctx.services.store.loadLearner(session.learnerId);
-    ctx.facts.stateVersion = snapshot.stateVersion;
-    return batchOutput(
-      { services: ctx.services, session, now: ctx.now },
-      snapshot.state.recallBatch!,
-    );
+    const facts = { ...factsOf(error) };
+    return reportingFailure(facts, async () => {
+      const snapshot = await ctx.deps.store.loadLearner(session.learnerId);
+      facts.stateVersion = snapshot.stateVersion;
+      const scope = { deps: ctx.deps, session, now: ctx.now };
+      return reported(batchOutput(scope, snapshot.state.recallBatch!), facts);
+    });
   }
 };

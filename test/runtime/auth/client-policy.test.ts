@@ -16,7 +16,7 @@ import {
 import { PostgresStore } from "../../../runtime/store/postgres-store.js";
 import { latestStateSchemaVersion } from "../../../runtime/store/state-schema.js";
 import { SqliteStore } from "../../../runtime/store/sqlite-store.js";
-import type { CoachStore } from "../../../runtime/store/store.js";
+import type { CoachStore } from "../../../runtime/domain/ports/coach-store.js";
 import { testConfidentialProfile } from "../support/test-issuer.js";
 import { startThrowawayPostgres } from "../support/throwaway-postgres.js";
 

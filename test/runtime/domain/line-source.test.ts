@@ -10,8 +10,8 @@ import {
 import { LineSource } from "../../../runtime/domain/line-source.js";
 import { openSession } from "../../../runtime/domain/session-gate.js";
 import { checkCapability, issueCapability } from "../../../runtime/domain/workflow-capabilities.js";
-import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
-import type { SessionRecord } from "../../../runtime/store/store.js";
+import type { CallContext, HandlerDeps } from "../../../runtime/domain/call-context.js";
+import type { SessionRecord } from "../../../runtime/domain/ports/coach-store.js";
 import { repoRoot } from "../support/runtime-fixture.js";
 
 describe("the contract line in force (L11)", () => {
@@ -83,14 +83,12 @@ describe("the contract line in force (L11)", () => {
         expiresAt: Date.now() + 3600_000,
         subject: { issuer: "https://issuer.test", sub: "ann" },
       } as SessionRecord;
-      const services = {
+      const deps = {
         keyring,
-        line: new LineSource(file),
-        config: { lineFile: file },
         store: { findSession: async () => launched },
-        identity: { contractMajor: 1, workflowVersion: "wf" },
         curriculum: { revision: "cr" },
-      } as unknown as RuntimeServices;
+      } as unknown as HandlerDeps;
+      const contract = { contractMajor: 1, workflowVersion: "wf", line: new LineSource(file) };
       const gate = async () => {
         const caller = {
           issuer: "https://issuer.test",
@@ -99,10 +97,10 @@ describe("the contract line in force (L11)", () => {
           scopes: [],
           expiresAt: 0,
         };
-        const ctx: CallContext = { services, now: new Date(), facts: {}, caller };
+        const ctx: CallContext = { deps, contract, now: new Date(), caller };
         const session = await openSession(launched.sessionId, ctx);
         assert.equal(ctx.session, session, "the gated session is kept on the call context");
-        return { services, session, now: ctx.now };
+        return { deps, session, now: ctx.now };
       };
       const at8 = await gate();
       assert.equal(at8.session.policyRevisionInForce, 8);

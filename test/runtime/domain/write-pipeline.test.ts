@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { closeServices, createServices } from "../../../runtime/boot.js";
 import { loadConfig } from "../../../runtime/config/config.js";
-import { launchSession } from "../../../runtime/domain/launch.js";
+import { launchSession, primaryTarget } from "../../../runtime/domain/launch.js";
 import { CoachError } from "../../../runtime/errors.js";
 import { writeHandler } from "../../../runtime/domain/write-pipeline.js";
-import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
+import type { CallContext } from "../../../runtime/domain/call-context.js";
+import { handlerDeps, type RuntimeServices } from "../../../runtime/services.js";
 import { repoRoot } from "../support/runtime-fixture.js";
 
 describe("shared write pipeline", () => {
@@ -17,9 +18,9 @@ describe("shared write pipeline", () => {
   let sessionId: string;
   // In process there is no HTTP gate: the caller is the signed-in learner the session is for.
   const ctx = (): CallContext => ({
-    services,
+    deps: handlerDeps(services),
+    contract: primaryTarget(services),
     now: new Date(),
-    facts: {},
     caller: {
       issuer: services.auth.settings.issuer,
       subject: "pipeline",

@@ -3,11 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Knex } from "knex";
-import { floorKey, PolicyRevisionFloor } from "../../../runtime/store/policy-floor.js";
+import { PolicyRevisionFloor } from "../../../runtime/store/policy-floor.js";
 import { PostgresStore } from "../../../runtime/store/postgres-store.js";
 import { databaseFileName, SqliteStore } from "../../../runtime/store/sqlite-store.js";
 import { type DatabaseLocation, openAdminKnex } from "../../../runtime/store/state-schema.js";
-import type { CoachStore } from "../../../runtime/store/store.js";
+import { type CoachStore, floorKey } from "../../../runtime/domain/ports/coach-store.js";
 import { startThrowawayPostgres } from "../support/throwaway-postgres.js";
 
 interface Database {

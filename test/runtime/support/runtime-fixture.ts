@@ -10,7 +10,8 @@ import {
 } from "../../../runtime/config/config.js";
 import { type RunningServer, serve } from "../../../runtime/server.js";
 import type { ServeOptions } from "../../../runtime/served-contracts.js";
-import type { CallContext, RuntimeServices } from "../../../runtime/services.js";
+import type { CallContext } from "../../../runtime/domain/call-context.js";
+import type { RuntimeServices } from "../../../runtime/services.js";
 import { databaseFileName } from "../../../runtime/store/sqlite-store.js";
 import { repoRoot } from "../../support/temp-project.js";
 import { createTestIssuer } from "./test-issuer.js";

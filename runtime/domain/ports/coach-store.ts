@@ -1,7 +1,14 @@
 import type { Knex } from "knex";
-import type { ReplayVerdict } from "../capability/index.js";
-import type { GoalProgress, LearnerSnapshot, LearnerState } from "../domain/learner-state.js";
-import type { Locale } from "../i18n/index.js";
+import type { ReplayVerdict } from "../../capability/index.js";
+import type { GoalProgress, LearnerSnapshot, LearnerState } from "../learner-state.js";
+
+/**
+ * The domain's port to persistence: what the domain needs from a store, declared here and
+ * implemented by `runtime/store/` (SQLite, PostgreSQL), which imports only this folder of the
+ * domain. The learner shapes a store persists are re-exported for it.
+ */
+export type { GoalProgress, LearnerSnapshot, LearnerState };
+import type { Locale } from "../../i18n/index.js";
 
 /** A learning session as launched by the first party; pinned versions never change (L8). */
 export interface SessionRecord {
@@ -132,6 +139,14 @@ export interface SqlExecutor {
   all<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
   run(sql: string, params?: readonly unknown[]): Promise<void>;
 }
+
+/**
+ * The `server_state` key of a contract major's policy revision floor (`WriteTx.claimPolicyRevision`):
+ * each major has its own line and so its own revisions (the first major keeps the key it always
+ * had).
+ */
+export const floorKey = (contractMajor: number): string =>
+  contractMajor === 1 ? "policy_revision_floor" : `policy_revision_floor:v${contractMajor}`;
 
 /** Thrown by `saveState` when the stored version is not the expected one. */
 export class StateVersionMismatch extends Error {

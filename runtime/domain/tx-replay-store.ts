@@ -1,5 +1,5 @@
 import type { ReplayStore, ReplayVerdict } from "../capability/index.js";
-import type { WriteTx } from "./store.js";
+import type { WriteTx } from "./ports/coach-store.js";
 
 /**
  * The database-backed replay store (C11): it spends token ids inside the caller's write

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../../../runtime/store/sqlite-store.js";
-import { TxReplayStore } from "../../../runtime/store/tx-replay-store.js";
+import { TxReplayStore } from "../../../runtime/domain/tx-replay-store.js";
 
 describe("database replay store (C11)", () => {
   let dir: string;
