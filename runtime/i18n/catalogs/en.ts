@@ -1,5 +1,5 @@
 import type { ErrorCode, RequiredAction } from "../../../generated/types.gen.js";
-import type { ErrorText } from "../messages.js";
+import type { ErrorText } from "../error-text.js";
 
 /**
  * Every English text of the server: the reference catalog. Its shape is the type every other

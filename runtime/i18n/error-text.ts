@@ -1,0 +1,5 @@
+/** An error's text for the chat model: what went wrong, and what to do next. */
+export interface ErrorText {
+  message: string;
+  recovery: string;
+}
