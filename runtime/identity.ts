@@ -16,6 +16,8 @@ export interface RuntimeIdentity {
   widgetOrigin: string;
   /** The public MCP endpoint of the plugin (schemas/plugin.json): also the OAuth resource (L1). */
   mcpUrl: string;
+  /** The authorization server the plugin names (schemas/plugin.json `oauthIssuer`). */
+  oauthIssuer: string;
 }
 
 /** The generated plugin identity combined with the deployed build. */
@@ -30,5 +32,6 @@ export function runtimeIdentity(serverBuild: string): RuntimeIdentity {
     serverBuild,
     widgetOrigin: pluginIdentity.widgetOrigin,
     mcpUrl: pluginIdentity.mcpUrl,
+    oauthIssuer: pluginIdentity.oauthIssuer,
   };
 }

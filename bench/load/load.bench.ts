@@ -27,7 +27,7 @@ import Database from "better-sqlite3";
 import { drive, summarize, type Call, type Result } from "../runtime/load-driver.js";
 import { benchTokens } from "../runtime/bench-tokens.js";
 import { type RawAnswer, RawMcpCaller } from "../runtime/raw-mcp-client.js";
-import { BENCH_MCP_URL, BENCH_PUBLIC_URL, seedRecallLearners } from "../runtime/recall-round.js";
+import { BENCH_MCP_URL, BENCH_PUBLIC_ENV, seedRecallLearners } from "../runtime/recall-round.js";
 import { processCpuMs, startProcess, stopProcess } from "../runtime/server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -74,7 +74,7 @@ const echoServer = await startProcess(root, [
 const coachServer = await startProcess(
   root,
   [path.join(root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir],
-  { SKILLPILOT_LOG: path.join(dir, "calls.log"), SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL },
+  { SKILLPILOT_LOG: path.join(dir, "calls.log"), ...BENCH_PUBLIC_ENV },
 );
 const tokens = await benchTokens(dir, BENCH_MCP_URL);
 await tokens.refresh();

@@ -6,7 +6,7 @@ import type { Scenario } from "./interleave.js";
 import type { Result } from "./load-driver.js";
 import type { Ratio } from "./ratio-summary.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
-import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "./recall-round.js";
+import { BENCH_MCP_URL, BENCH_PUBLIC_ENV } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
 
 /** A restructuring may cost at most this much more server CPU per call than the code before it. */
@@ -37,7 +37,7 @@ export async function baselineColumn(today: string, dir: string, clients: number
       const server = await startProcess(
         root,
         [path.join(root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", data],
-        { SKILLPILOT_LOG: path.join(data, "calls.log"), SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL },
+        { SKILLPILOT_LOG: path.join(data, "calls.log"), ...BENCH_PUBLIC_ENV },
       );
       const tokens = await benchTokens(data, BENCH_MCP_URL);
       const caller = new RawMcpCaller(server.url, clients, tokens.tokenFor);

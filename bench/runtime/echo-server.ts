@@ -56,10 +56,13 @@ const auth = process.argv.includes("--auth")
       if (!authDir) throw new Error("usage: echo-server.ts [--auth DATA_DIR]");
       const config = await loadConfig(
         process.cwd(),
-        { dataDir: authDir, port: 0, publicUrl: BENCH_PUBLIC_URL },
+        { dataDir: authDir, port: 0, publicUrl: BENCH_PUBLIC_URL, developmentTunnel: true },
         {},
       );
-      const settings = checkAuthConfig(config, { mcpUrl: BENCH_MCP_URL });
+      const settings = checkAuthConfig(config, {
+        mcpUrl: BENCH_MCP_URL,
+        oauthIssuer: BENCH_PUBLIC_URL,
+      });
       return createAuthRuntime(config, settings);
     })()
   : undefined;

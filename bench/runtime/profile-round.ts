@@ -16,7 +16,7 @@ import { RawMcpCaller } from "./raw-mcp-client.js";
 import { benchTokens } from "./bench-tokens.js";
 import {
   BENCH_MCP_URL,
-  BENCH_PUBLIC_URL,
+  BENCH_PUBLIC_ENV,
   fromPool,
   recallRounds,
   seedRecallLearners,
@@ -49,7 +49,7 @@ try {
       "--data-dir",
       dir,
     ],
-    { SKILLPILOT_LOG: path.join(dir, "calls.log"), SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL },
+    { SKILLPILOT_LOG: path.join(dir, "calls.log"), ...BENCH_PUBLIC_ENV },
   );
   const tokens = await benchTokens(dir, BENCH_MCP_URL);
   await tokens.refresh();

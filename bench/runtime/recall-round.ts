@@ -22,6 +22,14 @@ const DAY_MS = 86_400_000;
 export const BENCH_PUBLIC_URL = "http://coach.bench.test";
 /** The MCP URL tokens for a benchmarked server name (their audience). */
 export const BENCH_MCP_URL = `${BENCH_PUBLIC_URL}/mcp`;
+/**
+ * The environment of a benchmarked coach server: `BENCH_PUBLIC_URL`, which is not loopback, as a
+ * development tunnel's (the development issuer signs the tokens).
+ */
+export const BENCH_PUBLIC_ENV = {
+  SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL,
+  SKILLPILOT_DEVELOPMENT_TUNNEL: "1",
+} as const;
 
 /** Where seeded learners go: by default a benchmark's SQLite data directory. */
 export interface SeedOptions {
@@ -57,6 +65,7 @@ export async function openRecallSeeder(
       port: 0,
       // A configuration file names its own public URL.
       publicUrl: configFile ? undefined : BENCH_PUBLIC_URL,
+      developmentTunnel: configFile ? undefined : true,
       configFile,
       logDestination: path.join(dataDir, "seed.log"),
     },

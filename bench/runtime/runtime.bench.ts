@@ -62,6 +62,7 @@ import { RawMcpCaller } from "./raw-mcp-client.js";
 import { seededRecallPool } from "./recall-pool.js";
 import {
   BENCH_MCP_URL,
+  BENCH_PUBLIC_ENV,
   BENCH_PUBLIC_URL,
   openRecallSeeder,
   recallRounds,
@@ -103,7 +104,7 @@ const node = (script: string, ...args: string[]) => [
   path.join(root, "bench/runtime", script),
   ...args,
 ];
-const publicUrl = { SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL };
+const publicUrl = { ...BENCH_PUBLIC_ENV };
 const started = await Promise.all([
   startProcess(root, node("peer-echo-server.ts")),
   startProcess(root, node("echo-server.ts")),

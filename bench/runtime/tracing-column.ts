@@ -7,7 +7,7 @@ import type { Scenario } from "./interleave.js";
 import type { Result } from "./load-driver.js";
 import type { Ratio } from "./ratio-summary.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
-import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "./recall-round.js";
+import { BENCH_MCP_URL, BENCH_PUBLIC_ENV } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
 
 /**
@@ -38,7 +38,7 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
         [path.join(v.root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", data],
         {
           SKILLPILOT_LOG: path.join(data, "calls.log"),
-          SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL,
+          ...BENCH_PUBLIC_ENV,
           ...v.env,
         },
       );

@@ -29,7 +29,7 @@ export interface AuthRuntime {
  */
 export function checkAuthConfig(
   config: RuntimeConfig,
-  identity: Pick<RuntimeIdentity, "mcpUrl">,
+  identity: Pick<RuntimeIdentity, "mcpUrl" | "oauthIssuer">,
 ): AuthSettings {
   return resolveAuthSettings(config, identity);
 }

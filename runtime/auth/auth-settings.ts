@@ -52,50 +52,97 @@ export interface AuthSettings {
 const invalid = (message: string) => new StartupError("AUTH_CONFIG_INVALID", message);
 
 /**
+ * Why this server is reachable from beyond this machine, or undefined when it is not: it binds
+ * beyond loopback, or a public URL it answers to (the server's or a lane's) names an origin that is
+ * not loopback — a reverse proxy or a tunnel on this machine forwards the world to a loopback bind.
+ * A development tunnel (`developmentTunnel`) takes the public URLs out of the question; binding
+ * beyond loopback never is.
+ */
+export function exposure(config: RuntimeConfig): string | undefined {
+  if (!isLoopbackHost(config.host)) return `the server binds ${config.host}`;
+  if (config.developmentTunnel) return undefined;
+  const urls = [
+    ...(config.publicUrl ? [["publicUrl", config.publicUrl]] : []),
+    ...Object.entries(config.lanePublicUrls ?? {}).map(([lane, url]) => [
+      `lanePublicUrls.${lane}`,
+      url,
+    ]),
+  ];
+  for (const [name, url] of urls) {
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      continue; // refused with its own message where it is read
+    }
+    if (!isLoopbackHost(host)) return `${name} ${url} is not a loopback URL`;
+  }
+  return undefined;
+}
+
+/**
  * Resolve and check the OAuth settings of a configuration whose port is bound. The public MCP URL
  * is the resource: `publicUrl/mcp` when configured, the bound loopback origin on loopback, the
- * plugin's `mcpUrl` otherwise; beyond loopback it must be exactly the plugin's (one origin, no
- * dual audience, L1). Without an issuer a loopback server runs the development issuer; anywhere
- * else (or with `DATABASE_URL`) a real issuer is required.
+ * plugin's `mcpUrl` otherwise. A server reachable beyond this machine (`exposure`: bound beyond
+ * loopback, or a public URL that is not loopback) serves exactly the plugin's MCP URL (one origin,
+ * no dual audience, L1), with a real issuer over https that is the plugin's `oauthIssuer`; the
+ * development issuer runs only on a server nobody else reaches, with the embedded database.
  */
 export function resolveAuthSettings(
   config: RuntimeConfig,
-  identity: Pick<RuntimeIdentity, "mcpUrl">,
+  identity: Pick<RuntimeIdentity, "mcpUrl" | "oauthIssuer">,
 ): AuthSettings {
   const loopback = isLoopbackHost(config.host);
+  const exposed = exposure(config);
   const origin = config.publicUrl
     ? config.publicUrl.replace(/\/+$/, "")
     : loopback
       ? `http://${urlHost(config.host)}:${config.port}`
       : new URL(identity.mcpUrl).origin;
   const resource = `${origin}/mcp`;
+  // Each lane's own URL is checked first: its refusal names the lane.
+  const lanes = resolveLanes(
+    { origin, loopback, isLoopbackHost, lanePublicUrls: config.lanePublicUrls },
+    invalid,
+  );
   const policyResource =
     loopback && !config.publicUrl ? `http://${urlHost(config.host)}/mcp` : resource;
-  if (!loopback && resource !== identity.mcpUrl)
+  if (exposed && resource !== identity.mcpUrl)
     throw invalid(
-      `beyond loopback the server's MCP URL must be the plugin's one public MCP URL ` +
-        `${identity.mcpUrl} (the MCP URL is the OAuth resource), but this configuration ` +
-        `serves ${resource}; fix publicUrl`,
+      `beyond loopback (${exposed}) the server's MCP URL must be the plugin's one public MCP URL ` +
+        `${identity.mcpUrl} (the MCP URL is the OAuth resource), but this configuration serves ` +
+        `${resource}; fix publicUrl (a development tunnel sets developmentTunnel)`,
     );
   const auth = config.auth ?? {};
   const development = !auth.issuer;
-  if (development && (!loopback || config.databaseUrl))
+  if (development && (exposed || config.databaseUrl))
     throw invalid(
       "no OAuth issuer is configured: the development issuer runs only on loopback with the " +
-        "embedded database; production needs a real issuer (auth.issuer and auth.jwksUri, or " +
-        "SKILLPILOT_OAUTH_ISSUER and SKILLPILOT_OAUTH_JWKS_URI)",
+        `embedded database (here ${exposed ?? "DATABASE_URL is set"}); production needs a real ` +
+        "issuer (auth.issuer and auth.jwksUri, or SKILLPILOT_OAUTH_ISSUER and " +
+        "SKILLPILOT_OAUTH_JWKS_URI)",
     );
   if (!development && !auth.jwksUri === !auth.jwksFile)
     throw invalid("auth needs exactly one of jwksUri and jwksFile for the issuer's keys");
-  // Beyond loopback the issuer's keys come over the network: over plain http anyone on the path
-  // could hand the server a key of their own (OAuth 2.1 requires TLS).
-  if (!development && !loopback)
+  // Reached from beyond this machine, the issuer's keys come over the network: over plain http
+  // anyone on the path could hand the server a key of their own (OAuth 2.1 requires TLS).
+  if (!development && exposed)
     for (const [name, url] of [
       ["issuer", auth.issuer],
       ["jwksUri", auth.jwksUri],
     ] as const)
       if (url !== undefined && !url.startsWith("https://"))
-        throw invalid(`auth.${name} must be an https URL when the server binds beyond loopback`);
+        throw invalid(
+          `auth.${name} must be an https URL when the server binds beyond loopback or is ` +
+            `reached through a public URL (${exposed})`,
+        );
+  // The protected-resource metadata names the issuer: hosts send learners there to sign in.
+  if (!development && exposed && auth.issuer !== identity.oauthIssuer)
+    throw invalid(
+      `beyond loopback (${exposed}) auth.issuer must be the plugin's authorization server ` +
+        `${identity.oauthIssuer} (schemas/plugin.json oauthIssuer), the one its protected ` +
+        `resource metadata names to hosts, but this configuration names ${auth.issuer}`,
+    );
   const configured: readonly ClientProfile[] = auth.clientProfiles ?? [];
   if (!development && configured.length === 0)
     throw invalid(
@@ -125,10 +172,7 @@ export function resolveAuthSettings(
     resource,
     policyResource,
     resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`,
-    lanes: resolveLanes(
-      { origin, loopback, isLoopbackHost, lanePublicUrls: config.lanePublicUrls },
-      invalid,
-    ),
+    lanes,
     jwks: development
       ? { development: true }
       : auth.jwksUri

@@ -53,6 +53,11 @@ export interface RuntimeConfig {
    */
   lanePublicUrls?: Readonly<Record<string, string>>;
   /**
+   * A development server reached through a tunnel: a public URL that is not loopback does not
+   * bring the production rules (the plugin's MCP URL, a real issuer, the plugin's issuer).
+   */
+  developmentTunnel?: boolean;
+  /**
    * Bearer secret of the launch API when bound beyond loopback; generated into secrets.json when
    * unset.
    */
@@ -153,6 +158,7 @@ export const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[]
   ["SKILLPILOT_PUBLIC_URL", "/publicUrl"],
   ["SKILLPILOT_CLAUDE_MCP_URL", "/lanePublicUrls/claude"],
   ["SKILLPILOT_STANDARD_MCP_URL", "/lanePublicUrls/mcp"],
+  ["SKILLPILOT_DEVELOPMENT_TUNNEL", "/developmentTunnel"],
   ["SKILLPILOT_LAUNCH_SECRET", "/launchSecret"],
   ["SKILLPILOT_METRICS_TOKEN", "/metricsToken"],
   ["SKILLPILOT_LOG_HMAC_KEY", "/logHmacKey"],
@@ -183,6 +189,12 @@ function envValue(name: string, value: string): unknown {
   if (name === "PORT") return parsePort(value, "PORT");
   // A number where one is meant; anything else stays text, so the schema check names it.
   if (name === "SKILLPILOT_LISTING_TTL_MS") return /^\d+$/.test(value) ? Number(value) : value;
+  if (name === "SKILLPILOT_DEVELOPMENT_TUNNEL")
+    return value === "1" || value === "true"
+      ? true
+      : value === "0" || value === "false"
+        ? false
+        : value;
   if (name !== "SKILLPILOT_CAPABILITY_KEYS") return value;
   try {
     return JSON.parse(value) as unknown;
@@ -349,6 +361,7 @@ export async function loadConfig(
     logLevel: merged.logLevel ?? "info",
     ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
     ...(merged.lanePublicUrls && { lanePublicUrls: merged.lanePublicUrls }),
+    ...(merged.developmentTunnel && { developmentTunnel: true }),
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
     ...(merged.metricsToken && { metricsToken: merged.metricsToken }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),

@@ -127,15 +127,20 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
       });
     return metadata;
   };
-  const cookie = (ctx: Context, name: string, value: string, seconds: number, path = "/") =>
+  // An https public origin is served over TLS, by this server or by the proxy in front of it (which
+  // talks plain http to it): the cookies are Secure either way, so a browser never sends them in
+  // clear.
+  const cookie = (ctx: Context, name: string, value: string, seconds: number, path = "/") => {
+    if (secure) ctx.cookies.secure = true;
     ctx.cookies.set(name, value, {
       httpOnly: true,
       sameSite: "lax",
-      secure: secure && ctx.secure,
+      secure,
       path,
       maxAge: seconds * 1000,
       overwrite: true,
     });
+  };
   const lang = (value: unknown) => (isLocale(value) ? value : defaultLocale);
   const back = (ctx: Context, l: string, failed = false) =>
     ctx.redirect(`/start?lang=${l}${failed ? "&signin=failed" : ""}`);

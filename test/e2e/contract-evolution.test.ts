@@ -557,6 +557,7 @@ describe("contract evolution: a client-policy rollback needs a server that serve
     await writeFile(raised, JSON.stringify({ ...line, policyRevision: line.policyRevision + 1 }));
     const config = (profiles: ClientProfile[], lineFile?: string) => ({
       publicUrl: "https://coach.test",
+      developmentTunnel: true,
       dataDir,
       auth: issuer.config(profiles),
       ...(lineFile && { lineFile }),

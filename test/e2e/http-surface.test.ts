@@ -167,6 +167,7 @@ describe("the Host/Origin guard compares exact origins (issue #15 item 9; C15)",
   before(async () => {
     fx = await startFixture({
       publicUrl: "https://coach.example.com/base",
+      developmentTunnel: true,
       allowedOrigins: ["HTTPS://Chat.Example.com:443"],
       allowedHosts: ["proxy.example"],
     });

@@ -97,6 +97,7 @@ async function serverConfig(
     file,
     JSON.stringify({
       publicUrl: "https://coach.test",
+      developmentTunnel: true,
       dataDir: shared.overrides.dataDir,
       lineFile: await lineAt(work, revision),
       logDestination: path.join(work, `${name}.log`),
@@ -118,6 +119,7 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
       // ephemeral port of each test server.
       const fx = await startFixture({
         publicUrl: "https://coach.test",
+        developmentTunnel: true,
         ...shared.overrides,
         ...(lineFile && { lineFile }),
         auth: issuer.config(profiles),
@@ -255,6 +257,7 @@ for (const dialect of ["SQLite", "PostgreSQL"] as const) {
           JSON.stringify({
             port: 0,
             publicUrl: "https://coach.test",
+            developmentTunnel: true,
             dataDir: shared.overrides.dataDir,
             lineFile: await lineAt(work, 5),
             logDestination: path.join(work, "cli.log"),
@@ -364,6 +367,7 @@ describe("client policy under faults: development starts, port changes, takeover
       startFixture({
         ...shared.overrides,
         publicUrl: "https://coach.test",
+        developmentTunnel: true,
         auth: issuer.config([profileA]),
       });
     await (await configured()).close();

@@ -149,6 +149,7 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
     it("a lane published on another allowed host: that URL is its resource, its metadata is served at the lane's path", async () => {
       const fx = await startFixture({
         lanePublicUrls: { claude: "https://mcp-claude.skillpilot.com/mcp" },
+        developmentTunnel: true,
       });
       try {
         const lane = fx.services.auth.settings.lanes.find((l) => l.id === "claude")!;

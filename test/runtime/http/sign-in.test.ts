@@ -168,3 +168,53 @@ describe("start page sign-in: the authorization response's issuer (RFC 9207; L14
     });
   });
 });
+
+describe("start page sign-in behind a TLS proxy: its cookies are Secure", () => {
+  let as: TestAuthorizationServer;
+  let fx: RuntimeFixture;
+  before(async () => {
+    as = await startAuthorizationServer({
+      resource: () => "https://coach.proxied.test/mcp",
+      profile: desktopProfile,
+      scopes: ["coach.read", "coach.write"],
+      clients: [
+        {
+          client_id: startPageClient,
+          application_type: "web",
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+          redirect_uris: ["https://coach.proxied.test/start/callback"],
+        },
+      ],
+    });
+    // The proxy terminates TLS and talks plain http to the server on loopback.
+    fx = await startFixture({
+      publicUrl: "https://coach.proxied.test",
+      developmentTunnel: true,
+      allowedHosts: ["coach.proxied.test"],
+      auth: {
+        issuer: as.issuer,
+        jwksUri: as.jwksUri,
+        clientProfiles: [desktopProfile],
+        signIn: { clientId: startPageClient },
+      },
+    });
+  });
+  after(async () => {
+    await fx?.close();
+    await as?.close();
+  });
+
+  it("sets the flow cookie Secure although the proxy's hop is plain http", async () => {
+    const start = await fetch(`${fx.server.origin}/start/sign-in?lang=en`, {
+      redirect: "manual",
+      headers: { host: "coach.proxied.test" },
+    });
+    assert.equal(start.status, 302);
+    const flow = start.headers.getSetCookie().find((c) => c.startsWith("skillpilot_signin_flow="));
+    assert.ok(flow, "the sign-in seals its flow into a cookie");
+    assert.match(flow, /;\s*secure/i);
+    assert.match(flow, /;\s*httponly/i);
+  });
+});

@@ -59,7 +59,7 @@ export async function startCluster(
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-cluster-"));
   // Behind one public URL (the OAuth resource), with one issuer: a scaled-out deployment.
   const issuer = await createTestIssuer();
-  const shared = { publicUrl: CLUSTER_PUBLIC_URL, auth: issuer.config() };
+  const shared = { publicUrl: CLUSTER_PUBLIC_URL, developmentTunnel: true, auth: issuer.config() };
   const config = path.join(dir, "cluster.config.json");
   await writeFile(config, JSON.stringify(shared, null, 2));
   const configs = await Promise.all(

@@ -1,3 +1,4 @@
+import { pluginIdentity } from "../../../generated/identity.gen.js";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -70,8 +71,13 @@ async function newKey(): Promise<SigningKey> {
   };
 }
 
-/** Create a test issuer with a fresh key. */
-export async function createTestIssuer(issuer = "https://issuer.test"): Promise<TestIssuer> {
+/**
+ * Create a test issuer with a fresh key; by default it goes by the plugin's authorization server
+ * (`oauthIssuer`), which a server bound beyond loopback demands.
+ */
+export async function createTestIssuer(
+  issuer: string = pluginIdentity.oauthIssuer,
+): Promise<TestIssuer> {
   const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-issuer-"));
   const jwksFile = path.join(dir, "jwks.json");
   let keys: SigningKey[] = [await newKey()];
