@@ -124,6 +124,7 @@ export function createApp(
     "/start",
     startPage({
       launchKeyRequired: !isLoopbackHost(config.host),
+      lanes: services.auth.settings.lanes.map((l) => l.id),
       identity: services.auth.settings.development ? "development" : signIn ? "signIn" : "name",
       signedIn: signIn?.signedIn,
     }),
@@ -134,11 +135,22 @@ export function createApp(
     jsonLimit: "16kb",
     onError: () => undefined,
   });
+  // A launch is JSON only: a form or text post (what another site can make a browser send with the
+  // sign-in cookie) starts nothing.
+  const launchTakesJson: Koa.Middleware = async (ctx, next) => {
+    if (ctx.is("application/json")) return next();
+    ctx.status = 415;
+    ctx.body = {
+      error: "unsupported_media_type",
+      error_description: "the launch API takes a JSON body (Content-Type: application/json)",
+    };
+  };
   // Beyond loopback anyone on the network could mint sessions: demand the first-party secret there.
   const requireSecret = isLoopbackHost(config.host) ? undefined : services.launchSecret;
   router.post(
     "/api/sessions",
     signedInOr(signIn, launchAuth(requireSecret)),
+    launchTakesJson,
     parseLaunchBody,
     launchRoute(
       services,

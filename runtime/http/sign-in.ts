@@ -142,19 +142,31 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     });
   };
   const lang = (value: unknown) => (isLocale(value) ? value : defaultLocale);
-  const back = (ctx: Context, l: string, failed = false) =>
-    ctx.redirect(`/start?lang=${l}${failed ? "&signin=failed" : ""}`);
+  // The lane of the start page the sign-in began on, so the learner comes back to it.
+  const laneOf = (value: unknown) =>
+    typeof value === "string" && settings.lanes.some((l) => l.id === value && l.id !== "openai")
+      ? value
+      : undefined;
+  const back = (ctx: Context, l: string, failed = false, lane?: string) =>
+    ctx.redirect(`/start?lang=${l}${lane ? `&lane=${lane}` : ""}${failed ? "&signin=failed" : ""}`);
 
   const router = new Router();
   router.get("/start/sign-in", async (ctx) => {
     const l = lang(ctx.query.lang);
+    const lane = laneOf(ctx.query.lane);
     let endpoints: IssuerMetadata;
     try {
       endpoints = await issuerMetadata();
     } catch {
-      return back(ctx, l, true);
+      return back(ctx, l, true, lane);
     }
-    const flow = { state: random(), nonce: random(), verifier: random(), lang: l };
+    const flow = {
+      state: random(),
+      nonce: random(),
+      verifier: random(),
+      lang: l,
+      ...(lane && { lane }),
+    };
     cookie(
       ctx,
       FLOW_COOKIE,
@@ -167,7 +179,9 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
       response_type: "code",
       client_id: client.clientId,
       redirect_uri: redirectUri,
-      scope: "openid",
+      // A name to greet the learner with: OpenID Connect's standard claims, where the issuer
+      // grants them (the subject stays the account).
+      scope: "openid profile email",
       state: flow.state,
       nonce: flow.nonce,
       code_challenge: b64(createHash("sha256").update(flow.verifier).digest()),
@@ -178,16 +192,21 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   });
 
   router.get("/start/callback", async (ctx) => {
-    const flow = cookies.open<{ state: string; nonce: string; verifier: string; lang: string }>(
-      ctx.cookies.get(FLOW_COOKIE),
-    );
+    const flow = cookies.open<{
+      state: string;
+      nonce: string;
+      verifier: string;
+      lang: string;
+      lane?: string;
+    }>(ctx.cookies.get(FLOW_COOKIE));
     ctx.cookies.set(FLOW_COOKIE, null, { path: "/start" });
     const l = lang(flow?.lang);
+    const lane = laneOf(flow?.lane);
     const { code, state, iss } = ctx.query;
-    if (!flow || typeof code !== "string" || state !== flow.state) return back(ctx, l, true);
+    if (!flow || typeof code !== "string" || state !== flow.state) return back(ctx, l, true, lane);
     try {
       const endpoints = await issuerMetadata();
-      if (!issuerIdentified(iss, settings.issuer, endpoints)) return back(ctx, l, true);
+      if (!issuerIdentified(iss, settings.issuer, endpoints)) return back(ctx, l, true, lane);
       const { token_endpoint } = endpoints;
       const headers: Record<string, string> = {
         "content-type": "application/x-www-form-urlencoded",
@@ -210,7 +229,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
         signal: AbortSignal.timeout(5000),
       });
       const answer = (await res.json()) as { id_token?: unknown };
-      if (!res.ok || typeof answer.id_token !== "string") return back(ctx, l, true);
+      if (!res.ok || typeof answer.id_token !== "string") return back(ctx, l, true, lane);
       const { payload } = await jwtVerify(answer.id_token, keys, {
         issuer: settings.issuer,
         audience: client.clientId,
@@ -220,19 +239,26 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
       });
       const sub = payload.sub;
       if (payload.nonce !== flow.nonce || typeof sub !== "string" || !sub || sub.length > 200)
-        return back(ctx, l, true);
+        return back(ctx, l, true, lane);
       const named = [payload.name, payload.preferred_username, payload.email].find(
         (v): v is string => typeof v === "string" && v.length > 0 && v.length <= 200,
       );
       cookie(
         ctx,
         SESSION_COOKIE,
-        cookies.seal({ sub, name: named ?? sub, exp: Date.now() / 1000 + SESSION_SECONDS }),
+        // Bound to its issuer: after the configuration names another issuer, the cookie names
+        // nobody there (the same subject at another issuer is another person).
+        cookies.seal({
+          sub,
+          name: named ?? sub,
+          iss: settings.issuer,
+          exp: Date.now() / 1000 + SESSION_SECONDS,
+        }),
         SESSION_SECONDS,
       );
-      back(ctx, l);
+      back(ctx, l, false, lane);
     } catch {
-      back(ctx, l, true);
+      back(ctx, l, true, lane);
     }
   });
 
@@ -246,8 +272,8 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   return {
     router,
     signedIn: (ctx) => {
-      const value = cookies.open<SignedIn>(ctx.cookies.get(SESSION_COOKIE));
-      return value && typeof value.sub === "string"
+      const value = cookies.open<SignedIn & { iss?: string }>(ctx.cookies.get(SESSION_COOKIE));
+      return value && typeof value.sub === "string" && value.iss === settings.issuer
         ? { sub: value.sub, name: value.name }
         : undefined;
     },

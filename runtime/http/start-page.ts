@@ -7,11 +7,19 @@ import {
   type Locale,
   locales,
 } from "../i18n/index.js";
+import { primaryLaneId } from "../lanes/lane.js";
 import { type StartPageFiles, startPageFiles } from "./start-page-files.js";
 
 /** What one rendering of the start page depends on. */
 export interface StartPageView {
   lang: Locale;
+  /**
+   * The provider lane the session is for (`?lane=`): its endpoint alone serves the session, and
+   * the ready panel shows its MCP URL. Default: the primary lane.
+   */
+  lane?: string;
+  /** The lanes this server serves, offered as links (each its own start page). */
+  lanes?: readonly string[];
   /** The launch API demands the first-party launch secret (the server is reachable beyond loopback). */
   launchKeyRequired: boolean;
   /**
@@ -45,6 +53,10 @@ export function renderStartPage(
 ): string {
   const t = catalogs[view.lang].startPage;
   const identity = view.identity ?? "name";
+  const lane = view.lane ?? primaryLaneId;
+  // Every link of the page keeps the lane (the primary one is the page without `lane`).
+  const laneQuery = lane === primaryLaneId ? "" : `&lane=${encodeURIComponent(lane)}`;
+  const laneName = (id: string) => (t as Record<string, string>)[`lane.${id}`] ?? id;
   const dev = identity === "development";
   const language = (code: Locale) => ({
     code,
@@ -56,6 +68,16 @@ export function renderStartPage(
     t,
     // The language links in a fixed order; the coaching language choices start with the page's.
     languages: locales.map(language),
+    laneQuery,
+    laneChoice: (view.lanes ?? []).length > 1,
+    lanes:
+      (view.lanes ?? []).length > 1
+        ? (view.lanes ?? []).map((id) => ({
+            query: id === primaryLaneId ? "" : `&lane=${encodeURIComponent(id)}`,
+            name: laneName(id),
+            current: id === lane,
+          }))
+        : [],
     localeChoices: [view.lang, ...locales.filter((l) => l !== view.lang)].map(language),
     // With sign-in, the form appears once the learner is signed in; before, the issuer's login.
     signInCard: identity === "signIn" && !view.signedInAs,
@@ -68,7 +90,12 @@ export function renderStartPage(
     learnerHint: dev ? t.devNameHint : t.nameHint,
     launchKeyRequired: view.launchKeyRequired,
     signOut: identity === "signIn" && Boolean(view.signedInAs),
-    config: scriptJson({ lang: view.lang, signedInAs: view.signedInAs ?? null, strings: t }),
+    config: scriptJson({
+      lang: view.lang,
+      lane,
+      signedInAs: view.signedInAs ?? null,
+      strings: t,
+    }),
   });
 }
 
@@ -91,6 +118,8 @@ function pickLang(
  */
 export function startPage(options: {
   launchKeyRequired: boolean;
+  /** The lanes this server serves: `?lane=` names one of them (else the primary lane). */
+  lanes: readonly string[];
   identity: NonNullable<StartPageView["identity"]>;
   signedIn?: (ctx: Context) => { name: string } | undefined;
 }): Middleware {
@@ -99,6 +128,8 @@ export function startPage(options: {
   return async (ctx) => {
     const lang = pickLang(ctx.query.lang, (...langs) => ctx.acceptsLanguages(...langs));
     const signedInAs = options.signedIn?.(ctx)?.name;
+    const asked = ctx.query.lane;
+    const lane = typeof asked === "string" && options.lanes.includes(asked) ? asked : primaryLaneId;
     ctx.set("Content-Security-Policy", files.contentSecurityPolicy);
     ctx.set("X-Content-Type-Options", "nosniff");
     ctx.set("Referrer-Policy", "no-referrer");
@@ -109,6 +140,8 @@ export function startPage(options: {
     ctx.body = renderStartPage(
       {
         lang,
+        lane,
+        lanes: options.lanes,
         launchKeyRequired: options.launchKeyRequired && !signedInAs,
         identity: options.identity,
         ...(signedInAs && { signedInAs }),

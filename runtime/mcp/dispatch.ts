@@ -1,3 +1,4 @@
+import { laneLaunchUrl } from "../lanes/lane-launch-url.js";
 import {
   type CallToolResult,
   ProtocolError,
@@ -120,7 +121,9 @@ export async function callTool(
   if (refusal) {
     record(services, contract, tool, refusal.code, {}, started);
     const locale = await refusedInputLocale(services, args, caller);
-    const error = localizeError(refusal.code, locale, { launchUrl: services.config.launchUrl });
+    const error = localizeError(refusal.code, locale, {
+      launchUrl: laneLaunchUrl(services.config.launchUrl, lane),
+    });
     return errorResult(error, { "mcp/www_authenticate": [refusal.challenge] });
   }
   // The facts of the call's domain work, as its run returned them (or its error carries them).
@@ -157,7 +160,9 @@ export async function callTool(
       code === "INVALID_INPUT" && !facts.locale
         ? await refusedInputLocale(services, args, caller)
         : localeOf(facts);
-    return errorResult(localizeError(code, locale, { launchUrl: services.config.launchUrl }));
+    return errorResult(
+      localizeError(code, locale, { launchUrl: laneLaunchUrl(services.config.launchUrl, lane) }),
+    );
   }
 }
 

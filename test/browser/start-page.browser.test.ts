@@ -266,6 +266,11 @@ describe("first-party start page /start in a real browser (issue #14; C14, L11)"
       await page.keyboard.press("Tab");
       await assertVisibleFocus(page, "English");
       await page.keyboard.press("Tab");
+      // The lane links (one start page per host) come before the form.
+      await page.keyboard.press("Tab");
+      await assertVisibleFocus(page, "In ChatGPT");
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
       await page.keyboard.press("Tab");
       assert.equal(await page.evaluate(() => document.activeElement?.id), "learner");
       await assertVisibleFocus(page, "");
@@ -273,13 +278,40 @@ describe("first-party start page /start in a real browser (issue #14; C14, L11)"
       await page.keyboard.press("Enter");
       await page.waitForSelector("#result .panel.ok");
       await assertReadable(page, `${colorScheme} ready`);
-      // After a start the form stays disabled: the error state is a fresh page's.
+      // After a start the form stays disabled (a reload shows the ready session again): the
+      // error state is a fresh tab's.
+      await page.evaluate(() => sessionStorage.clear());
       await page.reload();
       await page.evaluate((await browserScripts()).probe);
       await page.getByRole("button", { name: "Start session" }).click();
       await page.waitForSelector("#result .panel.error");
       await assertReadable(page, `${colorScheme} error`);
     });
+
+  it("keeps the ready session through a language switch and Back, and starts sessions for the lane of its start page", async () => {
+    const page = await open("?lane=claude");
+    assert.equal(
+      await page.getByRole("link", { name: "In Claude" }).getAttribute("aria-current"),
+      "page",
+    );
+    await page.getByLabel("Your name (local development)").fill("Lena");
+    await page.getByRole("button", { name: "Start session" }).click();
+    await page.waitForSelector("#result .panel.ok");
+    const id = await page.locator("#session-id").textContent();
+    // The Claude lane's own MCP URL, which alone serves this session.
+    assert.match((await page.locator("#mcp-url").textContent()) ?? "", /\/claude\/mcp$/);
+    await page.getByRole("link", { name: "Deutsch" }).click();
+    await page.waitForSelector("#result .panel.ok");
+    assert.equal(await page.locator("#session-id").textContent(), id);
+    assert.match(page.url(), /lane=claude/);
+    await page.goBack();
+    await page.waitForSelector("#result .panel.ok");
+    assert.equal(await page.locator("#session-id").textContent(), id);
+    // Another lane's start page is another start: its form is open.
+    await page.getByRole("link", { name: "In ChatGPT" }).click();
+    await page.waitForSelector("#launch");
+    assert.equal(await page.locator("#result .panel").count(), 0);
+  });
 });
 
 describe("start page sign-in through the configured OAuth issuer, in a real browser (issue #24 item 6; L14)", () => {

@@ -100,6 +100,12 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
         token,
       );
       assert.match(elsewhere.body.result.content[0].text, /^SESSION_NOT_FOUND:/);
+      // …and the refusal sends the learner to this lane's own start page.
+      assert.match(
+        elsewhere.body.result.content[0].text,
+        new RegExp(`/start\\?lane=${id}\\.`),
+        elsewhere.body.result.content[0].text,
+      );
       // A session launched for this lane is served here, and the learner's progress is one.
       const launched = await fx.launch({ learner: "lane-learner", lane: id });
       assert.equal(launched.status, 201);
@@ -124,6 +130,8 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
         openaiToken,
       );
       assert.match(onOpenai.body.result.content[0].text, /^SESSION_NOT_FOUND:/);
+      // The openai lane's learners start at the start page itself.
+      assert.doesNotMatch(onOpenai.body.result.content[0].text, /lane=/);
     });
 
   it("a launch names a lane the server serves, or none; a lane serves the primary major only", async () => {

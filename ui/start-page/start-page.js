@@ -42,6 +42,35 @@
     submit.textContent = on ? t.submitting : t.submit;
   };
 
+  // The ready session is kept for this tab, so a language switch or Back shows it again instead of
+  // losing its id (the id is the learner's own; it stays in this browser tab only).
+  const READY_KEY = "skillpilot-start-ready";
+  const remember = (answer) => {
+    try {
+      sessionStorage.setItem(READY_KEY, JSON.stringify({ lane: config.lane, answer }));
+    } catch {
+      // Storage may be off: the panel is then shown once, as before.
+    }
+  };
+  const remembered = () => {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(READY_KEY) || "null");
+      const answer = kept?.answer;
+      if (kept?.lane !== config.lane || typeof answer?.learningSessionId !== "string") return null;
+      const until = new Date(answer.expiresAt).getTime();
+      return Number.isNaN(until) || until > Date.now() ? answer : null;
+    } catch {
+      return null;
+    }
+  };
+  const forget = () => {
+    try {
+      sessionStorage.removeItem(READY_KEY);
+    } catch {
+      // nothing kept
+    }
+  };
+
   const showReady = (answer) => {
     const message = fill(t.chatMessage, { id: answer.learningSessionId });
     const text = el("p", { class: "message", id: "chat-message" }, message);
@@ -83,6 +112,7 @@
     started = true;
     fields.disabled = true;
     submit.disabled = true;
+    remember(answer);
     panel("ok", t.readyHeading, nodes, "chat-message");
   };
 
@@ -114,11 +144,31 @@
   };
 
   const showError = (code, successor) => {
-    const text = Object.hasOwn(t, `error.${code}`) ? t[`error.${code}`] : t["error.other"];
+    // A signed-in page whose sign-in lapsed is refused for a missing name or key it never showed:
+    // say what happened and where to sign in again.
+    const lapsed = config.signedInAs && (code === "INVALID_INPUT" || code === "UNAUTHORIZED");
+    const shown = lapsed ? "SIGN_IN_EXPIRED" : code;
+    const text = Object.hasOwn(t, `error.${shown}`) ? t[`error.${shown}`] : t["error.other"];
     const nodes = [el("p", {}, text)];
+    if (lapsed) {
+      const lane = config.lane === "openai" ? "" : `&lane=${encodeURIComponent(config.lane)}`;
+      nodes.push(
+        el(
+          "a",
+          {
+            href: `/start/sign-in?lang=${config.lang}${lane}`,
+            class: "button",
+            id: "sign-in-again",
+          },
+          t.signIn,
+        ),
+      );
+    }
     const link = code === "MAJOR_UPGRADE_REQUIRED" && successorLink(successor);
     if (link) nodes.push(link);
-    nodes.push(el("p", { class: "small code", id: "error-code" }, fill(t.errorCode, { code })));
+    nodes.push(
+      el("p", { class: "small code", id: "error-code" }, fill(t.errorCode, { code: shown })),
+    );
     panel("error", t.errorHeading, nodes);
   };
 
@@ -133,7 +183,7 @@
   const send = () => {
     if (pending || started) return;
     const data = new FormData(form);
-    const body = { locale: String(data.get("locale") || config.lang) };
+    const body = { locale: String(data.get("locale") || config.lang), lane: config.lane };
     if (!config.signedInAs) body.learner = String(data.get("learner") || "");
     if (acknowledge) body.acknowledgeSuccessor = true;
     const headers = { "content-type": "application/json", accept: "application/json" };
@@ -173,9 +223,14 @@
   const signOut = document.getElementById("sign-out");
   if (signOut)
     signOut.addEventListener("click", () => {
-      const home = () => window.location.assign(`/start?lang=${config.lang}`);
+      forget();
+      const lane = config.lane === "openai" ? "" : `&lane=${encodeURIComponent(config.lane)}`;
+      const home = () => window.location.assign(`/start?lang=${config.lang}${lane}`);
       fetch("/start/sign-out", { method: "POST", credentials: "same-origin" }).then(home, home);
     });
+
+  const kept = remembered();
+  if (kept) showReady(kept);
 
   form.addEventListener("submit", (e) => {
     e.preventDefault();

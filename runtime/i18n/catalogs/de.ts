@@ -155,6 +155,10 @@ export const de: Messages = {
     heading: "Lernsitzung starten",
     intro: "Starte hier eine Sitzung und lerne dann im Chat mit SkillPilot Coach weiter.",
     languageNav: "Sprache",
+    laneNav: "Wo du lernst",
+    "lane.openai": "Mit ChatGPT",
+    "lane.claude": "Mit Claude",
+    "lane.mcp": "Mit einem anderen MCP-Client (Gemini CLI, VS Code, Cursor …)",
     nameLabel: "Dein Name",
     nameHint: "Unter diesem Namen wird dein Fortschritt gespeichert. Der Chat sieht ihn nie.",
     devNameLabel: "Dein Name (lokale Entwicklung)",
@@ -203,6 +207,8 @@ export const de: Messages = {
       "Das Starten von Sitzungen ist gerade pausiert. Bitte versuche es später erneut.",
     "error.NETWORK_ERROR":
       "Der Server war nicht erreichbar. Prüfe deine Verbindung und versuche es erneut.",
+    "error.SIGN_IN_EXPIRED":
+      "Deine Anmeldung ist abgelaufen. Bitte melde dich erneut an, um eine Sitzung zu starten.",
     "error.other":
       "Bei uns ist etwas schiefgelaufen. Nichts wurde gespeichert. Bitte versuche es gleich noch einmal.",
   },

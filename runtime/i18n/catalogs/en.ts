@@ -159,6 +159,10 @@ export const en = {
     heading: "Start a learning session",
     intro: "Start a session here, then continue learning in your chat with SkillPilot Coach.",
     languageNav: "Language",
+    laneNav: "Where you will study",
+    "lane.openai": "In ChatGPT",
+    "lane.claude": "In Claude",
+    "lane.mcp": "In another MCP client (Gemini CLI, VS Code, Cursor…)",
     nameLabel: "Your name",
     nameHint: "Your progress is kept under this name. The chat never sees it.",
     devNameLabel: "Your name (local development)",
@@ -202,6 +206,7 @@ export const en = {
     "error.TEMPORARILY_UNAVAILABLE":
       "Starting sessions is paused at the moment. Please try again later.",
     "error.NETWORK_ERROR": "The server could not be reached. Check your connection and try again.",
+    "error.SIGN_IN_EXPIRED": "Your sign-in has expired. Please sign in again to start a session.",
     "error.other": "Something went wrong on our side. Nothing was saved. Please try again shortly.",
   },
 };
