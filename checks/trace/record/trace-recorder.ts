@@ -1,0 +1,177 @@
+import { createHmac, randomBytes } from "node:crypto";
+import {
+  createWriteStream,
+  existsSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  type WriteStream,
+} from "node:fs";
+import {
+  type JsonRpcMessage,
+  traceLine,
+  type TraceEvent,
+  type UnrecordedReason,
+} from "../../../contract-model/trace/trace-event.js";
+import {
+  proseOutputFields,
+  type RedactionOptions,
+  TraceRedactor,
+} from "../../../contract-model/trace/trace-redaction.js";
+import { deriveTurnFacts, type ToolShape } from "../../../contract-model/trace/turn-facts.js";
+import { contractFacts } from "../check-trace.js";
+import { decodeMessages } from "./captured-body.js";
+
+/** What a recorder writes to and redacts with. */
+export interface RecorderOptions {
+  /** Trace file, appended to (created private, 0600). */
+  out: string;
+  /** A contract snapshot or tools/list guiding redaction; absent: learned from tools/list. */
+  contract?: string;
+  /** base64url key of the session fingerprints (the server's log key); default random. */
+  fingerprintKey?: string;
+  /** Opaque token shapes (global regular expressions) redacted anywhere in a string. */
+  tokenPatterns?: readonly RegExp[];
+  /** Nesting of one recorded message (deeper ones become unrecorded events). */
+  maxDepth: number;
+}
+
+/** The log fingerprint of a session id: HMAC-SHA-256 under `key`, 16 hex characters. */
+export function sessionFingerprint(key: Buffer, sessionId: string): string {
+  return createHmac("sha256", key).update(sessionId, "utf8").digest("hex").slice(0, 16);
+}
+
+/**
+ * The trace file of a recording proxy: JSON-RPC messages redacted as they are recorded, learner
+ * marks, and an unrecorded event for each message that was forwarded but could not be recorded.
+ */
+export class TraceRecorder {
+  private written = 0;
+  private learnedFromTraffic = false;
+
+  private constructor(
+    private readonly file: WriteStream,
+    private readonly redactor: TraceRedactor,
+    private readonly redaction: { -readonly [K in keyof RedactionOptions]: RedactionOptions[K] },
+    private readonly options: RecorderOptions,
+    private readonly created: boolean,
+  ) {}
+
+  /**
+   * Load the contract's redaction facts, then open `out` synchronously: an `out` that cannot be
+   * opened throws before anything listens.
+   */
+  static async open(options: RecorderOptions): Promise<TraceRecorder> {
+    const key = options.fingerprintKey
+      ? Buffer.from(options.fingerprintKey, "base64url")
+      : randomBytes(32);
+    const redaction: { -readonly [K in keyof RedactionOptions]: RedactionOptions[K] } = {
+      fingerprint: (sid) => sessionFingerprint(key, sid),
+      ...(options.tokenPatterns && { tokenPatterns: options.tokenPatterns }),
+    };
+    let fromContract = false;
+    if (options.contract && existsSync(options.contract)) {
+      const json = JSON.parse(readFileSync(options.contract, "utf8")) as {
+        tools?: ToolShape[];
+        envelopes?: Record<string, unknown>;
+      };
+      if (typeof contractFacts(json) !== "string" && Array.isArray(json.tools)) {
+        await learn(redaction, json.tools, json.envelopes);
+        fromContract = true;
+      }
+    }
+    const existed = existsSync(options.out);
+    const fd = openSync(options.out, "a", 0o600);
+    const recorder = new TraceRecorder(
+      createWriteStream("", { fd }),
+      new TraceRedactor(redaction),
+      redaction,
+      options,
+      !existed,
+    );
+    recorder.learnedFromTraffic = fromContract;
+    return recorder;
+  }
+
+  /** Events written so far. */
+  events(): number {
+    return this.written;
+  }
+
+  /** A bearer token (or any secret) of the traffic: redacted wherever it reappears. */
+  addSecret(secret: string): void {
+    this.redactor.addSecret(secret);
+  }
+
+  learnerMessage(): void {
+    this.write({ at: new Date().toISOString(), learnerMessage: true });
+  }
+
+  /**
+   * Record the JSON-RPC messages of one body sent by `from` (or an unrecorded event when it cannot
+   * be recorded; `answers` are the request ids an unrecorded answer belongs to). Returns the ids of
+   * the requests recorded, so their answer can be tied to them.
+   */
+  body(from: "client" | "server", body: Buffer | "tooLarge", answers?: unknown[]): unknown[] {
+    const decoded: { messages: JsonRpcMessage[] } | { unrecorded: UnrecordedReason } =
+      body === "tooLarge"
+        ? { unrecorded: "tooLarge" }
+        : decodeMessages(body, this.options.maxDepth);
+    if ("unrecorded" in decoded) {
+      this.unrecorded(from, decoded.unrecorded, answers);
+      return [];
+    }
+    const ids: unknown[] = [];
+    for (const message of decoded.messages) {
+      const tools = (message.result as { tools?: unknown } | undefined)?.tools;
+      if (from === "server" && Array.isArray(tools) && !this.learnedFromTraffic) {
+        this.learnedFromTraffic = true;
+        // A tool list the facts cannot be derived from leaves redaction as it was.
+        learn(this.redaction, tools as ToolShape[]).catch(() => undefined);
+      }
+      if (typeof message.method === "string" && message.id !== undefined) ids.push(message.id);
+      this.write({
+        at: new Date().toISOString(),
+        from,
+        message: this.redactor.redact(message, from),
+      });
+    }
+    return ids;
+  }
+
+  /** A message forwarded but not recorded. */
+  unrecorded(from: "client" | "server", reason: UnrecordedReason, answers?: unknown[]): void {
+    this.write({
+      at: new Date().toISOString(),
+      from,
+      unrecorded: { reason, ...(answers && answers.length > 0 && { answers }) },
+    });
+  }
+
+  /** Finish the file. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.file.end(resolve));
+  }
+
+  /** Finish the file and remove it again if this recorder created it (a start that failed). */
+  async discard(): Promise<void> {
+    await this.close();
+    if (this.created) rmSync(this.options.out, { force: true });
+  }
+
+  private write(event: TraceEvent): void {
+    this.file.write(traceLine(event));
+    this.written++;
+  }
+}
+
+/** Redaction facts from a tool list: the session field and the prose-capable output fields. */
+async function learn(
+  redaction: { -readonly [K in keyof RedactionOptions]: RedactionOptions[K] },
+  tools: ToolShape[],
+  envelopes?: Record<string, unknown>,
+): Promise<void> {
+  const facts = deriveTurnFacts(tools, envelopes);
+  if (facts.sessionField) redaction.sessionField = facts.sessionField;
+  redaction.proseOutputs = await proseOutputFields(tools);
+}
