@@ -7,8 +7,6 @@ import { SseScanner } from "./sse-scanner.js";
 import { TraceRecorder } from "./trace-recorder.js";
 import { openUpstream, upstreamFailure } from "./upstream.js";
 
-export { sessionFingerprint } from "./trace-recorder.js";
-
 /** How a recording proxy runs. */
 export interface RecordingOptions {
   /** The MCP endpoint to forward to (`http:` or `https:`). */

@@ -150,6 +150,9 @@ export class TraceRecorder {
 
   /** Finish the file. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
     await new Promise<void>((resolve) => this.file.end(resolve));
   }
 
@@ -159,9 +162,23 @@ export class TraceRecorder {
     if (this.created) rmSync(this.options.out, { force: true });
   }
 
+  /** Lines not yet handed to the file: written together once per turn of the event loop. */
+  private pending: string[] = [];
+
+  private closed = false;
+
   private write(event: TraceEvent): void {
-    this.file.write(traceLine(event));
+    // An answer still streaming when the proxy stops is not recorded after the file's end.
+    if (this.closed) return;
+    if (this.pending.length === 0) setImmediate(() => this.flush());
+    this.pending.push(traceLine(event));
     this.written++;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.file.write(this.pending.join(""));
+    this.pending = [];
   }
 }
 
