@@ -19,8 +19,8 @@ import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "../runtime/recall-round.js";
 import { processCpuMs, startProcess, stopProcess } from "../runtime/server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const ROUNDS = Number(process.env.BENCH_PROXY_ROUNDS ?? 5);
-const CALLS = Number(process.env.BENCH_PROXY_CALLS ?? 200);
+const ROUNDS = Number(process.env.BENCH_PROXY_ROUNDS ?? 11);
+const CALLS = Number(process.env.BENCH_PROXY_CALLS ?? 100);
 const TARGET = 1.1;
 
 /** Start `skillpilot trace record` and wait for its banner's URL. */

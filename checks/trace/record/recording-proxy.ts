@@ -4,7 +4,7 @@ import { defaultTraceLimits } from "../read/trace-limits.js";
 import { CapturedBody } from "./captured-body.js";
 import { isLoopbackHost, loopbackHosts } from "./loopback-host.js";
 import { SseScanner } from "./sse-scanner.js";
-import { TraceRecorder } from "./trace-recorder.js";
+import { RecorderThread } from "./recorder-thread.js";
 import { openUpstream, upstreamFailure } from "./upstream.js";
 
 /** How a recording proxy runs. */
@@ -36,7 +36,7 @@ export interface RecordingProxy {
   /** The proxy's URL of the upstream endpoint (same path): give it to the host. */
   url: string;
   origin: string;
-  /** Events written so far. */
+  /** Events written (counted once `close` has finished the trace). */
   events(): number;
   /** Stop accepting, finish the trace file. */
   close(): Promise<void>;
@@ -86,15 +86,6 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
   const upstream = openUpstream(options.upstream, options.caFile);
   const maxBytes = options.maxMessageBytes ?? defaultTraceLimits.maxLineBytes;
   const mcpPath = upstream.url.pathname;
-  // Opened before the port is bound: an --out that cannot be opened is an I/O error before
-  // anything listens or is printed, and a failed start leaves no empty file behind.
-  const recorder = await TraceRecorder.open({
-    out: options.out,
-    ...(options.contract && { contract: options.contract }),
-    ...(options.fingerprintKey && { fingerprintKey: options.fingerprintKey }),
-    ...(options.tokenPatterns && { tokenPatterns: options.tokenPatterns }),
-    maxDepth: options.maxDepth ?? defaultTraceLimits.maxDepth,
-  });
   const said = new Set<string>();
   const say = (line: string) => {
     if (said.has(line) || said.size > 100) return;
@@ -109,20 +100,39 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
       say(`a message could not be recorded: ${(error as Error).message.split("\n")[0]}`);
     }
   };
+  // Opened before the port is bound: an --out that cannot be opened is an I/O error before
+  // anything listens or is printed, and a failed start leaves no empty file behind.
+  const recorder = await RecorderThread.start(
+    options.out,
+    {
+      ...(options.contract && { contract: options.contract }),
+      ...(options.fingerprintKey && { fingerprintKey: options.fingerprintKey }),
+      ...(options.tokenPatterns && { tokenPatterns: options.tokenPatterns }),
+      maxDepth: options.maxDepth ?? defaultTraceLimits.maxDepth,
+    },
+    say,
+  );
   let hosts: ReadonlySet<string> = new Set();
+  let exchanges = 0;
+  /** Tokens already handed to the recorder. */
+  const secrets = new Set<string>();
 
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const path = req.url ?? "/";
     const recorded = path.split("?")[0] === mcpPath;
     const authorization = req.headers.authorization;
-    if (authorization) recorder.addSecret(tokenOf(authorization));
+    const token = authorization ? tokenOf(authorization) : "";
+    if (token && !secrets.has(token) && secrets.size < 10_000) {
+      secrets.add(token);
+      recorder.secret(token);
+    }
+    const exchange = ++exchanges;
     const headers: http.OutgoingHttpHeaders = { ...endToEnd(req.headers), host: upstream.url.host };
     delete headers["accept-encoding"];
     const origin = req.headers.origin?.toLowerCase();
     if (origin?.startsWith("http://") && hosts.has(origin.slice(7)))
       headers.origin = upstream.url.origin;
     const out = upstream.request({ path, method: req.method ?? "GET", headers });
-    let requestIds: unknown[] = [];
     const captured =
       recorded && (req.headers["content-type"] ?? "").includes("json")
         ? new CapturedBody(maxBytes)
@@ -130,11 +140,7 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
     req.pipe(out);
     if (captured) {
       req.on("data", (chunk: Buffer) => captured.add(chunk));
-      req.on("end", () =>
-        safely(() => {
-          requestIds = recorder.body("client", captured.body());
-        }),
-      );
+      req.on("end", () => safely(() => recorder.body("client", exchange, captured.body())));
     }
     const fail = (error: NodeJS.ErrnoException) => {
       if (res.headersSent) {
@@ -162,14 +168,14 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
       const type = answer.headers["content-type"] ?? "";
       if (type.includes("text/event-stream")) {
         const scanner = new SseScanner(maxBytes, (data) =>
-          safely(() => recorder.body("server", data, requestIds)),
+          safely(() => recorder.body("server", exchange, data)),
         );
         answer.on("data", (chunk: Buffer) => safely(() => scanner.push(chunk)));
         answer.on("end", () => safely(() => scanner.end()));
       } else if (type.includes("json")) {
         const body = new CapturedBody(maxBytes);
         answer.on("data", (chunk: Buffer) => body.add(chunk));
-        answer.on("end", () => safely(() => recorder.body("server", body.body(), requestIds)));
+        answer.on("end", () => safely(() => recorder.body("server", exchange, body.body())));
       }
     });
   };
@@ -206,7 +212,7 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
   return {
     url: `${origin}${mcpPath}`,
     origin,
-    events: () => recorder.events(),
+    events: () => recorder.written(),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

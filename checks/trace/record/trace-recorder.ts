@@ -1,12 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import {
-  createWriteStream,
-  existsSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  type WriteStream,
-} from "node:fs";
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs";
 import {
   type JsonRpcMessage,
   traceLine,
@@ -22,10 +15,8 @@ import { deriveTurnFacts, type ToolShape } from "../../../contract-model/trace/t
 import { contractFacts } from "../check-trace.js";
 import { decodeMessages } from "./captured-body.js";
 
-/** What a recorder writes to and redacts with. */
+/** What a recorder redacts with. */
 export interface RecorderOptions {
-  /** Trace file, appended to (created private, 0600). */
-  out: string;
   /** A contract snapshot or tools/list guiding redaction; absent: learned from tools/list. */
   contract?: string;
   /** base64url key of the session fingerprints (the server's log key); default random. */
@@ -54,14 +45,13 @@ export class TraceRecorder {
     private readonly redactor: TraceRedactor,
     private readonly redaction: { -readonly [K in keyof RedactionOptions]: RedactionOptions[K] },
     private readonly options: RecorderOptions,
-    private readonly created: boolean,
   ) {}
 
   /**
-   * Load the contract's redaction facts, then open `out` synchronously: an `out` that cannot be
-   * opened throws before anything listens.
+   * Load the contract's redaction facts; the trace is appended to the open file `fd` (which stays
+   * open: its opener closes it).
    */
-  static async open(options: RecorderOptions): Promise<TraceRecorder> {
+  static async open(options: RecorderOptions, fd: number): Promise<TraceRecorder> {
     const key = options.fingerprintKey
       ? Buffer.from(options.fingerprintKey, "base64url")
       : randomBytes(32);
@@ -80,14 +70,12 @@ export class TraceRecorder {
         fromContract = true;
       }
     }
-    const existed = existsSync(options.out);
-    const fd = openSync(options.out, "a", 0o600);
     const recorder = new TraceRecorder(
-      createWriteStream("", { fd }),
+      // The file descriptor is its opener's to close.
+      createWriteStream("", { fd, autoClose: false }),
       new TraceRedactor(redaction),
       redaction,
       options,
-      !existed,
     );
     recorder.learnedFromTraffic = fromContract;
     return recorder;
@@ -154,12 +142,6 @@ export class TraceRecorder {
     this.flush();
     this.closed = true;
     await new Promise<void>((resolve) => this.file.end(resolve));
-  }
-
-  /** Finish the file and remove it again if this recorder created it (a start that failed). */
-  async discard(): Promise<void> {
-    await this.close();
-    if (this.created) rmSync(this.options.out, { force: true });
   }
 
   /** Lines not yet handed to the file: written together once per turn of the event loop. */
