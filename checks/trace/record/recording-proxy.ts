@@ -188,6 +188,13 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
         .end(JSON.stringify({ error: "forbidden", reason: "host" }));
       return;
     }
+    // Only a path is forwarded: an absolute URL (`GET http://elsewhere/`) would ask the upstream
+    // to act as a proxy itself.
+    if (!req.url?.startsWith("/")) {
+      req.resume();
+      res.writeHead(400).end();
+      return;
+    }
     if (req.method === "POST" && req.url === LEARNER_MESSAGE_PATH) {
       req.resume();
       safely(() => recorder.learnerMessage());

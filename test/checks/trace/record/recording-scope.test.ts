@@ -95,6 +95,22 @@ describe("trace record: what is forwarded and what is recorded (real processes)"
       const mark = await request(`${proxy.origin}/.trace/learner-message`, { headers: { host } });
       assert.equal(mark.status, 403, host);
     }
+    // An absolute URL in the request line is not forwarded either.
+    const absolute = await new Promise<number>((resolve, reject) => {
+      const req = http.request({
+        host: "127.0.0.1",
+        port: proxy.port,
+        path: "http://evil.example/metrics",
+        headers: { host: `127.0.0.1:${proxy.port}` },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(absolute, 400);
     assert.equal(seen.length, before, "nothing reached the upstream");
     for (const host of [
       `localhost:${proxy.port}`,
