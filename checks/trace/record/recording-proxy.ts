@@ -142,7 +142,10 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
       req.on("data", (chunk: Buffer) => captured.add(chunk));
       req.on("end", () => safely(() => recorder.body("client", exchange, captured.body())));
     }
+    let clientGone = false;
     const fail = (error: NodeJS.ErrnoException) => {
+      // The client went away first: nothing to answer, nothing to report.
+      if (clientGone || res.destroyed) return;
       if (res.headersSent) {
         res.destroy();
         return;
@@ -154,9 +157,14 @@ export async function startRecordingProxy(options: RecordingOptions): Promise<Re
     out.on("error", fail);
     // The client went away: so does its forwarded request.
     res.on("close", () => {
-      if (!res.writableFinished) out.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      out.destroy();
     });
-    req.on("error", () => out.destroy());
+    req.on("error", () => {
+      clientGone = true;
+      out.destroy();
+    });
     out.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.pipe(res);
