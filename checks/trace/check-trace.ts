@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnose } from "../../diagnostics/rule.js";
+import type { UnrecordedReason } from "../../contract-model/trace/trace-event.js";
 import {
   deriveTurnFacts,
   type ToolShape,
@@ -9,7 +10,7 @@ import { readTrace, type TraceFormat } from "./read/read-trace.js";
 import { textTraceInput, type TraceInput } from "./read/trace-input.js";
 import type { TraceLimits } from "./read/trace-limits.js";
 import { traceRules } from "./rules/index.js";
-import { TRACE_INPUT_INVALID, TRACE_TURNS_INFERRED } from "./trace-input.js";
+import { TRACE_INPUT_INVALID, TRACE_TURNS_INFERRED, TRACE_UNRECORDED } from "./trace-input.js";
 import { stepsOf, type Step, type TraceContext } from "./trace-rule.js";
 import { buildTurns, type Turn } from "./turn-model.js";
 
@@ -62,7 +63,7 @@ export function checkTrace(
   const problems = read.problems;
   // Whether learner messages are marked decides how turns are split; a text search is enough.
   const marked = read.format === "jsonl" && marksLearnerMessages(input);
-  const { turns, inferred, events } = buildTurns(
+  const { turns, inferred, events, unrecorded } = buildTurns(
     read.events,
     facts,
     contract,
@@ -79,6 +80,20 @@ export function checkTrace(
   const ctx: TraceContext = { file, facts, turns, steps };
   const diagnostics: Diagnostic[] = [];
   for (const rule of traceRules) rule.check(ctx, (d) => diagnostics.push(d));
+  const first = unrecorded[0];
+  if (first)
+    diagnostics.push(
+      diagnose(
+        TRACE_UNRECORDED,
+        {
+          file,
+          count: unrecorded.length,
+          line: first.where.line ?? 0,
+          reason: reasonText[first.unrecorded.reason],
+        },
+        first.where,
+      ),
+    );
   if (inferred && turns.length > 0)
     diagnostics.push(
       diagnose(
@@ -89,6 +104,14 @@ export function checkTrace(
     );
   return { diagnostics, unusable: false, ...base, turns: turns.length, inferred };
 }
+
+/** What an unrecorded event's reason says, in a note. */
+const reasonText: Record<UnrecordedReason, string> = {
+  tooLarge: "larger than the recorder's cap",
+  tooDeep: "nested deeper than the recorder's cap",
+  notUtf8: "not UTF-8",
+  notJson: "not JSON",
+};
 
 const marker = /"learnerMessage":\s*true\s*}\s*$/;
 

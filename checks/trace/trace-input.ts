@@ -43,3 +43,20 @@ export const TRACE_TURNS_INFERRED = defineRule({
     "{file} marks no learner messages: {turns} turn(s) inferred from pauses of at least " +
     "{gap} s between tool calls",
 });
+
+/**
+ * A note, not a finding: the recording proxy forwarded messages it could not record (too large, too
+ * deep, not UTF-8, not JSON); turns are judged on what was recorded.
+ */
+export const TRACE_UNRECORDED = defineRule({
+  id: "TRACE_UNRECORDED",
+  family: "trace",
+  severity: "note",
+  summary:
+    "The recording marks messages the proxy forwarded but could not record: turns are judged " +
+    "on the recorded messages (G10).",
+  message:
+    "{file} marks {count} message(s) forwarded but not recorded (the first at line {line}: " +
+    "{reason}); turns are judged on the recorded messages, and an answer whose request was not " +
+    "recorded is not an error",
+});

@@ -18,7 +18,10 @@ export interface ToolCall {
   session?: string;
   /** A result or error arrived. */
   answered: boolean;
-  /** "OK", a stable error code, "TOOL_ERROR" (an error result without one) or "RPC_<code>". */
+  /**
+   * "OK", a stable error code, "TOOL_ERROR" (an error result without one), "RPC_<code>" or
+   * "UNRECORDED" (an answer came that the recorder could not record).
+   */
   code?: string;
   answerWhere?: Location;
   /** A continuation's server-filled tool call the result carries. */
@@ -44,6 +47,12 @@ export interface TurnOptions {
 }
 
 const leadingCode = /^([A-Z][A-Z0-9_]{2,}):/;
+
+/** The code of a call whose answer crossed the recorder unrecorded: answered, outcome unknown. */
+const UNRECORDED = "UNRECORDED";
+
+/** An unrecorded event of a trace. */
+export type UnrecordedEvent = Extract<ReadEvent, { unrecorded: unknown }>;
 
 /** Every string inside a value, into `into`. */
 function strings(value: unknown, into: Set<string>): void {
@@ -71,7 +80,7 @@ export function buildTurns(
   problems: Diagnostic[],
   /** Whether the trace marks learner messages (known up front: the events are read once). */
   marked: boolean,
-): { turns: Turn[]; inferred: boolean; events: number } {
+): { turns: Turn[]; inferred: boolean; events: number; unrecorded: UnrecordedEvent[] } {
   const turns: Turn[] = [];
   let current: Turn | undefined;
   const pending = new Map<string, ToolCall | null>();
@@ -79,6 +88,7 @@ export function buildTurns(
   const issued = new Set<string>();
   const sessions = new Set<string>();
   const foreign = new Set<string>();
+  const unrecorded: UnrecordedEvent[] = [];
   let lastAt = Number.NEGATIVE_INFINITY;
   const open = (where: Location) => {
     current = { number: turns.length + 1, where, calls: [] };
@@ -90,6 +100,21 @@ export function buildTurns(
     if ("learnerMessage" in event) {
       open(event.where);
       lastAt = event.at;
+      continue;
+    }
+    if ("unrecorded" in event) {
+      unrecorded.push(event);
+      // An answer that was not recorded still answered its calls (a recorded one may follow).
+      if (event.from === "server")
+        for (const answered of event.unrecorded.answers) {
+          const call = pending.get(JSON.stringify(answered));
+          if (call && !call.answered) {
+            call.answered = true;
+            call.answerSeq = seq;
+            call.answerWhere = event.where;
+            call.code = UNRECORDED;
+          }
+        }
       continue;
     }
     const { message, from, where } = event;
@@ -152,15 +177,17 @@ export function buildTurns(
     } else if (isRequest && from === "server" && id !== undefined) serverPending.add(id);
     else if (!isRequest && id !== undefined) {
       if (from === "client") serverPending.delete(id);
-      else if (!pending.has(id))
-        problems.push(
-          diagnose(
-            TRACE_INPUT_INVALID,
-            { variant: "orphanResponse", line: where.line ?? 0, id: id },
-            where,
-          ),
-        );
-      else {
+      else if (!pending.has(id)) {
+        // Its request may be one a recorder could not record.
+        if (!unrecorded.some((u) => u.from === "client"))
+          problems.push(
+            diagnose(
+              TRACE_INPUT_INVALID,
+              { variant: "orphanResponse", line: where.line ?? 0, id: id },
+              where,
+            ),
+          );
+      } else {
         const call = pending.get(id);
         pending.delete(id);
         if (call) answer(call, seq, message, where, facts);
@@ -168,7 +195,7 @@ export function buildTurns(
     }
     lastAt = event.at;
   }
-  return { turns, inferred: !marked, events: seq + 1 };
+  return { turns, inferred: !marked, events: seq + 1, unrecorded };
 }
 
 function answer(

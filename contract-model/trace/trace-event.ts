@@ -1,7 +1,8 @@
 /**
  * The trace format: JSON Lines, one event per line. A message event is one JSON-RPC message as it
  * crossed the wire (a request, a notification, a result or an error, either protocol era); a
- * learner-message event marks the start of a turn. `at` is an ISO-8601 timestamp.
+ * learner-message event marks the start of a turn; an unrecorded event stands for a message a recorder
+ * forwarded but could not record. `at` is an ISO-8601 timestamp.
  */
 
 /** One JSON-RPC message, as parsed JSON. */
@@ -20,8 +21,22 @@ export interface LearnerMessageEvent {
   learnerMessage: true;
 }
 
+/** Why a message that crossed the wire is not in the trace. */
+export type UnrecordedReason = "tooLarge" | "tooDeep" | "notUtf8" | "notJson";
+
+/**
+ * A message (or SSE event) a recording proxy forwarded unchanged but could not record: too large,
+ * nested too deep, not UTF-8 or not JSON. `answers` holds the JSON-RPC ids of the recorded request
+ * an unrecorded answer belongs to, when the recorder knows them.
+ */
+export interface UnrecordedEvent {
+  at: string;
+  from: "client" | "server";
+  unrecorded: { reason: UnrecordedReason; answers?: unknown[] };
+}
+
 /** One line of a trace. */
-export type TraceEvent = MessageEvent | LearnerMessageEvent;
+export type TraceEvent = MessageEvent | LearnerMessageEvent | UnrecordedEvent;
 
 /** The JSON Lines text of one event (with its newline). */
 export function traceLine(event: TraceEvent): string {

@@ -6,7 +6,8 @@ import { isProseString } from "./prose-value.js";
 /**
  * Redaction of a trace, so a recorded trace is safe to attach to a bug report (C15, L13): session
  * ids become their log fingerprint (`redacted:session:<16 hex>`, the same HMAC as the call log's
- * `sessionFingerprint`), bearer tokens `redacted:token`, learner-visible prose
+ * `sessionFingerprint`), tokens `redacted:token` (JWTs, secrets handed to `addSecret` and matches of
+ * the configured token patterns, anywhere in a string), learner-visible prose
  * `redacted:prose:<n>-words` (every text content block, every string a tool's output schema
  * declares prose-capable, and any other string that reads as prose, in results, `_meta` and
  * arguments alike), and resource bodies `redacted:content:sha256-<hex>`; a tools/list result keeps
@@ -24,13 +25,24 @@ export interface RedactionOptions {
   sessionField?: string;
   /** Per tool, the output fields (`batch.items[].prompt`) whose language is prose-capable. */
   proseOutputs?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Shapes of opaque tokens (global regular expressions): every match, anywhere in a string,
+   * becomes `redacted:token`.
+   */
+  tokenPatterns?: readonly RegExp[];
 }
+
+/** Shorter secrets are not searched for inside strings (they would match ordinary words). */
+const MIN_SECRET_LENGTH = 8;
 
 const bearer = /^(?:Bearer\s+)?eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
 /** A JWT anywhere in a string (a header, a URL, a sentence). */
 const jwtInside = /eyJ[\w-]*\.[\w-]*\.[\w-]*/g;
-/** A learning-session id (`sps_` + base64url) anywhere in a string. */
-const sessionInside = /(?<![\w-])sps_[A-Za-z0-9_-]{22,64}/g;
+/**
+ * A learning-session id (`sps_` + base64url) anywhere in a string, also glued to a word before it
+ * (`learner_sps_…`); a known id is replaced exactly first, so what follows it stays.
+ */
+const sessionInside = /sps_[A-Za-z0-9_-]{22,}/g;
 const leadingCode = /^([A-Z][A-Z0-9_]{2,}):/;
 
 const proseMarker = (text: string) => {
@@ -50,8 +62,18 @@ export class TraceRedactor {
   private readonly sessions = new Map<string, string>();
   /** The tool of each pending request, by JSON-RPC id, to find its output's prose fields. */
   private readonly pending = new Map<string, string>();
+  /** Secrets seen outside the messages (a bearer token of the requests), redacted wherever they recur. */
+  private readonly secrets = new Set<string>();
 
   constructor(private readonly options: RedactionOptions) {}
+
+  /**
+   * Redact `secret` (e.g. an Authorization header's token, opaque or not) wherever it appears in a
+   * later message, whole or inside a longer string. Values shorter than 8 characters are ignored.
+   */
+  addSecret(secret: string): void {
+    if (secret.length >= MIN_SECRET_LENGTH) this.secrets.add(secret);
+  }
 
   /** A redacted copy of one message sent by `from`. */
   redact(message: JsonRpcMessage, from: "client" | "server"): JsonRpcMessage {
@@ -85,7 +107,9 @@ export class TraceRedactor {
     if (Array.isArray(value)) return value.map((v) => this.value(v, `${path}[]`, tool, prose));
     if (!isObject(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      // A key is never prose, but a token or session id used as a key goes too.
+      const k = this.inside(key);
       const at = path ? `${path}.${k}` : k;
       if (at === "result.content" && Array.isArray(v)) out[k] = v.map((b) => this.block(b));
       else if (at === "result.tools" && Array.isArray(v)) out[k] = v.map(listedTool);
@@ -102,23 +126,39 @@ export class TraceRedactor {
   private string(raw: string, prose: boolean): string {
     const session = this.sessions.get(raw);
     if (session) return session;
-    if (bearer.test(raw)) return "redacted:token";
+    if (bearer.test(raw) || this.secrets.has(raw)) return "redacted:token";
     // Tokens and session ids inside a longer string (a URL, a header, a sentence) go too.
-    const text = raw.includes("eyJ") || raw.includes("sps_") ? this.inside(raw) : raw;
+    const text = this.inside(raw);
     if (prose || isProseString(text)) return proseMarker(text);
     return text;
   }
 
-  /** `text` with every JWT-shaped and `sps_`-shaped substring replaced by its marker. */
-  private inside(text: string): string {
-    return text.replace(jwtInside, "redacted:token").replace(sessionInside, (id) => {
-      let marker = this.sessions.get(id);
-      if (!marker) {
-        marker = `redacted:session:${this.options.fingerprint(id)}`;
-        this.sessions.set(id, marker);
-      }
-      return marker;
-    });
+  /**
+   * `text` with every known secret, every JWT-shaped, `sps_`-shaped and configured token-shaped
+   * substring replaced by its marker.
+   */
+  private inside(raw: string): string {
+    let text = raw;
+    for (const secret of this.secrets)
+      if (text.includes(secret)) text = text.split(secret).join("redacted:token");
+    if (text.includes("eyJ")) text = text.replace(jwtInside, "redacted:token");
+    if (text.includes("sps_")) {
+      for (const [id, marker] of this.sessions)
+        if (id.startsWith("sps_") && text.includes(id)) text = text.split(id).join(marker);
+      text = text.replace(sessionInside, (id) => this.sessionMarker(id));
+    }
+    for (const pattern of this.options.tokenPatterns ?? [])
+      text = text.replace(pattern, "redacted:token");
+    return text;
+  }
+
+  private sessionMarker(id: string): string {
+    let marker = this.sessions.get(id);
+    if (!marker) {
+      marker = `redacted:session:${this.options.fingerprint(id)}`;
+      this.sessions.set(id, marker);
+    }
+    return marker;
   }
 
   /** A content block: its text is learner-visible prose, except a leading stable error code. */

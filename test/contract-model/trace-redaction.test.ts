@@ -46,4 +46,36 @@ describe("contract-model/trace: redaction finds tokens and session ids inside lo
     const other = JSON.stringify(r.redact(call({ code: "gsps_short" }), "client"));
     assert.match(other, /"code":"gsps_short"/);
   });
+
+  it("replaces an sps_ id glued to a word, a token used as a key, a secret of the traffic and configured token shapes", () => {
+    const r = new TraceRedactor({
+      fingerprint: () => "00112233aabbccdd",
+      tokenPatterns: [/sk_live_[A-Za-z0-9]+/g],
+    });
+    r.addSecret("opaque-access-token-0123");
+    r.addSecret("short");
+    const out = JSON.stringify(
+      r.redact(
+        call({
+          glued: `learner_${sid}`,
+          prefixed: `x${sid}`,
+          [`k-${jwt}`]: 1,
+          auth: "t=opaque-access-token-0123;",
+          exactSecret: "opaque-access-token-0123",
+          key: "key:sk_live_abcdef123456",
+          word: "short",
+        }),
+        "client",
+      ),
+    );
+    assert.ok(!out.includes(sid) && !out.includes("eyJ") && !out.includes("opaque-access"), out);
+    assert.match(out, /"glued":"learner_redacted:session:00112233aabbccdd"/);
+    assert.match(out, /"prefixed":"xredacted:session:00112233aabbccdd"/);
+    assert.match(out, /"k-redacted:token":1/);
+    assert.match(out, /"auth":"t=redacted:token;"/);
+    assert.match(out, /"exactSecret":"redacted:token"/);
+    assert.match(out, /"key":"key:redacted:token"/);
+    // A secret under 8 characters would match ordinary words: it is not searched for.
+    assert.match(out, /"word":"short"/);
+  });
 });

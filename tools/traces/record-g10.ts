@@ -47,9 +47,10 @@ for (const spec of hosts) {
     }
     await wellBehavedConversation(host, recording.env);
     await host.close?.();
-    process.stdout.write(`recorded ${spec.file}: ${recording.proxy.events()} events\n`);
   } finally {
     await recording.close();
     await fx.close();
   }
+  // Counted once the recording is closed (its recorder thread has written everything).
+  process.stdout.write(`recorded ${spec.file}: ${recording.proxy.events()} events\n`);
 }

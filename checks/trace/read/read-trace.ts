@@ -1,6 +1,9 @@
 import type { Diagnostic, Location } from "../../../diagnostics/diagnostic.js";
 import { diagnose } from "../../../diagnostics/rule.js";
-import type { JsonRpcMessage } from "../../../contract-model/trace/trace-event.js";
+import type {
+  JsonRpcMessage,
+  UnrecordedReason,
+} from "../../../contract-model/trace/trace-event.js";
 import { TRACE_INPUT_INVALID } from "../trace-input.js";
 import { readHar } from "./har.reader.js";
 import { readInspectorExport } from "./inspector.reader.js";
@@ -12,7 +15,30 @@ import { defaultTraceLimits, type TraceLimits } from "./trace-limits.js";
 export type ReadEvent = (
   | { at: number; from: "client" | "server"; message: JsonRpcMessage }
   | { at: number; learnerMessage: true }
+  | { at: number; from: "client" | "server"; unrecorded: Unrecorded }
 ) & { where: Location };
+
+/** A message a recorder forwarded but could not record, and the request ids it answers if known. */
+export interface Unrecorded {
+  reason: UnrecordedReason;
+  answers: unknown[];
+}
+
+const unrecordedReasons: ReadonlySet<string> = new Set<UnrecordedReason>([
+  "tooLarge",
+  "tooDeep",
+  "notUtf8",
+  "notJson",
+]);
+
+/** The `unrecorded` field of an event, when it is one. */
+function unrecordedOf(value: unknown): Unrecorded | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { reason, answers } = value as { reason?: unknown; answers?: unknown };
+  if (typeof reason !== "string" || !unrecordedReasons.has(reason)) return undefined;
+  if (answers !== undefined && !Array.isArray(answers)) return undefined;
+  return { reason: reason as UnrecordedReason, answers: (answers as unknown[] | undefined) ?? [] };
+}
 
 /** The formats `trace check` reads. */
 export type TraceFormat = "jsonl" | "har" | "inspector";
@@ -178,7 +204,14 @@ function* jsonLines(
       if (isMessage(e.message)) yield { at, from: e.from, message: e.message, where };
       else
         problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "notMessage", line: i + 1 }, where));
-    } else
+    } else if (
+      keys === 3 &&
+      (e.from === "client" || e.from === "server") &&
+      !Number.isNaN(at) &&
+      unrecordedOf(e.unrecorded)
+    )
+      yield { at, from: e.from, unrecorded: unrecordedOf(e.unrecorded)!, where };
+    else
       problems.push(diagnose(TRACE_INPUT_INVALID, { variant: "unknownEvent", line: i + 1 }, where));
   }
 }

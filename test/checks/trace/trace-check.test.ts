@@ -106,6 +106,46 @@ describe("skillpilot trace check: formats and bad input (G10, G9)", () => {
     assert.match(run.stderr, /1 turn\(s\) \(inferred from pauses\)/);
   });
 
+  it("reads a recorder's unrecorded events: an answer to an unrecorded request and an unrecorded answer are no errors, one note says so", async () => {
+    const unrecorded = (from: string, reason: string, answers?: number[]) => ({
+      at: t(2),
+      from,
+      unrecorded: { reason, ...(answers && { answers }) },
+    });
+    const file = await write(
+      "unrecorded.jsonl",
+      jsonl([
+        goodTurn[0],
+        goodTurn[1],
+        goodTurn[2],
+        goodTurn[3],
+        // The write's answer was too large to record; it answered the write all the same.
+        unrecorded("server", "tooLarge", [2]),
+        // A request too deep to record, and its (recorded) answer.
+        unrecorded("client", "tooDeep"),
+        { at: t(5), from: "server", message: { jsonrpc: "2.0", id: 99, result: {} } },
+      ]),
+    );
+    const run = await runCli(["trace", "check", file, "--format", "json"]);
+    assert.equal(run.code, 0, run.stdout);
+    const { diagnostics } = JSON.parse(run.stdout) as {
+      diagnostics: { ruleId: string; severity: string; message: string }[];
+    };
+    assert.deepEqual(
+      diagnostics.map((d) => [d.ruleId, d.severity]),
+      [["TRACE_UNRECORDED", "note"]],
+    );
+    assert.match(
+      diagnostics[0].message,
+      /marks 2 message\(s\) forwarded but not recorded \(the first at line 5: larger than the recorder's cap\)/,
+    );
+    // An unrecorded event of unknown shape is no event.
+    const odd = await write("odd.jsonl", jsonl([goodTurn[0], unrecorded("server", "lost")]));
+    const refused = await runCli(["trace", "check", odd]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stdout, /line 2 is not a trace event/);
+  });
+
   const bad: [string, string, RegExp][] = [
     ["an empty file", "", /holds no events/],
     ["a file that is not JSON Lines", "hello\n", /line 1 is not JSON/],
