@@ -320,7 +320,8 @@ function subsetOfUnion(
 
 function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   for (const k of opaqueKeywords) {
-    if (target[k] === undefined || jsonEqual(target[k], source[k])) continue;
+    if (target[k] === undefined || jsonEqual(target[k], source[k]) || impliedBound(k, source, target))
+      continue;
     const candidates = [
       sampleValue(source),
       ...(declaredTypes(source).has("object") ? objectVariants(source, ctx.depth) : []),
@@ -390,6 +391,22 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   if (st.has("object") && tt.has("object")) compareObject(source, target, ctx);
 }
 
+/**
+ * True when the source's own count bound implies the target's (`minProperties: 3` implies
+ * `minProperties: 2`; `maxContains` the same for an identical `contains`): nothing the source
+ * accepts is refused by that keyword of the target.
+ */
+function impliedBound(k: string, source: JsonObject, target: JsonObject): boolean {
+  const s = source[k],
+    t = target[k];
+  if (typeof s !== "number" || typeof t !== "number") return false;
+  if ((k === "minContains" || k === "maxContains") && !jsonEqual(source.contains, target.contains))
+    return false;
+  if (k === "minProperties" || k === "minContains") return s >= t;
+  if (k === "maxProperties" || k === "maxContains") return s <= t;
+  return false;
+}
+
 /** Which keyword of a leaf target rejects a value (for enumerated sources). */
 function keywordKind(target: JsonObject, v: unknown, ctx: Ctx): IncompatKind {
   for (const [k, kind] of [
@@ -417,6 +434,7 @@ function objectVariants(source: JsonObject, depth: number): unknown[] {
     Object.fromEntries([...Object.entries(base), ...optional.map((k) => [k, filled(k)])]),
     ...optional.map((k) => ({ ...base, [k]: filled(k) })),
     { ...base, extraProperty: 1 },
+    { ...base, extraProperty: "a" },
   ];
 }
 
@@ -670,9 +688,12 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     }
     subset(sp[name], to, child(ctx, ["properties", name], at));
   }
+  // A target without patternProperties constrains the names they match only through its
+  // additionalProperties: an open one promises nothing about them.
   if (
     isObject(source.patternProperties) &&
-    !jsonEqual(source.patternProperties, target.patternProperties)
+    !jsonEqual(source.patternProperties, target.patternProperties) &&
+    !(target.patternProperties === undefined && isOpen(tAdd))
   )
     report(ctx, "unsupported", { gap: "pattern-properties" }, source, target, { value: base });
   if (sAdd === false) return;
