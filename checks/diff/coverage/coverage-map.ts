@@ -2,7 +2,13 @@ import type { JsonObject } from "../../../json-schema/schema-facts.js";
 import { type DescriptorEdit, descriptorEdits, type Listing } from "./descriptor-edits.js";
 import type { Judgement } from "./judgement.js";
 import { type Fragment, keywordEdits } from "./schema-edits.js";
-import { editSpace, type SchemaDepth, type ToolEdit, toolModel } from "./tool-model.js";
+import {
+  editSpace,
+  type SchemaDepth,
+  type ToolEdit,
+  type ToolLocation,
+  toolModel,
+} from "./tool-model.js";
 
 /** The tool every generated case edits. */
 export const editedTool = "t";
@@ -92,8 +98,11 @@ function entryOf(edit: ToolEdit): MapEntry | undefined {
 }
 
 /** Every edit of the model with its map entry; `unmapped` lists the edits the map misses. */
-export function coverageMap(): { entries: MapEntry[]; unmapped: string[]; stale: string[] } {
-  const model = toolModel();
+export function coverageMap(model: ToolLocation[] = toolModel()): {
+  entries: MapEntry[];
+  unmapped: string[];
+  stale: string[];
+} {
   const entries: MapEntry[] = [];
   const unmapped: string[] = [];
   for (const edit of editSpace(model)) {
@@ -135,3 +144,30 @@ export function buildCase(entries: readonly MapEntry[]): { before: Listing; afte
   });
   return { before, after };
 }
+
+/**
+ * Diff rules that judge no edit of the Tool object, each with the reason: the consistency test
+ * requires every rule to be named by the map or listed here, so a new rule is placed.
+ */
+export const rulesOutsideToolEdits: Readonly<Record<string, string>> = {
+  ENVELOPE_NARROWED: "shared envelopes of a snapshot, not the Tool object",
+  ENVELOPE_WIDENED: "shared envelopes of a snapshot, not the Tool object",
+  ENVELOPE_REMOVED: "shared envelopes of a snapshot, not the Tool object",
+  ENVELOPE_ADDED: "shared envelopes of a snapshot, not the Tool object",
+  ENVELOPE_PROPERTY_ADDED: "shared envelopes of a snapshot, not the Tool object",
+  SKILL_ADDED: "the skills tree of a snapshot",
+  SKILL_CHANGED: "the skills tree of a snapshot",
+  SKILL_REMOVED: "the skills tree of a snapshot",
+  LISTING_CHANGED: "the directory listing of a snapshot (plugin.json)",
+  UI_IMMUTABLE_BYTES_CHANGED: "the bytes served under a ui:// URI, not the descriptor",
+  UI_SERVED_URI_MISSING: "the bytes served under a ui:// URI, not the descriptor",
+  UI_RESOURCE_ADDED: "reported beside UI_BINDING_ADDED/CHANGED for a new resource family",
+  SUPERSEDED_TOOL_REMOVED: "the project's snapshot records (supersededBy)",
+  TOOL_REMOVED_AFTER_RETIREMENT: "the project's retirement records on a git baseline",
+  TOOL_REFERENCE_ADDED: "an enum the generator fills with the contract's tool names",
+  TOOL_REFERENCE_REMOVED: "an enum the generator fills with the contract's tool names",
+  INPUT_PATTERN_CHANGED: "a pattern change without a counterexample (the map's pattern edits have one)",
+  OUTPUT_PATTERN_CHANGED: "a pattern change without a counterexample (the map's pattern edits have one)",
+  OUTPUT_PROPERTY_REMOVED: "a required output property removed: the map's properties:remove edits an optional one",
+  OUTPUT_PROPERTY_ADDED_TO_CLOSED: "a property added to a closed output: the map's hosts are open objects",
+};

@@ -444,8 +444,8 @@ export const keywordEdits: Record<string, Edits> = {
     )),
   },
   "x-mcp-header": {
-    set: edit(S, { ...S, "x-mcp-header": "Region" }, both({ rule: "INPUT_HEADER_ADDED" })),
-    unset: edit({ ...S, "x-mcp-header": "Region" }, S, both({ rule: "INPUT_HEADER_REMOVED", noWitness: "old clients still send the header, which the server ignores: nothing is refused" })),
-    change: edit({ ...S, "x-mcp-header": "Region" }, { ...S, "x-mcp-header": "Zone" }, both({ rule: "INPUT_HEADER_ADDED" })),
+    set: edit(S, { ...S, "x-mcp-header": "Region" }, both({ rule: "PARAM_HEADER_ADDED" })),
+    unset: edit({ ...S, "x-mcp-header": "Region" }, S, both({ rule: "PARAM_HEADER_REMOVED", noWitness: "old clients still send the header, which the server ignores: nothing is refused" })),
+    change: edit({ ...S, "x-mcp-header": "Region" }, { ...S, "x-mcp-header": "Zone" }, both({ rule: "PARAM_HEADER_ADDED" })),
   },
 };

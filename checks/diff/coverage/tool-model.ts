@@ -244,8 +244,9 @@ const expand = (shape: Shape) =>
  * Every place of the Tool object: the descriptor's fields, the listing's, and every keyword of
  * the 2020-12 vocabularies (plus the extensions) at every depth of both schemas.
  */
-export function toolModel(): ToolLocation[] {
-  const keywords = [...knownKeywords, ...extensionKeywords, mcpHeaderKeyword];
+export function toolModel(
+  keywords: readonly string[] = [...knownKeywords, ...extensionKeywords, mcpHeaderKeyword],
+): ToolLocation[] {
   const unknown = keywords.filter((k) => !(k in keywordShape));
   if (unknown.length > 0)
     throw new Error(`the Tool model has no value shape for keyword(s) ${unknown.join(", ")}`);

@@ -7,7 +7,7 @@ import { sampleValue } from "../sample.js";
 const headerKeyword = "x-mcp-header";
 
 const added = defineRule({
-  id: "INPUT_HEADER_ADDED",
+  id: "PARAM_HEADER_ADDED",
   family: "diff",
   bump: "major",
   severity: "error",
@@ -22,7 +22,7 @@ const added = defineRule({
   },
 });
 const removed = defineRule({
-  id: "INPUT_HEADER_REMOVED",
+  id: "PARAM_HEADER_REMOVED",
   family: "diff",
   bump: "minor",
   severity: "note",
