@@ -18,6 +18,7 @@ import { classify, declaredBump, type Classification } from "./semver-class.js";
 import { unknownFormatNotes } from "./unknown-formats.js";
 import { ValueChecker } from "./value-check.js";
 import {
+  currentFingerprint,
   isExpired,
   WAIVER_EXPIRED,
   WAIVER_NOT_ALLOWED,
@@ -171,11 +172,16 @@ export function diffContracts(
      * for a baseline that is a development commit rather than a release (CI's git merge base).
      */
     versionCheck?: boolean;
+    /** Old → new fingerprints (default: `fingerprint-renames.json`). */
+    fingerprintRenames?: Readonly<Record<string, string>>;
   },
 ): DiffResult {
   const { waivers, now } = opts;
   const checker = new ValueChecker();
-  const byFingerprint = new Map(waivers.map((w) => [w.fingerprint, w]));
+  // A waiver written against a fingerprint the diff has since renamed matches its successor.
+  const byFingerprint = new Map(
+    waivers.map((w) => [currentFingerprint(w.fingerprint, opts.fingerprintRenames), w]),
+  );
   const used = new Set<string>();
   const problems: Diagnostic[] = [];
   const findings: DiffFinding[] = [];
