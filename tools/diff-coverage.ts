@@ -18,7 +18,8 @@ const report = coverageReport();
 const text = coverageMarkdown(report);
 console.log(coverageLine(report));
 for (const id of report.unmapped) console.error(`unaccounted: ${id} is not in the coverage map`);
-for (const id of report.stale) console.error(`stale: ${id} is in the coverage map, not in the model`);
+for (const id of report.stale)
+  console.error(`stale: ${id} is in the coverage map, not in the model`);
 for (const r of report.results.filter((x) => x.status === "unaccounted"))
   console.error(`unaccounted: ${r.entry.edit.id}: ${r.problem}`);
 let failed = report.unaccounted > 0 || report.stale.length > 0;

@@ -320,7 +320,11 @@ function subsetOfUnion(
 
 function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   for (const k of opaqueKeywords) {
-    if (target[k] === undefined || jsonEqual(target[k], source[k]) || impliedBound(k, source, target))
+    if (
+      target[k] === undefined ||
+      jsonEqual(target[k], source[k]) ||
+      impliedBound(k, source, target)
+    )
       continue;
     const candidates = [
       sampleValue(source),

@@ -115,9 +115,7 @@ export function coverageMap(model: ToolLocation[] = toolModel()): {
     model.flatMap((l) =>
       l.edits.flatMap((e) =>
         e.variants.map((v) =>
-          l.part === "schema"
-            ? `${l.keyword}:${e.kind}`
-            : `${l.id}:${e.kind}${v ? `=${v}` : ""}`,
+          l.part === "schema" ? `${l.keyword}:${e.kind}` : `${l.id}:${e.kind}${v ? `=${v}` : ""}`,
         ),
       ),
     ),
@@ -166,8 +164,12 @@ export const rulesOutsideToolEdits: Readonly<Record<string, string>> = {
   TOOL_REMOVED_AFTER_RETIREMENT: "the project's retirement records on a git baseline",
   TOOL_REFERENCE_ADDED: "an enum the generator fills with the contract's tool names",
   TOOL_REFERENCE_REMOVED: "an enum the generator fills with the contract's tool names",
-  INPUT_PATTERN_CHANGED: "a pattern change without a counterexample (the map's pattern edits have one)",
-  OUTPUT_PATTERN_CHANGED: "a pattern change without a counterexample (the map's pattern edits have one)",
-  OUTPUT_PROPERTY_REMOVED: "a required output property removed: the map's properties:remove edits an optional one",
-  OUTPUT_PROPERTY_ADDED_TO_CLOSED: "a property added to a closed output: the map's hosts are open objects",
+  INPUT_PATTERN_CHANGED:
+    "a pattern change without a counterexample (the map's pattern edits have one)",
+  OUTPUT_PATTERN_CHANGED:
+    "a pattern change without a counterexample (the map's pattern edits have one)",
+  OUTPUT_PROPERTY_REMOVED:
+    "a required output property removed: the map's properties:remove edits an optional one",
+  OUTPUT_PROPERTY_ADDED_TO_CLOSED:
+    "a property added to a closed output: the map's hosts are open objects",
 };

@@ -80,7 +80,9 @@ export function witnessProblem(
   if (!w.verified) return "witness not verified by the diff";
   const side = (s: "old" | "new") => (s === "old" ? before : after);
   const value = w.value as JsonObject;
-  const keys = Object.keys(value ?? {}).sort().join(",");
+  const keys = Object.keys(value ?? {})
+    .sort()
+    .join(",");
   const fact = !(keys === "arguments,name" || keys === "structuredContent");
   if (w.kind !== "call" && w.kind !== "result") return undefined;
   const key = w.kind === "call" ? "inputSchema" : "outputSchema";

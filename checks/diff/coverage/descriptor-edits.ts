@@ -24,6 +24,11 @@ export interface DescriptorEdit {
 }
 
 const none: Patch = () => {};
+const put =
+  (fields: Partial<Listing>): Patch =>
+  (l) => {
+    Object.assign(l, fields);
+  };
 const meta = (tool: JsonObject): JsonObject => {
   tool._meta ??= {};
   return tool._meta as JsonObject;
@@ -89,7 +94,11 @@ function hintEdits(hint: keyof typeof hintRules): Record<string, DescriptorEdit>
   for (const v of [true, false]) {
     out[`set=${v}`] = pair(none, annotation(hint, v), hintJudgement(hint, d, v));
     out[`unset=${v}`] = pair(annotation(hint, v), none, hintJudgement(hint, v, d));
-    out[`change=${v}`] = pair(annotation(hint, !v), annotation(hint, v), hintJudgement(hint, !v, v));
+    out[`change=${v}`] = pair(
+      annotation(hint, !v),
+      annotation(hint, v),
+      hintJudgement(hint, !v, v),
+    );
   }
   return out;
 }
@@ -103,9 +112,7 @@ const taskModes: Record<string, readonly string[]> = {
 function taskJudgement(from: string, to: string): Judgement {
   if (from === to) return defaultWritten;
   const lost = taskModes[from].some((m) => !taskModes[to].includes(m));
-  return lost
-    ? { rule: "TOOL_TASK_SUPPORT_NARROWED" }
-    : { rule: "TOOL_TASK_SUPPORT_WIDENED" };
+  return lost ? { rule: "TOOL_TASK_SUPPORT_NARROWED" } : { rule: "TOOL_TASK_SUPPORT_WIDENED" };
 }
 function taskEdits(): Record<string, DescriptorEdit> {
   const out: Record<string, DescriptorEdit> = {};
@@ -116,28 +123,51 @@ function taskEdits(): Record<string, DescriptorEdit> {
   for (const from of Object.keys(taskModes))
     for (const to of Object.keys(taskModes))
       if (from !== to)
-        out[`change=${from}>${to}`] = pair(execution(from), execution(to), taskJudgement(from, to), "task");
+        out[`change=${from}>${to}`] = pair(
+          execution(from),
+          execution(to),
+          taskJudgement(from, to),
+          "task",
+        );
   return out;
 }
 
-const uiUri = (n: string) => `ui://widget/${n}/sha256-${n === "b" ? "1".repeat(64) : "0".repeat(64)}/index.html`;
-function bindingEdits(write: (tool: JsonObject, uri: string) => void): Record<string, DescriptorEdit> {
+const uiUri = (n: string) =>
+  `ui://widget/${n}/sha256-${n === "b" ? "1".repeat(64) : "0".repeat(64)}/index.html`;
+function bindingEdits(
+  write: (tool: JsonObject, uri: string) => void,
+): Record<string, DescriptorEdit> {
   const bind =
     (uri: string): Patch =>
     (_l, tool) =>
       write(tool, uri);
   const sameFamily = uiUri("a").replace("0".repeat(64), "2".repeat(64));
   return {
-    set: pair(none, bind(uiUri("a")), {
-      rule: "UI_BINDING_ADDED",
-      noWitness: "a host that renders no UI ignores the binding; old calls keep their results",
-    }, "ui"),
+    set: pair(
+      none,
+      bind(uiUri("a")),
+      {
+        rule: "UI_BINDING_ADDED",
+        noWitness: "a host that renders no UI ignores the binding; old calls keep their results",
+      },
+      "ui",
+    ),
     unset: pair(bind(uiUri("a")), none, { rule: "UI_BINDING_REMOVED" }, "ui"),
-    "change=same-resource": pair(bind(uiUri("a")), bind(sameFamily), {
-      rule: "UI_URI_ROTATED",
-      noWitness: "the same resource under a new content-addressed URI: a compatible UI fix",
-    }, "ui"),
-    "change=other-resource": pair(bind(uiUri("a")), bind(uiUri("b")), { rule: "UI_BINDING_CHANGED" }, "ui"),
+    "change=same-resource": pair(
+      bind(uiUri("a")),
+      bind(sameFamily),
+      {
+        rule: "UI_URI_ROTATED",
+        noWitness: "the same resource under a new content-addressed URI: a compatible UI fix",
+      },
+      "ui",
+    ),
+    "change=other-resource": pair(
+      bind(uiUri("a")),
+      bind(uiUri("b")),
+      { rule: "UI_BINDING_CHANGED" },
+      "ui",
+    ),
   };
 }
 
@@ -157,34 +187,69 @@ function securityEdits(place: "top" | "meta"): Record<string, DescriptorEdit> {
   const oauth = (...scopes: string[]) => ({ type: "oauth2", scopes });
   const g = "security";
   return {
-    set: pair(none, put([oauth("read")]), {
-      rule: "SECURITY_INFO_MISSING",
-      noWitness:
-        "one side carries no security information at all, so scopes are not compared and the " +
-        "diff says so instead",
-    }, g),
-    unset: pair(put([oauth("read")]), none, {
-      rule: "SECURITY_INFO_MISSING",
-      noWitness:
-        "one side carries no security information at all, so scopes are not compared and the " +
-        "diff says so instead",
-    }, g),
-    "add=scope": pair(put([oauth("read")]), put([oauth("read", "write")]), { rule: "SECURITY_SCOPE_ADDED" }, g),
-    "add=noauth": pair(put([oauth("read")]), put([{ type: "noauth" }, oauth("read")]), {
-      gap:
-        "a tool that now also takes anonymous calls accepts every call it accepted: a widening " +
-        "the diff does not report",
-    }, g),
-    "remove=scope": pair(put([oauth("read", "write")]), put([oauth("read")]), {
-      rule: "SECURITY_SCOPE_REMOVED",
-      noWitness: "fewer scopes refuse no old token, so no call shows it",
-    }, g),
-    "remove=noauth": pair(put([{ type: "noauth" }, oauth("read")]), put([oauth("read")]), {
-      rule: "SECURITY_AUTH_REQUIRED",
-    }, g),
-    reorder: pair(put([oauth("read", "write")]), put([oauth("write", "read")]), {
-      notWire: "scope order: the same grant",
-    }, g),
+    set: pair(
+      none,
+      put([oauth("read")]),
+      {
+        rule: "SECURITY_INFO_MISSING",
+        noWitness:
+          "one side carries no security information at all, so scopes are not compared and the " +
+          "diff says so instead",
+      },
+      g,
+    ),
+    unset: pair(
+      put([oauth("read")]),
+      none,
+      {
+        rule: "SECURITY_INFO_MISSING",
+        noWitness:
+          "one side carries no security information at all, so scopes are not compared and the " +
+          "diff says so instead",
+      },
+      g,
+    ),
+    "add=scope": pair(
+      put([oauth("read")]),
+      put([oauth("read", "write")]),
+      { rule: "SECURITY_SCOPE_ADDED" },
+      g,
+    ),
+    "add=noauth": pair(
+      put([oauth("read")]),
+      put([{ type: "noauth" }, oauth("read")]),
+      {
+        gap:
+          "a tool that now also takes anonymous calls accepts every call it accepted: a widening " +
+          "the diff does not report",
+      },
+      g,
+    ),
+    "remove=scope": pair(
+      put([oauth("read", "write")]),
+      put([oauth("read")]),
+      {
+        rule: "SECURITY_SCOPE_REMOVED",
+        noWitness: "fewer scopes refuse no old token, so no call shows it",
+      },
+      g,
+    ),
+    "remove=noauth": pair(
+      put([{ type: "noauth" }, oauth("read")]),
+      put([oauth("read")]),
+      {
+        rule: "SECURITY_AUTH_REQUIRED",
+      },
+      g,
+    ),
+    reorder: pair(
+      put([oauth("read", "write")]),
+      put([oauth("write", "read")]),
+      {
+        notWire: "scope order: the same grant",
+      },
+      g,
+    ),
   };
 }
 
@@ -209,36 +274,36 @@ export const descriptorEdits: Record<string, Record<string, DescriptorEdit>> = {
   },
   "listing.ttlMs": {
     set: pair(
-      (l) => void (l.cacheScope = "public"),
-      (l) => Object.assign(l, { cacheScope: "public", ttlMs: 60000 }),
+      put({ cacheScope: "public" }),
+      put({ cacheScope: "public", ttlMs: 60000 }),
       cacheChange(),
       "cache",
     ),
     unset: pair(
-      (l) => Object.assign(l, { cacheScope: "public", ttlMs: 60000 }),
-      (l) => void (l.cacheScope = "public"),
+      put({ cacheScope: "public", ttlMs: 60000 }),
+      put({ cacheScope: "public" }),
       cacheChange(),
       "cache",
     ),
-    increase: pair((l) => void (l.ttlMs = 1000), (l) => void (l.ttlMs = 60000), cacheChange(), "cache"),
-    decrease: pair((l) => void (l.ttlMs = 60000), (l) => void (l.ttlMs = 1000), cacheChange(), "cache"),
+    increase: pair(put({ ttlMs: 1000 }), put({ ttlMs: 60000 }), cacheChange(), "cache"),
+    decrease: pair(put({ ttlMs: 60000 }), put({ ttlMs: 1000 }), cacheChange(), "cache"),
   },
   "listing.cacheScope": {
     set: pair(
-      (l) => void (l.ttlMs = 1000),
-      (l) => Object.assign(l, { ttlMs: 1000, cacheScope: "public" }),
+      put({ ttlMs: 1000 }),
+      put({ ttlMs: 1000, cacheScope: "public" }),
       cacheChange(),
       "cache",
     ),
     unset: pair(
-      (l) => Object.assign(l, { ttlMs: 1000, cacheScope: "public" }),
-      (l) => void (l.ttlMs = 1000),
+      put({ ttlMs: 1000, cacheScope: "public" }),
+      put({ ttlMs: 1000 }),
       cacheChange(),
       "cache",
     ),
     change: pair(
-      (l) => void (l.cacheScope = "public"),
-      (l) => void (l.cacheScope = "private"),
+      put({ cacheScope: "public" }),
+      put({ cacheScope: "private" }),
       cacheChange(),
       "cache",
     ),
@@ -267,10 +332,12 @@ export const descriptorEdits: Record<string, Record<string, DescriptorEdit>> = {
   "annotations.idempotentHint": hintEdits("idempotentHint"),
   "annotations.openWorldHint": hintEdits("openWorldHint"),
   "execution.taskSupport": taskEdits(),
-  "_meta.ui.resourceUri": bindingEdits((tool, uri) => void (ui(tool).resourceUri = uri)),
-  "_meta.openai/outputTemplate": bindingEdits(
-    (tool, uri) => void (meta(tool)["openai/outputTemplate"] = uri),
-  ),
+  "_meta.ui.resourceUri": bindingEdits((tool, uri) => {
+    ui(tool).resourceUri = uri;
+  }),
+  "_meta.openai/outputTemplate": bindingEdits((tool, uri) => {
+    meta(tool)["openai/outputTemplate"] = uri;
+  }),
   "_meta.ui.visibility": {
     "set=model": pair(none, visible("model"), { rule: "UI_VISIBILITY_CHANGED" }),
     "set=app": pair(none, visible("app"), { rule: "UI_VISIBILITY_CHANGED" }),
@@ -286,12 +353,26 @@ export const descriptorEdits: Record<string, Record<string, DescriptorEdit>> = {
   securitySchemes: securityEdits("top"),
   "_meta.securitySchemes": securityEdits("meta"),
   outputSchema: {
-    set: pair(none, (_l, tool, slot) => void (tool.outputSchema = outputObject(slot)), {
-      rule: "OUTPUT_NARROWED",
-    }, "output"),
-    unset: pair((_l, tool, slot) => void (tool.outputSchema = outputObject(slot)), none, {
-      rule: "OUTPUT_TYPE_CHANGED",
-    }, "output"),
+    set: pair(
+      none,
+      (_l, tool, slot) => {
+        tool.outputSchema = outputObject(slot);
+      },
+      {
+        rule: "OUTPUT_NARROWED",
+      },
+      "output",
+    ),
+    unset: pair(
+      (_l, tool, slot) => {
+        tool.outputSchema = outputObject(slot);
+      },
+      none,
+      {
+        rule: "OUTPUT_TYPE_CHANGED",
+      },
+      "output",
+    ),
   },
 };
 

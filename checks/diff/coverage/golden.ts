@@ -41,7 +41,9 @@ const frozen = (findings: { ruleId: string; pointer: string; fingerprint: string
   findings
     .map((f) => ({ rule: f.ruleId, pointer: f.pointer, fingerprint: f.fingerprint }))
     .sort((a, b) =>
-      `${a.rule} ${a.pointer} ${a.fingerprint}`.localeCompare(`${b.rule} ${b.pointer} ${b.fingerprint}`),
+      `${a.rule} ${a.pointer} ${a.fingerprint}`.localeCompare(
+        `${b.rule} ${b.pointer} ${b.fingerprint}`,
+      ),
     );
 
 function diffFiles(oldFile: string, newFile: string, freed?: string): GoldenVerdict {
@@ -92,7 +94,10 @@ export function recordVerdicts(root: string): {
   const real = path.join(root, goldenPaths.realCorpus);
   if (existsSync(real)) optional.add("real:");
   for (const c of folders(real))
-    verdicts[`real:${c}`] = diffFiles(path.join(real, c, "old.json"), path.join(real, c, "new.json"));
+    verdicts[`real:${c}`] = diffFiles(
+      path.join(real, c, "old.json"),
+      path.join(real, c, "new.json"),
+    );
   const published = path.join(root, goldenPaths.published);
   const releases = folders(published).filter((v) =>
     existsSync(path.join(published, v, "contract.snapshot.json")),

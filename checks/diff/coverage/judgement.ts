@@ -26,6 +26,7 @@ export function declaredStatus(j: Judgement): CoverageStatus {
 export function reasonOf(j: Judgement): string {
   if (j.notWire !== undefined) return `not wire-relevant: ${j.notWire}`;
   if (j.gap !== undefined) return `no rule: ${j.gap}`;
-  if (j.noWitness !== undefined) return `judged as a whole by ${j.rule} without a witness: ${j.noWitness}`;
+  if (j.noWitness !== undefined)
+    return `judged as a whole by ${j.rule} without a witness: ${j.noWitness}`;
   return `${j.rule}, with a witness`;
 }

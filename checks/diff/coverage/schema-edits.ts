@@ -100,7 +100,11 @@ const UI = { type: "array", minItems: 2, prefixItems: [S] };
 const A2 = { ...A, minItems: 2, contains: { type: "string" } };
 
 type Edits = Partial<Record<EditKind, KeywordEdit>>;
-const edit = (before: FragmentOf, after: FragmentOf, judge: Omit<KeywordEdit, "before" | "after">) => ({
+const edit = (
+  before: FragmentOf,
+  after: FragmentOf,
+  judge: Omit<KeywordEdit, "before" | "after">,
+) => ({
   before,
   after,
   ...judge,
@@ -149,7 +153,9 @@ const flagDocs = (key: string, why: string): Edits => ({
   set: edit(S, { ...S, [key]: true }, same(why)),
   unset: edit({ ...S, [key]: true }, S, same(why)),
 });
-const root = (r: JsonObject): FragmentOf => () => ({ x: S, root: r });
+const root =
+  (r: JsonObject): FragmentOf =>
+  () => ({ x: S, root: r });
 const unions = (key: "anyOf" | "oneOf"): Edits => {
   const two = { [key]: [S, I] };
   const three = { [key]: [S, I, { type: "boolean" }] };
@@ -209,22 +215,39 @@ export const keywordEdits: Record<string, Edits> = {
   },
   items: sub({ type: "array" }, "items", S, I, "type"),
   prefixItems: {
-    set: edit({ ...A, minItems: 1 }, { ...A, minItems: 1, prefixItems: [{ const: "x" }] }, narrows("opaque")),
-    unset: edit({ ...A, minItems: 1, prefixItems: [{ const: "x" }] }, { ...A, minItems: 1 }, widens("opaque")),
+    set: edit(
+      { ...A, minItems: 1 },
+      { ...A, minItems: 1, prefixItems: [{ const: "x" }] },
+      narrows("opaque"),
+    ),
+    unset: edit(
+      { ...A, minItems: 1, prefixItems: [{ const: "x" }] },
+      { ...A, minItems: 1 },
+      widens("opaque"),
+    ),
     add: edit(
       { ...A, minItems: 2, prefixItems: [S] },
       { ...A, minItems: 2, prefixItems: [S, { const: "x" }] },
-      { inputSchema: narrows("opaque").inputSchema, outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED") },
+      {
+        inputSchema: narrows("opaque").inputSchema,
+        outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
+      },
     ),
     remove: edit(
       { ...A, minItems: 2, prefixItems: [S, { const: "x" }] },
       { ...A, minItems: 2, prefixItems: [S] },
-      { inputSchema: noWitness("INPUT_SCHEMA_NARROWED"), outputSchema: widens("opaque").outputSchema },
+      {
+        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
+        outputSchema: widens("opaque").outputSchema,
+      },
     ),
     reorder: edit(
       { ...A, minItems: 2, prefixItems: [S, { const: "x" }] },
       { ...A, minItems: 2, prefixItems: [{ const: "x" }, S] },
-      { inputSchema: noWitness("INPUT_SCHEMA_NARROWED"), outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED") },
+      {
+        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
+        outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
+      },
     ),
   },
   contains: {
@@ -232,53 +255,83 @@ export const keywordEdits: Record<string, Edits> = {
     change: edit(
       { ...A, minItems: 1, contains: { minLength: 1 } },
       { ...A, minItems: 1, contains: { maxLength: 0 } },
-      { inputSchema: noWitness("INPUT_SCHEMA_NARROWED"), outputSchema: changes("opaque").outputSchema },
+      {
+        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
+        outputSchema: changes("opaque").outputSchema,
+      },
     ),
   },
   minContains: opaqueBound(A2, "minContains", 2, 3, true),
   maxContains: opaqueBound(A2, "maxContains", 1, 2, false),
   unevaluatedItems: {
-    set: edit(UI, { ...UI, unevaluatedItems: I }, {
-      inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
-      outputSchema: noWitness("OUTPUT_NARROWED"),
-    }),
+    set: edit(
+      UI,
+      { ...UI, unevaluatedItems: I },
+      {
+        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
+        outputSchema: noWitness("OUTPUT_NARROWED"),
+      },
+    ),
     unset: edit({ ...UI, unevaluatedItems: I }, UI, {
       inputSchema: noWitness("INPUT_WIDENED"),
       outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
     }),
-    change: edit({ ...UI, unevaluatedItems: I }, { ...UI, unevaluatedItems: { type: "boolean" } }, {
-      inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
-      outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
-    }),
+    change: edit(
+      { ...UI, unevaluatedItems: I },
+      { ...UI, unevaluatedItems: { type: "boolean" } },
+      {
+        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
+        outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
+      },
+    ),
   },
   minProperties: opaqueBound(O, "minProperties", 1, 2, true),
   maxProperties: opaqueBound(O, "maxProperties", 1, 2, false),
   additionalProperties: {
-    set: edit(O, { ...O, additionalProperties: false }, {
-      inputSchema: { rule: inputNarrowed.closed },
-      outputSchema: { rule: "OUTPUT_NARROWED" },
-    }),
+    set: edit(
+      O,
+      { ...O, additionalProperties: false },
+      {
+        inputSchema: { rule: inputNarrowed.closed },
+        outputSchema: { rule: "OUTPUT_NARROWED" },
+      },
+    ),
     unset: edit({ ...O, additionalProperties: false }, O, widens("closed")),
-    change: edit({ ...O, additionalProperties: S }, { ...O, additionalProperties: I }, changes("type")),
+    change: edit(
+      { ...O, additionalProperties: S },
+      { ...O, additionalProperties: I },
+      changes("type"),
+    ),
   },
   propertyNames: {
     ...sub(O, "propertyNames", { pattern: "^[ab]$" }, { pattern: "^[a]$" }, "opaque"),
     change: edit(
       { ...O, propertyNames: { pattern: "^[ab]$" } },
       { ...O, propertyNames: { pattern: "^[a]$" } },
-      { inputSchema: narrows("opaque").inputSchema, outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED") },
+      {
+        inputSchema: narrows("opaque").inputSchema,
+        outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
+      },
     ),
   },
   unevaluatedProperties: sub(O, "unevaluatedProperties", I, S, "opaque"),
   properties: {
-    add: edit(O, { ...O, properties: { ...O.properties, c: S } }, {
-      inputSchema: { rule: "INPUT_OPTIONAL_ADDED" },
-      outputSchema: { rule: "OUTPUT_PROPERTY_ADDED" },
-    }),
-    remove: edit(O, { ...O, properties: { a: S } }, {
-      inputSchema: { rule: "INPUT_PROPERTY_REMOVED" },
-      outputSchema: { rule: "OUTPUT_OPTIONAL_PROPERTY_REMOVED" },
-    }),
+    add: edit(
+      O,
+      { ...O, properties: { ...O.properties, c: S } },
+      {
+        inputSchema: { rule: "INPUT_OPTIONAL_ADDED" },
+        outputSchema: { rule: "OUTPUT_PROPERTY_ADDED" },
+      },
+    ),
+    remove: edit(
+      O,
+      { ...O, properties: { a: S } },
+      {
+        inputSchema: { rule: "INPUT_PROPERTY_REMOVED" },
+        outputSchema: { rule: "OUTPUT_OPTIONAL_PROPERTY_REMOVED" },
+      },
+    ),
     change: edit(O, { ...O, properties: { ...O.properties, a: I } }, changes("type")),
   },
   required: {
@@ -319,13 +372,17 @@ export const keywordEdits: Record<string, Edits> = {
   },
   not: sub(O, "not", { required: ["a"] }, { required: ["b"] }, "opaque"),
   if: {
+    // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
     ...sub({ ...O, then: { required: ["b"] } }, "if", { required: ["a"] }, {}, "opaque"),
     change: edit(
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
       { ...O, if: { required: ["a"] }, then: { required: ["a", "b"] } },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
       { ...O, if: { required: ["b"] }, then: { required: ["a", "b"] } },
       changes("opaque"),
     ),
   },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
   then: sub(
     { ...O, if: { required: ["a"] } },
     "then",
@@ -381,15 +438,23 @@ export const keywordEdits: Record<string, Edits> = {
       () => ({ x: S }),
       same("a definition no $ref uses"),
     ),
-    change: edit((slot) => ref(slot, S), (slot) => ref(slot, I), changes("type")),
+    change: edit(
+      (slot) => ref(slot, S),
+      (slot) => ref(slot, I),
+      changes("type"),
+    ),
   },
   $schema: {
-    set: edit(S, root({ $schema: "https://json-schema.org/draft/2020-12/schema" }), same(
-      "the 2020-12 dialect written out, MCP's default",
-    )),
-    unset: edit(root({ $schema: "https://json-schema.org/draft/2020-12/schema" }), S, same(
-      "the 2020-12 dialect left implicit, MCP's default",
-    )),
+    set: edit(
+      S,
+      root({ $schema: "https://json-schema.org/draft/2020-12/schema" }),
+      same("the 2020-12 dialect written out, MCP's default"),
+    ),
+    unset: edit(
+      root({ $schema: "https://json-schema.org/draft/2020-12/schema" }),
+      S,
+      same("the 2020-12 dialect left implicit, MCP's default"),
+    ),
     change: edit(
       root({ $schema: "https://json-schema.org/draft/2020-12/schema" }),
       root({ $schema: "http://json-schema.org/draft-07/schema#" }),
@@ -401,8 +466,16 @@ export const keywordEdits: Record<string, Edits> = {
     ),
   },
   $id: {
-    set: edit(S, root({ $id: "https://example.com/a" }), same("names the schema; $refs are resolved before comparing")),
-    unset: edit(root({ $id: "https://example.com/a" }), S, same("names the schema; $refs are resolved before comparing")),
+    set: edit(
+      S,
+      root({ $id: "https://example.com/a" }),
+      same("names the schema; $refs are resolved before comparing"),
+    ),
+    unset: edit(
+      root({ $id: "https://example.com/a" }),
+      S,
+      same("names the schema; $refs are resolved before comparing"),
+    ),
     change: edit(
       root({ $id: "https://example.com/a" }),
       root({ $id: "https://example.com/b" }),
@@ -436,16 +509,32 @@ export const keywordEdits: Record<string, Edits> = {
     change: edit({ ...S, contentSchema: S }, { ...S, contentSchema: I }, same(contentAnnotation)),
   },
   "x-skillpilot-tool-reference": {
-    set: edit({ ...S, enum: ["t"] }, { ...S, enum: ["t"], "x-skillpilot-tool-reference": true }, same(
-      "an annotation: the enum beside it validates",
-    )),
-    unset: edit({ ...S, enum: ["t"], "x-skillpilot-tool-reference": true }, { ...S, enum: ["t"] }, same(
-      "an annotation: the enum beside it validates",
-    )),
+    set: edit(
+      { ...S, enum: ["t"] },
+      { ...S, enum: ["t"], "x-skillpilot-tool-reference": true },
+      same("an annotation: the enum beside it validates"),
+    ),
+    unset: edit(
+      { ...S, enum: ["t"], "x-skillpilot-tool-reference": true },
+      { ...S, enum: ["t"] },
+      same("an annotation: the enum beside it validates"),
+    ),
   },
   "x-mcp-header": {
     set: edit(S, { ...S, "x-mcp-header": "Region" }, both({ rule: "PARAM_HEADER_ADDED" })),
-    unset: edit({ ...S, "x-mcp-header": "Region" }, S, both({ rule: "PARAM_HEADER_REMOVED", noWitness: "old clients still send the header, which the server ignores: nothing is refused" })),
-    change: edit({ ...S, "x-mcp-header": "Region" }, { ...S, "x-mcp-header": "Zone" }, both({ rule: "PARAM_HEADER_ADDED" })),
+    unset: edit(
+      { ...S, "x-mcp-header": "Region" },
+      S,
+      both({
+        rule: "PARAM_HEADER_REMOVED",
+        noWitness:
+          "old clients still send the header, which the server ignores: nothing is refused",
+      }),
+    ),
+    change: edit(
+      { ...S, "x-mcp-header": "Region" },
+      { ...S, "x-mcp-header": "Zone" },
+      both({ rule: "PARAM_HEADER_ADDED" }),
+    ),
   },
 };

@@ -89,6 +89,7 @@ const keywordShape: Record<string, keyof typeof keywordShapes> = {
   // Applicators
   not: "schema",
   if: "schema",
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
   then: "schema",
   else: "schema",
   items: "schema",
@@ -237,8 +238,7 @@ const descriptorPlaces: readonly { field: string; part: "tool" | "listing"; edit
   { field: "outputSchema", part: "tool", edits: plain("set", "unset") },
 ];
 
-const expand = (shape: Shape) =>
-  shape.map((e) => ({ kind: e.kind, variants: e.variants ?? [""] }));
+const expand = (shape: Shape) => shape.map((e) => ({ kind: e.kind, variants: e.variants ?? [""] }));
 
 /**
  * Every place of the Tool object: the descriptor's fields, the listing's, and every keyword of

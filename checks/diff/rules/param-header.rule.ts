@@ -57,7 +57,9 @@ function callCarrying(schema: unknown, path: string[]): unknown {
     at = isObject(at) && isObject(at.properties) ? at.properties[seg] : undefined;
     if (i === path.length - 1) node[seg] = sampleValue(at as JsonObject);
     else {
-      const next = isObject(node[seg]) ? (node[seg] as JsonObject) : (sampleValue(at as JsonObject) as JsonObject);
+      const next = isObject(node[seg])
+        ? (node[seg] as JsonObject)
+        : (sampleValue(at as JsonObject) as JsonObject);
       node[seg] = isObject(next) ? next : {};
       node = node[seg] as JsonObject;
     }

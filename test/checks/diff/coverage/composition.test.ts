@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { bumps } from "../../../../diagnostics/rule.js";
-import { buildCase, coverageMap, type MapEntry } from "../../../../checks/diff/coverage/coverage-map.js";
+import {
+  buildCase,
+  coverageMap,
+  type MapEntry,
+} from "../../../../checks/diff/coverage/coverage-map.js";
 import { diffListings } from "../../../../checks/diff/coverage/demonstrate.js";
 import { type GoldenFile, goldenPaths } from "../../../../checks/diff/coverage/golden.js";
 
@@ -21,16 +25,26 @@ function compatible(picked: MapEntry[]): boolean {
   const groups = picked.flatMap((e) => (e.group ? [e.group] : []));
   const wholeOutput = picked.some((e) => e.edit.location.id === "outputSchema");
   const inOutput = picked.some((e) => e.edit.location.side === "outputSchema");
-  return places.size === picked.length && new Set(groups).size === groups.length && !(wholeOutput && inOutput);
+  return (
+    places.size === picked.length &&
+    new Set(groups).size === groups.length &&
+    !(wholeOutput && inOutput)
+  );
 }
 
 describe("Contract-Diff composed edits (L6, L12.2)", () => {
   it("judges 1000 random compositions of mapped edits as the composition of their verdicts", function () {
     this.timeout(120_000);
-    assert.ok(entries.every((e) => single(e) !== undefined), "every edit has a recorded verdict");
+    assert.ok(
+      entries.every((e) => single(e) !== undefined),
+      "every edit has a recorded verdict",
+    );
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.integer({ min: 0, max: entries.length - 1 }), { minLength: 2, maxLength: 4 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: entries.length - 1 }), {
+          minLength: 2,
+          maxLength: 4,
+        }),
         (indexes) => {
           const picked = indexes.map((i) => entries[i]);
           fc.pre(compatible(picked));
@@ -42,7 +56,11 @@ describe("Contract-Diff composed edits (L6, L12.2)", () => {
             "none",
           );
           const ids = picked.map((e) => e.edit.id).join(" + ");
-          assert.equal(verdict.breaking, singles.some((v) => v.breaking), `breaking: ${ids}`);
+          assert.equal(
+            verdict.breaking,
+            singles.some((v) => v.breaking),
+            `breaking: ${ids}`,
+          );
           assert.equal(verdict.bump, bump, `bump: ${ids}`);
         },
       ),

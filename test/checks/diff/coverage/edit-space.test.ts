@@ -35,7 +35,12 @@ describe("Contract-Diff edit-space coverage (L6, L12.2)", () => {
   it("fails when the model gains a keyword or a place the map does not judge", () => {
     assert.throws(() => toolModel([...knownKeywords, "x-new-keyword"]), /x-new-keyword/);
     const model = toolModel();
-    model.push({ id: "newField", part: "tool", field: "newField", edits: [{ kind: "set", variants: [""] }] });
+    model.push({
+      id: "newField",
+      part: "tool",
+      field: "newField",
+      edits: [{ kind: "set", variants: [""] }],
+    });
     assert.deepEqual(coverageMap(model).unmapped, ["newField:set"]);
   });
 
@@ -63,9 +68,15 @@ describe("Contract-Diff edit-space coverage (L6, L12.2)", () => {
     const { result } = diffListings(before, after);
     const [f] = result.findings;
     assert.equal(witnessProblem(f, before, after), undefined);
-    const accepted = { ...f, witness: { ...f.witness!, value: { name: "t", arguments: { p: 7 } } } };
+    const accepted = {
+      ...f,
+      witness: { ...f.witness!, value: { name: "t", arguments: { p: 7 } } },
+    };
     assert.match(String(witnessProblem(accepted, before, after)), /new schema accepts/);
-    const refused = { ...f, witness: { ...f.witness!, value: { name: "t", arguments: { p: "x" } } } };
+    const refused = {
+      ...f,
+      witness: { ...f.witness!, value: { name: "t", arguments: { p: "x" } } },
+    };
     assert.match(String(witnessProblem(refused, before, after)), /old schema refuses/);
   });
 
@@ -83,7 +94,10 @@ describe("Contract-Diff edit-space coverage (L6, L12.2)", () => {
       assert.deepEqual(problems, []);
       assert.equal(report.unaccounted, 0);
       assert.ok(report.covered / report.wireRelevant >= 0.9, coverageLine(report));
-      assert.match(coverageLine(report), /^\d+ of \d+ wire-relevant edits covered by a rule with a witness \(\d+\.\d%\), \d+ accounted for, 0 unaccounted$/);
+      assert.match(
+        coverageLine(report),
+        /^\d+ of \d+ wire-relevant edits covered by a rule with a witness \(\d+\.\d%\), \d+ accounted for, 0 unaccounted$/,
+      );
     });
 
     it("every covered edit's case gives the verdict its rule requires", () => {

@@ -39,13 +39,19 @@ describe("Contract-Diff frozen verdicts (L6, L12.2)", () => {
   });
 
   describe("--update", () => {
-    const finding = (fingerprint: string) => ({ rule: "TOOL_REMOVED", pointer: "/tools/x", fingerprint });
+    const finding = (fingerprint: string) => ({
+      rule: "TOOL_REMOVED",
+      pointer: "/tools/x",
+      fingerprint,
+    });
     const old: GoldenFile = {
       format: "skillpilot-diff-golden/1",
       changelogEntries: 1,
       verdicts: { "edit:a": { breaking: true, bump: "major", findings: [finding("sha256:old")] } },
     };
-    const current = { "edit:a": { breaking: true, bump: "major", findings: [finding("sha256:new")] } };
+    const current = {
+      "edit:a": { breaking: true, bump: "major", findings: [finding("sha256:new")] },
+    };
 
     it("refuses a verdict change without a new changelog entry", () => {
       const out = goldenUpdate(old, current, new Set(), 1, { "sha256:old": "sha256:new" });
