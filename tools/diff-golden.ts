@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  ambiguousRenames,
   changelogEntries,
   type GoldenFile,
   goldenDrift,
@@ -30,6 +31,8 @@ if (process.argv.includes("--update")) {
     : 0;
   const renames = JSON.parse(readFileSync(at(goldenPaths.renames), "utf8")).renames;
   const outcome = goldenUpdate(golden, verdicts, optional, changelog, renames);
+  for (const a of ambiguousRenames(golden, verdicts))
+    console.log(`note: no rename for ${a}: a waiver on it matched several findings`);
   if ("refused" in outcome) {
     console.error(`refused: ${outcome.refused}`);
     for (const u of outcome.unmapped?.slice(0, 20) ?? []) console.error(`  ${u}`);

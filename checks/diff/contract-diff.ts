@@ -56,8 +56,8 @@ export interface DiffFinding {
   /** Why a text change is behavioural. */
   pinningReasons?: PinningReason[];
   /**
-   * `sha256:` + sha256(ruleId, tool, pointer, hash of the witness value — or of the changed node
-   * when there is no witness): the waiver key. It names no baseline, so the same break found
+   * `sha256:` + sha256(ruleId, tool, pointer, hash of the proven witness value — or of the
+   * changed nodes when no witness was proven): the waiver key. It names no baseline, so the same break found
    * against several published versions is one finding with one fingerprint.
    */
   fingerprint: string;
@@ -139,7 +139,9 @@ export function compareContracts(
         rule.id,
         f.tool,
         f.pointer,
-        f.witness ? f.witness.value : { before: f.before, after: f.after },
+        // An unproven witness (none found) shows nothing particular to this change: unproven
+        // findings at one pointer would all share a fingerprint, so the change itself is hashed.
+        f.witness?.verified ? f.witness.value : { before: f.before, after: f.after },
       ),
       baseline: oldDoc.file,
       baselines: [oldDoc.file],

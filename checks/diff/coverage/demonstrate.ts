@@ -119,16 +119,22 @@ export function demonstrate(entry: MapEntry): Demonstrated {
       return fail(`judged ${verdict.bump} (${verdict.rules.join(", ")})`);
     return { entry, status: declared, verdict };
   }
-  if (j.rule === undefined) return { entry, status: declared, verdict };
+  // A wire-relevant edit no rule reports: its case must indeed report nothing.
+  if (j.rule === undefined)
+    return verdict.rules.length === 0
+      ? { entry, status: declared, verdict }
+      : fail(`listed as reported by no rule, but ${verdict.rules.join(", ")} reported it`);
   const bump = ruleBumps.get(j.rule);
   if (bump === undefined) return fail(`no diff rule ${j.rule}`);
   const found = result.findings.filter((f) => f.ruleId === j.rule);
   if (found.length === 0)
     return fail(`${j.rule} not reported (found: ${verdict.rules.join(", ") || "nothing"})`);
   if (verdict.bump !== bump) return fail(`bump ${verdict.bump}, ${j.rule} requires ${bump}`);
-  if (j.noWitness === undefined) {
-    const problems = found.map((f) => witnessProblem(f, before, after));
-    if (problems.every((p) => p !== undefined)) return fail(`${j.rule}: ${problems[0]}`);
-  }
+  const problems = found.map((f) => witnessProblem(f, before, after));
+  const proven = problems.some((p) => p === undefined);
+  if (j.noWitness === undefined && !proven) return fail(`${j.rule}: ${problems[0]}`);
+  // The map must not undersell: a rule that now proves the edit with a witness covers it.
+  if (j.noWitness !== undefined && proven)
+    return fail(`${j.rule} now gives a proven witness: map the edit as covered`);
   return { entry, status: declared, verdict };
 }

@@ -143,17 +143,12 @@ export function goldenDrift(
   return drift;
 }
 
-/**
- * Fingerprints a change of the golden file would invalidate without a rename: a finding (same
- * rule and pointer, same recorded diff) whose fingerprint changed and that the renames file does
- * not map from its old fingerprint to the new one.
- */
-export function missingRenames(
+/** Each recorded finding whose fingerprint changed: old fingerprint → its successors. */
+function fingerprintChanges(
   golden: GoldenFile,
   current: Record<string, GoldenVerdict>,
-  renames: Readonly<Record<string, string>>,
-): string[] {
-  const out: string[] = [];
+): Map<string, { successors: Set<string>; where: string[] }> {
+  const out = new Map<string, { successors: Set<string>; where: string[] }>();
   for (const [id, v] of Object.entries(golden.verdicts)) {
     const now = current[id];
     if (!now) continue;
@@ -161,11 +156,42 @@ export function missingRenames(
     for (const f of v.findings) {
       if (nowPrints.has(f.fingerprint)) continue;
       const successor = now.findings.find((g) => g.rule === f.rule && g.pointer === f.pointer);
-      if (successor && renames[f.fingerprint] !== successor.fingerprint)
-        out.push(`${id}: ${f.rule} at ${f.pointer}: ${f.fingerprint} → ${successor.fingerprint}`);
+      if (!successor) continue;
+      const entry = out.get(f.fingerprint) ?? { successors: new Set<string>(), where: [] };
+      entry.successors.add(successor.fingerprint);
+      entry.where.push(
+        `${id}: ${f.rule} at ${f.pointer}: ${f.fingerprint} → ${successor.fingerprint}`,
+      );
+      out.set(f.fingerprint, entry);
     }
   }
   return out;
+}
+
+/**
+ * Fingerprints a change of the golden file would invalidate without a rename: a finding (same
+ * rule and pointer, same recorded diff) whose fingerprint changed and that the renames file does
+ * not map from its old fingerprint to the new one. An old fingerprint that several findings
+ * shared (now told apart) cannot be renamed to one of them; `ambiguousRenames` lists those.
+ */
+export function missingRenames(
+  golden: GoldenFile,
+  current: Record<string, GoldenVerdict>,
+  renames: Readonly<Record<string, string>>,
+): string[] {
+  return [...fingerprintChanges(golden, current)].flatMap(([old, { successors, where }]) =>
+    successors.size === 1 && renames[old] !== [...successors][0] ? where : [],
+  );
+}
+
+/** Old fingerprints several recorded findings shared, each now with its own fingerprint. */
+export function ambiguousRenames(
+  golden: GoldenFile,
+  current: Record<string, GoldenVerdict>,
+): string[] {
+  return [...fingerprintChanges(golden, current)]
+    .filter(([, c]) => c.successors.size > 1)
+    .map(([old, c]) => `${old} (shared by ${c.where.length} findings, now ${c.successors.size})`);
 }
 
 /** Entries of the verdict changelog: its list items. */

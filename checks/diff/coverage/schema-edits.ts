@@ -244,38 +244,15 @@ export const keywordEdits: Record<string, Edits> = {
     reorder: edit(
       { ...A, minItems: 2, prefixItems: [S, { const: "x" }] },
       { ...A, minItems: 2, prefixItems: [{ const: "x" }, S] },
-      {
-        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
-        outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
-      },
+      changes("opaque"),
     ),
   },
-  contains: {
-    ...sub({ ...A, minItems: 1 }, "contains", { minLength: 1 }, { maxLength: 0 }, "opaque"),
-    change: edit(
-      { ...A, minItems: 1, contains: { minLength: 1 } },
-      { ...A, minItems: 1, contains: { maxLength: 0 } },
-      {
-        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
-        outputSchema: changes("opaque").outputSchema,
-      },
-    ),
-  },
+  contains: sub({ ...A, minItems: 1 }, "contains", { minLength: 1 }, { maxLength: 0 }, "opaque"),
   minContains: opaqueBound(A2, "minContains", 2, 3, true),
   maxContains: opaqueBound(A2, "maxContains", 1, 2, false),
   unevaluatedItems: {
-    set: edit(
-      UI,
-      { ...UI, unevaluatedItems: I },
-      {
-        inputSchema: noWitness("INPUT_SCHEMA_NARROWED"),
-        outputSchema: noWitness("OUTPUT_NARROWED"),
-      },
-    ),
-    unset: edit({ ...UI, unevaluatedItems: I }, UI, {
-      inputSchema: noWitness("INPUT_WIDENED"),
-      outputSchema: noWitness("OUTPUT_SCHEMA_WIDENED"),
-    }),
+    set: edit(UI, { ...UI, unevaluatedItems: I }, narrows("opaque")),
+    unset: edit({ ...UI, unevaluatedItems: I }, UI, widens("opaque")),
     change: edit(
       { ...UI, unevaluatedItems: I },
       { ...UI, unevaluatedItems: { type: "boolean" } },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
+  ambiguousRenames,
   changelogEntries,
   type GoldenFile,
   goldenDrift,
@@ -64,6 +65,25 @@ describe("Contract-Diff frozen verdicts (L6, L12.2)", () => {
       assert.deepEqual(missingRenames(old, current, {}), [
         "edit:a: TOOL_REMOVED at /tools/x: sha256:old → sha256:new",
       ]);
+    });
+
+    it("does not ask to rename a fingerprint several findings shared, and names it", () => {
+      const shared: GoldenFile = {
+        ...old,
+        verdicts: {
+          "edit:a": old.verdicts["edit:a"],
+          "edit:b": { breaking: true, bump: "major", findings: [finding("sha256:old")] },
+        },
+      };
+      const apart = {
+        ...current,
+        "edit:b": { ...current["edit:a"], findings: [finding("sha256:other")] },
+      };
+      assert.deepEqual(missingRenames(shared, apart, {}), []);
+      assert.deepEqual(ambiguousRenames(shared, apart), [
+        "sha256:old (shared by 2 findings, now 2)",
+      ]);
+      assert.ok("text" in goldenUpdate(shared, apart, new Set(), 2, {}));
     });
 
     it("writes the new verdicts, in key order, once both are there", () => {
