@@ -101,7 +101,6 @@ const opaqueKeywords = [
   "contains",
   "minContains",
   "maxContains",
-  "prefixItems",
   "patternProperties",
   "minProperties",
   "maxProperties",
@@ -613,7 +612,12 @@ function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
   const sMin = typeof source.minItems === "number" ? source.minItems : 0;
   const sMax = typeof source.maxItems === "number" ? source.maxItems : Infinity;
-  const fill = (n: number) => Array.from({ length: n }, () => sampleValue(sItems, ctx.depth + 1));
+  // 2020-12 tuples: position i is `prefixItems[i]` where given, else `items`.
+  const sPrefix = Array.isArray(source.prefixItems) ? (source.prefixItems as Schema[]) : [];
+  const tPrefix = Array.isArray(target.prefixItems) ? (target.prefixItems as Schema[]) : [];
+  const sourceAt = (i: number) => (i < sPrefix.length ? sPrefix[i] : sItems);
+  const sampleAt = (i: number) => sampleValue(sourceAt(i), ctx.depth + 1);
+  const fill = (n: number, from = 0) => Array.from({ length: n }, (_, k) => sampleAt(from + k));
   if (typeof target.minItems === "number" && target.minItems > sMin)
     report(ctx, "bound", { gap: "min-items", count: target.minItems }, source, target, {
       value: fill(sMin),
@@ -629,11 +633,18 @@ function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     });
   }
   if (sMax === 0) return; // the old side admits only [], so what an item may be is moot
-  subset(
-    sItems,
-    tItems,
-    child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])),
-  );
+  // An item at position i, after samples of the positions before it, padded to the minimum.
+  const at = (i: number) => (v: unknown) =>
+    ctx.wrap([...fill(i), v, ...fill(Math.max(0, sMin - i - 1), i + 1)]);
+  const tuple = Math.min(Math.max(sPrefix.length, tPrefix.length), sMax);
+  for (let i = 0; i < tuple; i++)
+    subset(
+      sourceAt(i),
+      i < tPrefix.length ? tPrefix[i] : tItems,
+      child(ctx, i < tPrefix.length ? ["prefixItems", i] : ["items"], at(i)),
+    );
+  if (sMax <= tuple) return;
+  subset(sItems, tItems, child(ctx, ["items"], at(tuple)));
 }
 
 function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
