@@ -102,6 +102,7 @@ const opaqueKeywords = [
   "minContains",
   "maxContains",
   "patternProperties",
+  "$dynamicRef",
   "minProperties",
   "maxProperties",
   "additionalItems",

@@ -56,9 +56,14 @@ export interface Demonstrated {
 // An independent validator: the project's Ajv factory, not the diff's own checker. Foreign
 // keywords (`x-mcp-header`, dynamic references) are read as annotations.
 let ajv: Ajv2020 | undefined;
-const validates = (schema: unknown, value: unknown): boolean => {
+const validates = (schema: unknown, value: unknown): boolean | undefined => {
   ajv ??= createAjv({ strict: false, allowUnionTypes: true, logger: false });
-  return ajv.validate(schema as JsonObject, value) as boolean;
+  try {
+    return ajv.validate(schema as JsonObject, value) as boolean;
+  } catch {
+    // A schema Ajv cannot compile (an unresolvable dynamic reference): it proves nothing.
+    return undefined;
+  }
 };
 
 const schemaOf = (l: Listing, tool: string, key: "inputSchema" | "outputSchema") =>
@@ -89,12 +94,16 @@ export function witnessProblem(
   const local = w.kind === "call" ? value.arguments : value.structuredContent;
   const accepting = schemaOf(side(w.acceptedBy), f.tool!, key);
   if (accepting === undefined) return `the ${w.acceptedBy} side has no tool ${f.tool}`;
-  if (!validates(accepting, local)) return `Ajv: the ${w.acceptedBy} schema refuses the witness`;
+  const accepted = validates(accepting, local);
+  if (accepted === undefined) return `Ajv cannot compile the ${w.acceptedBy} schema`;
+  if (!accepted) return `Ajv: the ${w.acceptedBy} schema refuses the witness`;
   if (fact || w.effect === "undeclared") return undefined;
   const rejecting = schemaOf(side(w.rejectedBy), f.tool!, key);
   // A removed tool refuses every call by its absence.
   if (rejecting === undefined) return undefined;
-  if (validates(rejecting, local)) return `Ajv: the ${w.rejectedBy} schema accepts the witness`;
+  const rejected = validates(rejecting, local);
+  if (rejected === undefined) return `Ajv cannot compile the ${w.rejectedBy} schema`;
+  if (rejected) return `Ajv: the ${w.rejectedBy} schema accepts the witness`;
   return undefined;
 }
 

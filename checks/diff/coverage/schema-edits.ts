@@ -175,8 +175,8 @@ const ref = (slot: string, target: JsonObject, other?: JsonObject): Fragment => 
 
 const textDoc = "schema documentation (SCHEMA_DOCS_CHANGED reports it, PATCH)";
 const dynamic =
-  "the diff does not resolve dynamic references (a documented limit); tool schemas of MCP " +
-  "servers use local $ref";
+  "dynamic references are not resolved (a documented limit): a change on the constraining side " +
+  "is reported conservatively, and no validator resolves a sample against it";
 const contentAnnotation =
   "an annotation in 2020-12: no validator asserts it, so no call or result changes";
 
@@ -457,9 +457,26 @@ export const keywordEdits: Record<string, Edits> = {
   $anchor: docs("$anchor", "a", "b", "a name for $ref; references are resolved before comparing"),
   $dynamicAnchor: docs("$dynamicAnchor", "a", "b", "a name for $dynamicRef only"),
   $dynamicRef: {
-    set: edit(S, { ...S, $dynamicRef: "#a" }, both({ gap: dynamic })),
-    unset: edit({ ...S, $dynamicRef: "#a" }, S, both({ gap: dynamic })),
-    change: edit({ ...S, $dynamicRef: "#a" }, { ...S, $dynamicRef: "#b" }, both({ gap: dynamic })),
+    set: edit(
+      S,
+      { ...S, $dynamicRef: "#a" },
+      {
+        inputSchema: { rule: "INPUT_SCHEMA_NARROWED", noWitness: dynamic },
+        outputSchema: { rule: "OUTPUT_NARROWED", noWitness: dynamic },
+      },
+    ),
+    unset: edit({ ...S, $dynamicRef: "#a" }, S, {
+      inputSchema: { rule: "INPUT_WIDENED", noWitness: dynamic },
+      outputSchema: { rule: "OUTPUT_SCHEMA_WIDENED", noWitness: dynamic },
+    }),
+    change: edit(
+      { ...S, $dynamicRef: "#a" },
+      { ...S, $dynamicRef: "#b" },
+      {
+        inputSchema: { rule: "INPUT_SCHEMA_NARROWED", noWitness: dynamic },
+        outputSchema: { rule: "OUTPUT_SCHEMA_WIDENED", noWitness: dynamic },
+      },
+    ),
   },
   $vocabulary: {
     set: edit(S, root({ $vocabulary: {} }), same("only meaningful in a meta-schema")),

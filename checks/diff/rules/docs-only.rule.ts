@@ -50,10 +50,10 @@ function annotationMap(schema: unknown): Record<string, Record<string, unknown>>
 
 // Keywords the comparison does not judge yet that stay in the comparable form: the content
 // vocabulary (an annotation in 2020-12), extensions (`x-…`, judged by their own rules where they
-// matter) and dynamic references (not resolved, a documented limit). A documentation edit beside
+// matter) and dynamic anchors (names for `$dynamicRef`, which is judged conservatively). A documentation edit beside
 // an edit of one of these is still a documentation edit.
 const nonValidating = (k: string) =>
-  k.startsWith("x-") || k.startsWith("content") || k.startsWith("$dynamic") || k === "$vocabulary";
+  k.startsWith("x-") || k.startsWith("content") || k === "$dynamicAnchor" || k === "$vocabulary";
 const valueKeywords = new Set(["const", "enum", "default", "examples"]);
 
 // Arrays whose order accepts no other value.
