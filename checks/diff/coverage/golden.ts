@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import semver from "semver";
 import { docFromText } from "../baselines.js";
 import { diffContracts } from "../contract-diff.js";
 import { buildCase, coverageMap } from "./coverage-map.js";
@@ -64,17 +65,47 @@ const folders = (dir: string) =>
     : [];
 
 /**
+ * The published releases of the project (`contracts/published/<provider>/<plugin>/<version>/`),
+ * per plugin line, oldest version first.
+ */
+function publishedLines(dir: string): Map<string, { version: string; file: string }[]> {
+  const out = new Map<string, { version: string; file: string }[]>();
+  for (const provider of folders(dir))
+    for (const plugin of folders(path.join(dir, provider))) {
+      const versions = folders(path.join(dir, provider, plugin))
+        .map((version) => ({
+          version,
+          file: path.join(dir, provider, plugin, version, "contract.snapshot.json"),
+        }))
+        .filter((v) => existsSync(v.file))
+        .sort((a, b) =>
+          semver.valid(a.version) && semver.valid(b.version)
+            ? semver.compare(a.version, b.version)
+            : a.version < b.version
+              ? -1
+              : 1,
+        );
+      out.set(`${provider}/${plugin}`, versions);
+    }
+  return out;
+}
+
+/**
  * Every recorded diff, recomputed: the generated edit of every map entry (`edit:`), the project's
  * hand-written corpus (`corpus:`), the shared real-change corpus when it sits beside the project
- * (`real:`), and consecutive published releases of the project (`release:`). `optional` names the
+ * (`real:`), and consecutive published releases of each plugin line of the project (`release:`). `optional` names the
  * sources that may be absent on a machine.
  */
-export function recordVerdicts(root: string): {
+export function recordVerdicts(
+  root: string,
+  /** `false` leaves out the generated edits (for a test of the other sources). */
+  edits = true,
+): {
   verdicts: Record<string, GoldenVerdict>;
   optional: Set<string>;
 } {
   const verdicts: Record<string, GoldenVerdict> = {};
-  for (const e of coverageMap().entries) {
+  for (const e of edits ? coverageMap().entries : []) {
     const { before, after } = buildCase([e]);
     const { result } = diffListings(before, after, now);
     verdicts[`edit:${e.edit.id}`] = {
@@ -98,15 +129,12 @@ export function recordVerdicts(root: string): {
       path.join(real, c, "old.json"),
       path.join(real, c, "new.json"),
     );
-  const published = path.join(root, goldenPaths.published);
-  const releases = folders(published).filter((v) =>
-    existsSync(path.join(published, v, "contract.snapshot.json")),
-  );
-  for (let i = 1; i < releases.length; i++)
-    verdicts[`release:${releases[i - 1]}..${releases[i]}`] = diffFiles(
-      path.join(published, releases[i - 1], "contract.snapshot.json"),
-      path.join(published, releases[i], "contract.snapshot.json"),
-    );
+  for (const [line, versions] of publishedLines(path.join(root, goldenPaths.published)))
+    for (let i = 1; i < versions.length; i++)
+      verdicts[`release:${line}@${versions[i - 1].version}..${versions[i].version}`] = diffFiles(
+        versions[i - 1].file,
+        versions[i].file,
+      );
   return { verdicts, optional };
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   ambiguousRenames,
@@ -111,5 +112,36 @@ describe("Contract-Diff frozen verdicts (L6, L12.2)", () => {
         golden.changelogEntries,
       );
     });
+  });
+});
+
+describe("Contract-Diff frozen verdicts of published releases (L6)", () => {
+  it("records consecutive published releases of each plugin line, in version order", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "skillpilot-golden-"));
+    try {
+      const line = path.join(root, "contracts/published/acme/coach");
+      const corpus = path.join(process.cwd(), goldenPaths.corpus, "tool-added");
+      for (const [version, side] of [
+        ["1.9.0", "old.json"],
+        ["1.10.0", "new.json"],
+        ["1.10.1", "new.json"],
+      ]) {
+        mkdirSync(path.join(line, version), { recursive: true });
+        copyFileSync(path.join(corpus, side), path.join(line, version, "contract.snapshot.json"));
+      }
+      const { verdicts } = recordVerdicts(root, false);
+      const releases = Object.keys(verdicts).filter((k) => k.startsWith("release:"));
+      assert.deepEqual(releases, [
+        "release:acme/coach@1.9.0..1.10.0",
+        "release:acme/coach@1.10.0..1.10.1",
+      ]);
+      assert.deepEqual(
+        verdicts["release:acme/coach@1.9.0..1.10.0"].findings.map((f) => f.rule),
+        ["TOOL_ADDED"],
+      );
+      assert.deepEqual(verdicts["release:acme/coach@1.10.0..1.10.1"].findings, []);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
