@@ -64,6 +64,8 @@ export interface DiffTool {
   securityPointer?: string;
   uiUri?: string;
   visibility?: string[];
+  /** `execution.taskSupport` (MCP tasks: `forbidden`, `optional`, `required`), where declared. */
+  taskSupport?: string;
   /**
    * The current tool that replaced this one (our snapshot's `supersededBy`): still callable
    * through its adapter, never listed nor part of a release package.
@@ -305,6 +307,9 @@ function toDiffTool(
     hasOutputSchema: entry.outputSchema !== undefined,
     ...(schemes ? { securitySchemes: schemes, securityPointer } : {}),
     ...(ui.uri ? { uiUri: ui.uri } : {}),
+    ...(isObject(entry.execution) && typeof entry.execution.taskSupport === "string"
+      ? { taskSupport: entry.execution.taskSupport }
+      : {}),
     ...(ui.visibility ? { visibility: ui.visibility } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { classify, declaredBump, type Classification } from "./semver-class.js";
 import { unknownFormatNotes } from "./unknown-formats.js";
 import { ValueChecker } from "./value-check.js";
 import {
+  currentFingerprint,
   isExpired,
   WAIVER_EXPIRED,
   WAIVER_NOT_ALLOWED,
@@ -55,8 +56,8 @@ export interface DiffFinding {
   /** Why a text change is behavioural. */
   pinningReasons?: PinningReason[];
   /**
-   * `sha256:` + sha256(ruleId, tool, pointer, hash of the witness value — or of the changed node
-   * when there is no witness): the waiver key. It names no baseline, so the same break found
+   * `sha256:` + sha256(ruleId, tool, pointer, hash of the proven witness value — or of the
+   * changed nodes when no witness was proven): the waiver key. It names no baseline, so the same break found
    * against several published versions is one finding with one fingerprint.
    */
   fingerprint: string;
@@ -140,7 +141,9 @@ export function compareContracts(
         rule.id,
         f.tool,
         f.pointer,
-        f.witness ? f.witness.value : { before: f.before, after: f.after },
+        // An unproven witness (none found) shows nothing particular to this change: unproven
+        // findings at one pointer would all share a fingerprint, so the change itself is hashed.
+        f.witness?.verified ? f.witness.value : { before: f.before, after: f.after },
       ),
       baseline: oldDoc.file,
       baselines: [oldDoc.file],
@@ -173,11 +176,16 @@ export function diffContracts(
      * for a baseline that is a development commit rather than a release (CI's git merge base).
      */
     versionCheck?: boolean;
+    /** Old → new fingerprints (default: `fingerprint-renames.json`). */
+    fingerprintRenames?: Readonly<Record<string, string>>;
   },
 ): DiffResult {
   const { waivers, now } = opts;
   const checker = new ValueChecker();
-  const byFingerprint = new Map(waivers.map((w) => [w.fingerprint, w]));
+  // A waiver written against a fingerprint the diff has since renamed matches its successor.
+  const byFingerprint = new Map(
+    waivers.map((w) => [currentFingerprint(w.fingerprint, opts.fingerprintRenames), w]),
+  );
   const used = new Set<string>();
   const problems: Diagnostic[] = [];
   const findings: DiffFinding[] = [];

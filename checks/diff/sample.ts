@@ -204,9 +204,27 @@ export function sampleOfType(s: JsonObject, t: JsonType, depth = 0): unknown {
     case "null":
       return null;
     case "array": {
-      const n = typeof s.minItems === "number" ? s.minItems : 0;
       const item = isObject(s.items) || typeof s.items === "boolean" ? (s.items as Schema) : true;
-      return Array.from({ length: n }, () => sampleValue(item, depth + 1));
+      // Tuple positions take their own schema; `contains` needs `minContains` (1) matching items,
+      // placed after the tuple.
+      const prefix = Array.isArray(s.prefixItems) ? (s.prefixItems as Schema[]) : [];
+      const contains = isObject(s.contains) ? s.contains : undefined;
+      const need = contains ? (typeof s.minContains === "number" ? s.minContains : 1) : 0;
+      const n = Math.max(
+        typeof s.minItems === "number" ? s.minItems : 0,
+        need && prefix.length + need,
+      );
+      const matching: Schema | undefined = contains
+        ? isObject(item)
+          ? mergeShallow(item, contains)
+          : contains
+        : undefined;
+      return Array.from({ length: n }, (_, i) =>
+        sampleValue(
+          i < prefix.length ? prefix[i] : matching && i < prefix.length + need ? matching : item,
+          depth + 1,
+        ),
+      );
     }
     case "object": {
       const props = propertiesOf(s);

@@ -101,8 +101,8 @@ const opaqueKeywords = [
   "contains",
   "minContains",
   "maxContains",
-  "prefixItems",
   "patternProperties",
+  "$dynamicRef",
   "minProperties",
   "maxProperties",
   "additionalItems",
@@ -320,7 +320,12 @@ function subsetOfUnion(
 
 function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   for (const k of opaqueKeywords) {
-    if (target[k] === undefined || jsonEqual(target[k], source[k])) continue;
+    if (
+      target[k] === undefined ||
+      jsonEqual(target[k], source[k]) ||
+      impliedBound(k, source, target)
+    )
+      continue;
     const candidates = [
       sampleValue(source),
       ...(declaredTypes(source).has("object") ? objectVariants(source, ctx.depth) : []),
@@ -390,6 +395,22 @@ function compareLeaf(source: JsonObject, target: JsonObject, ctx: Ctx): void {
   if (st.has("object") && tt.has("object")) compareObject(source, target, ctx);
 }
 
+/**
+ * True when the source's own count bound implies the target's (`minProperties: 3` implies
+ * `minProperties: 2`; `maxContains` the same for an identical `contains`): nothing the source
+ * accepts is refused by that keyword of the target.
+ */
+function impliedBound(k: string, source: JsonObject, target: JsonObject): boolean {
+  const s = source[k],
+    t = target[k];
+  if (typeof s !== "number" || typeof t !== "number") return false;
+  if ((k === "minContains" || k === "maxContains") && !jsonEqual(source.contains, target.contains))
+    return false;
+  if (k === "minProperties" || k === "minContains") return s >= t;
+  if (k === "maxProperties" || k === "maxContains") return s <= t;
+  return false;
+}
+
 /** Which keyword of a leaf target rejects a value (for enumerated sources). */
 function keywordKind(target: JsonObject, v: unknown, ctx: Ctx): IncompatKind {
   for (const [k, kind] of [
@@ -417,6 +438,7 @@ function objectVariants(source: JsonObject, depth: number): unknown[] {
     Object.fromEntries([...Object.entries(base), ...optional.map((k) => [k, filled(k)])]),
     ...optional.map((k) => ({ ...base, [k]: filled(k) })),
     { ...base, extraProperty: 1 },
+    { ...base, extraProperty: "a" },
   ];
 }
 
@@ -591,7 +613,12 @@ function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     isObject(target.items) || typeof target.items === "boolean" ? (target.items as Schema) : true;
   const sMin = typeof source.minItems === "number" ? source.minItems : 0;
   const sMax = typeof source.maxItems === "number" ? source.maxItems : Infinity;
-  const fill = (n: number) => Array.from({ length: n }, () => sampleValue(sItems, ctx.depth + 1));
+  // 2020-12 tuples: position i is `prefixItems[i]` where given, else `items`.
+  const sPrefix = Array.isArray(source.prefixItems) ? (source.prefixItems as Schema[]) : [];
+  const tPrefix = Array.isArray(target.prefixItems) ? (target.prefixItems as Schema[]) : [];
+  const sourceAt = (i: number) => (i < sPrefix.length ? sPrefix[i] : sItems);
+  const sampleAt = (i: number) => sampleValue(sourceAt(i), ctx.depth + 1);
+  const fill = (n: number, from = 0) => Array.from({ length: n }, (_, k) => sampleAt(from + k));
   if (typeof target.minItems === "number" && target.minItems > sMin)
     report(ctx, "bound", { gap: "min-items", count: target.minItems }, source, target, {
       value: fill(sMin),
@@ -607,11 +634,18 @@ function compareArray(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     });
   }
   if (sMax === 0) return; // the old side admits only [], so what an item may be is moot
-  subset(
-    sItems,
-    tItems,
-    child(ctx, ["items"], (v) => ctx.wrap([v, ...fill(Math.max(0, sMin - 1))])),
-  );
+  // An item at position i, after samples of the positions before it, padded to the minimum.
+  const at = (i: number) => (v: unknown) =>
+    ctx.wrap([...fill(i), v, ...fill(Math.max(0, sMin - i - 1), i + 1)]);
+  const tuple = Math.min(Math.max(sPrefix.length, tPrefix.length), sMax);
+  for (let i = 0; i < tuple; i++)
+    subset(
+      sourceAt(i),
+      i < tPrefix.length ? tPrefix[i] : tItems,
+      child(ctx, i < tPrefix.length ? ["prefixItems", i] : ["items"], at(i)),
+    );
+  if (sMax <= tuple) return;
+  subset(sItems, tItems, child(ctx, ["items"], at(tuple)));
 }
 
 function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
@@ -670,9 +704,12 @@ function compareObject(source: JsonObject, target: JsonObject, ctx: Ctx): void {
     }
     subset(sp[name], to, child(ctx, ["properties", name], at));
   }
+  // A target without patternProperties constrains the names they match only through its
+  // additionalProperties: an open one promises nothing about them.
   if (
     isObject(source.patternProperties) &&
-    !jsonEqual(source.patternProperties, target.patternProperties)
+    !jsonEqual(source.patternProperties, target.patternProperties) &&
+    !(target.patternProperties === undefined && isOpen(tAdd))
   )
     report(ctx, "unsupported", { gap: "pattern-properties" }, source, target, { value: base });
   if (sAdd === false) return;

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { ValidateFunction } from "ajv";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
+import fingerprintRenames from "./fingerprint-renames.json" with { type: "json" };
 import waiverSchema from "./waivers.schema.json" with { type: "json" };
 import { projectLayout } from "../../contract-model/project/project-layout.js";
 
@@ -111,4 +112,23 @@ export async function parseWaivers(
 /** True when the waiver's last valid day lies before `now` (UTC). */
 export function isExpired(waiver: Waiver, now: Date): boolean {
   return waiver.expires < now.toISOString().slice(0, 10);
+}
+
+/**
+ * The fingerprint a waiver's fingerprint stands for today: when a release of the diff changes how
+ * a finding is fingerprinted, `fingerprint-renames.json` maps each old fingerprint of the recorded
+ * verdicts to its new one (the golden check refuses the change otherwise), so waivers written
+ * against the old fingerprint keep matching. Chains are followed.
+ */
+export function currentFingerprint(
+  fingerprint: string,
+  renames: Readonly<Record<string, string>> = fingerprintRenames.renames,
+): string {
+  let fp = fingerprint;
+  const seen = new Set<string>();
+  while (renames[fp] !== undefined && !seen.has(fp)) {
+    seen.add(fp);
+    fp = renames[fp];
+  }
+  return fp;
 }

@@ -48,6 +48,36 @@ function annotationMap(schema: unknown): Record<string, Record<string, unknown>>
   return out;
 }
 
+// Keywords the comparison does not judge yet that stay in the comparable form: the content
+// vocabulary (an annotation in 2020-12), extensions (`x-…`, judged by their own rules where they
+// matter) and dynamic anchors (names for `$dynamicRef`, which is judged conservatively). A documentation edit beside
+// an edit of one of these is still a documentation edit.
+const nonValidating = (k: string) =>
+  k.startsWith("x-") || k.startsWith("content") || k === "$dynamicAnchor" || k === "$vocabulary";
+const valueKeywords = new Set(["const", "enum", "default", "examples"]);
+
+// Arrays whose order accepts no other value.
+const unordered = new Set(["allOf", "anyOf", "oneOf", "enum", "type"]);
+const sortedByJson = (values: unknown[]) =>
+  values
+    .map((v) => [JSON.stringify(v), v] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, v]) => v);
+
+/** The comparable form without the keywords that validate nothing, and without order. */
+function validating(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(validating);
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => !nonValidating(k))
+      .map(([k, v]) => {
+        const inner = valueKeywords.has(k) ? v : validating(v);
+        return [k, unordered.has(k) && Array.isArray(inner) ? sortedByJson(inner) : inner];
+      }),
+  );
+}
+
 /** Text-only changes: PATCH. Key order and `$ref` refactoring produce no finding at all. */
 export const docsOnly: DiffCheck = {
   rules: [title, description, schemaDocs],
@@ -87,7 +117,10 @@ export const docsOnly: DiffCheck = {
           side === "input"
             ? [before.rawInput, after.rawInput, before.input, after.input]
             : [before.rawOutput, after.rawOutput, before.output, after.output];
-        if (jsonEqual(cb, ca) && !jsonEqual(annotationMap(rb), annotationMap(ra)))
+        if (
+          jsonEqual(validating(cb), validating(ca)) &&
+          !jsonEqual(annotationMap(rb), annotationMap(ra))
+        )
           report(
             schemaDocs,
             { tool: name, side },

@@ -6,8 +6,10 @@ import { envelopeCompat } from "./envelope-compat.rule.js";
 import { inputCompat } from "./input-compat.rule.js";
 import { listingCache } from "./listing-cache.rule.js";
 import { outputCompat } from "./output-compat.rule.js";
+import { paramHeaders } from "./param-header.rule.js";
 import { securityScopes } from "./security-scopes.rule.js";
 import { skillChanges } from "./skills.rule.js";
+import { taskSupport } from "./task-support.rule.js";
 import { toolPresence } from "./tool-presence.rule.js";
 import { uiBindingChanges } from "./ui-binding.rule.js";
 import { uiBytes } from "./ui-bytes.rule.js";
@@ -17,9 +19,11 @@ export const diffChecks: readonly DiffCheck[] = [
   toolPresence,
   inputCompat,
   outputCompat,
+  paramHeaders,
   envelopeCompat,
   annotationFlips,
   securityScopes,
+  taskSupport,
   uiBindingChanges,
   uiBytes,
   listingCache,

@@ -2,7 +2,7 @@ import { defineRule } from "../../../diagnostics/rule.js";
 import type { DiffCheck } from "../diff-rule.js";
 import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
-import { declaredAt, gapMessage, reportToolSchemas } from "./schema-compat.js";
+import { gapMessage, newPropertyAt, reportToolSchemas } from "./schema-compat.js";
 
 // A declared input that is gone: refused by a closed object, silently ignored by an open one.
 const propertyRemoved = defineRule({
@@ -142,7 +142,7 @@ export const inputCompat: DiffCheck = {
         rule: (inc) =>
           inc.kind === "property-not-accepted" ||
           inc.kind === "undeclared" ||
-          !declaredAt(before.input, inc.path)
+          newPropertyAt(before.input, inc.path)
             ? optionalAdded
             : inc.kind === "pattern-unproven"
               ? undefined

@@ -2,7 +2,7 @@ import { defineRule } from "../../../diagnostics/rule.js";
 import type { DiffCheck } from "../diff-rule.js";
 import type { IncompatKind } from "../schema-subset.js";
 import { perspectives } from "../gap-wording.js";
-import { declaredAt, gapMessage, reportToolSchemas, stillDeclared } from "./schema-compat.js";
+import { gapMessage, newPropertyAt, reportToolSchemas, stillDeclared } from "./schema-compat.js";
 import {
   toolReferenceAdded,
   toolReferenceRemoved,
@@ -182,9 +182,9 @@ export const outputCompat: DiffCheck = {
             ? droppedOptional
             : inc.kind === "pattern-unproven"
               ? undefined
-              : declaredAt(before.output, inc.path)
-                ? narrowed
-                : added),
+              : newPropertyAt(before.output, inc.path)
+                ? added
+                : narrowed),
       },
     ]);
   },

@@ -126,6 +126,18 @@ export function declaredAt(schema: Schema, path: string): boolean {
   return true;
 }
 
+/**
+ * True when the first node of `path` that `schema` does not declare is a property (its parent
+ * segment is `properties`): a gap there is about a new property, not a new constraint or branch.
+ */
+export function newPropertyAt(schema: Schema, path: string): boolean {
+  const segs = path.split("/").slice(1);
+  for (let i = 1; i <= segs.length; i++)
+    if (!declaredAt(schema, `/${segs.slice(0, i).join("/")}`))
+      return i >= 2 && segs[i - 2] === "properties";
+  return false;
+}
+
 /** Compare one schema (`inputSchema` or `outputSchema`) of every tool present on both sides. */
 export function reportToolSchemas(
   ctx: DiffContext,

@@ -19,6 +19,14 @@ const noauthRemoved = defineRule({
   summary: "A tool that allowed anonymous calls (noauth) now requires OAuth.",
   message: "{tool} no longer accepts anonymous calls",
 });
+const anonymousAllowed = defineRule({
+  id: "SECURITY_ANONYMOUS_ALLOWED",
+  family: "diff",
+  bump: "minor",
+  severity: "note",
+  summary: "A tool that required OAuth now also accepts anonymous calls (noauth): an addition.",
+  message: "{tool} now also accepts anonymous calls",
+});
 const scopeRemoved = defineRule({
   id: "SECURITY_SCOPE_REMOVED",
   family: "diff",
@@ -50,7 +58,7 @@ const allowsAnonymous = (t: DiffTool) =>
 
 /** OAuth scope and auth-requirement changes per tool (`securitySchemes`). */
 export const securityScopes: DiffCheck = {
-  rules: [scopeAdded, noauthRemoved, scopeRemoved, infoMissing],
+  rules: [scopeAdded, noauthRemoved, anonymousAllowed, scopeRemoved, infoMissing],
   check(ctx, report) {
     // A side without any security information says nothing about scopes: comparing it would
     // invent a change for every tool (e.g. a tools/list captured by a client that drops the field).
@@ -105,6 +113,25 @@ export const securityScopes: DiffCheck = {
             at,
             before: [...b].sort(),
             after: [...a].sort(),
+          },
+        );
+      if (!allowsAnonymous(before) && allowsAnonymous(after) && after.securitySchemes !== undefined)
+        report(
+          anonymousAllowed,
+          { tool: name },
+          {
+            tool: name,
+            pointer,
+            at,
+            before: before.securitySchemes ?? null,
+            after: after.securitySchemes,
+            witness: {
+              kind: "call",
+              acceptedBy: "new",
+              rejectedBy: "old",
+              value: { ...call(), grantedScopes: [] },
+              verified: true,
+            },
           },
         );
       if (
