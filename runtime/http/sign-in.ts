@@ -21,6 +21,12 @@ export interface StartPageSignIn {
 
 const SESSION_COOKIE = "skillpilot_signin";
 const FLOW_COOKIE = "skillpilot_signin_flow";
+/** Set by a sign-out: the next sign-in on this browser must log in at the issuer afresh. */
+const FRESH_COOKIE = "skillpilot_signin_fresh";
+const FRESH_SECONDS = 30 * 24 * 3600;
+
+/** Why the start page's sign-in came back without a learner. */
+export type SignInProblem = "failed" | "unreachable";
 const SESSION_SECONDS = 8 * 3600;
 const FLOW_SECONDS = 600;
 const KEY_INFO = "start-page/sign-in/v1";
@@ -147,8 +153,21 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     typeof value === "string" && settings.lanes.some((l) => l.id === value && l.id !== "openai")
       ? value
       : undefined;
-  const back = (ctx: Context, l: string, failed = false, lane?: string) =>
-    ctx.redirect(`/start?lang=${l}${lane ? `&lane=${lane}` : ""}${failed ? "&signin=failed" : ""}`);
+  /**
+   * Back to the start page: signed in, or with why not — `failed` (the response did not check
+   * out) or `unreachable` (the issuer did not answer; logged, so an operator sees it).
+   */
+  const back = (ctx: Context, l: string, problem?: SignInProblem, lane?: string) =>
+    ctx.redirect(
+      `/start?lang=${l}${lane ? `&lane=${lane}` : ""}${problem ? `&signin=${problem}` : ""}`,
+    );
+  const unreachable = (ctx: Context, l: string, lane: string | undefined, error: unknown) => {
+    services.logger.warn(
+      { issuer: settings.issuer, reason: error instanceof Error ? error.name : "unknown" },
+      "the start page's sign-in could not reach the issuer",
+    );
+    back(ctx, l, "unreachable", lane);
+  };
 
   const router = new Router();
   router.get("/start/sign-in", async (ctx) => {
@@ -157,8 +176,8 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     let endpoints: IssuerMetadata;
     try {
       endpoints = await issuerMetadata();
-    } catch {
-      return back(ctx, l, true, lane);
+    } catch (error) {
+      return unreachable(ctx, l, lane, error);
     }
     const flow = {
       state: random(),
@@ -186,6 +205,9 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
       nonce: flow.nonce,
       code_challenge: b64(createHash("sha256").update(flow.verifier).digest()),
       code_challenge_method: "S256",
+      // After a sign-out on this browser, the next person signs in afresh: the issuer's own
+      // session must not sign them in as the previous learner.
+      ...(ctx.cookies.get(FRESH_COOKIE) && { prompt: "login" }),
     }).toString();
     ctx.set("Cache-Control", "no-store");
     ctx.redirect(url.href);
@@ -203,10 +225,11 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     const l = lang(flow?.lang);
     const lane = laneOf(flow?.lane);
     const { code, state, iss } = ctx.query;
-    if (!flow || typeof code !== "string" || state !== flow.state) return back(ctx, l, true, lane);
+    if (!flow || typeof code !== "string" || state !== flow.state)
+      return back(ctx, l, "failed", lane);
     try {
       const endpoints = await issuerMetadata();
-      if (!issuerIdentified(iss, settings.issuer, endpoints)) return back(ctx, l, true, lane);
+      if (!issuerIdentified(iss, settings.issuer, endpoints)) return back(ctx, l, "failed", lane);
       const { token_endpoint } = endpoints;
       const headers: Record<string, string> = {
         "content-type": "application/x-www-form-urlencoded",
@@ -229,7 +252,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
         signal: AbortSignal.timeout(5000),
       });
       const answer = (await res.json()) as { id_token?: unknown };
-      if (!res.ok || typeof answer.id_token !== "string") return back(ctx, l, true, lane);
+      if (!res.ok || typeof answer.id_token !== "string") return back(ctx, l, "failed", lane);
       const { payload } = await jwtVerify(answer.id_token, keys, {
         issuer: settings.issuer,
         audience: client.clientId,
@@ -239,7 +262,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
       });
       const sub = payload.sub;
       if (payload.nonce !== flow.nonce || typeof sub !== "string" || !sub || sub.length > 200)
-        return back(ctx, l, true, lane);
+        return back(ctx, l, "failed", lane);
       const named = [payload.name, payload.preferred_username, payload.email].find(
         (v): v is string => typeof v === "string" && v.length > 0 && v.length <= 200,
       );
@@ -256,9 +279,13 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
         }),
         SESSION_SECONDS,
       );
-      back(ctx, l, false, lane);
-    } catch {
-      back(ctx, l, true, lane);
+      ctx.cookies.set(FRESH_COOKIE, null, { path: "/start" });
+      back(ctx, l, undefined, lane);
+    } catch (error) {
+      // A network failure or timeout is the issuer not answering; anything else did not check out.
+      if (error instanceof TypeError || (error instanceof Error && error.name === "TimeoutError"))
+        unreachable(ctx, l, lane, error);
+      else back(ctx, l, "failed", lane);
     }
   });
 
@@ -266,6 +293,9 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   // policy, which the origin guard refuses).
   router.post("/start/sign-out", (ctx) => {
     ctx.cookies.set(SESSION_COOKIE, null, { path: "/" });
+    // The issuer may still hold its own session for this browser: the next sign-in here asks it
+    // for a fresh login (prompt=login), so a shared computer never hands on the learner.
+    cookie(ctx, FRESH_COOKIE, "1", FRESH_SECONDS, "/start");
     ctx.status = 204;
   });
 

@@ -34,8 +34,11 @@ export interface StartPageView {
    * sends no `learner` (the server takes it from the sign-in).
    */
   signedInAs?: string;
-  /** The last sign-in failed (the callback sent the learner back). */
-  signInFailed?: boolean;
+  /**
+   * Why the last sign-in came back without a learner: its response did not check out (`failed`),
+   * or the issuer did not answer (`unreachable`).
+   */
+  signInProblem?: "failed" | "unreachable";
 }
 
 /** JSON inside a <script> element: `<` escaped so no text can close the element. */
@@ -81,7 +84,17 @@ export function renderStartPage(
     localeChoices: [view.lang, ...locales.filter((l) => l !== view.lang)].map(language),
     // With sign-in, the form appears once the learner is signed in; before, the issuer's login.
     signInCard: identity === "signIn" && !view.signedInAs,
-    signInFailed: view.signInFailed === true,
+    signInProblem: view.signInProblem
+      ? {
+          text: view.signInProblem === "unreachable" ? t.signInUnreachable : t.signInFailed,
+          code: fillPlaceholders(t.errorCode, {
+            code:
+              view.signInProblem === "unreachable"
+                ? "SIGN_IN_ISSUER_UNREACHABLE"
+                : "SIGN_IN_NOT_COMPLETED",
+          }),
+        }
+      : undefined,
     signedInAs: view.signedInAs,
     signedInAsText: view.signedInAs
       ? fillPlaceholders(t.signedInAs, { name: view.signedInAs })
@@ -145,7 +158,9 @@ export function startPage(options: {
         launchKeyRequired: options.launchKeyRequired && !signedInAs,
         identity: options.identity,
         ...(signedInAs && { signedInAs }),
-        ...(ctx.query.signin === "failed" && { signInFailed: true }),
+        ...((ctx.query.signin === "failed" || ctx.query.signin === "unreachable") && {
+          signInProblem: ctx.query.signin,
+        }),
       },
       files,
     );

@@ -171,6 +171,9 @@ export const de: Messages = {
     signIn: "Anmelden",
     signOut: "Abmelden",
     signInFailed: "Die Anmeldung wurde nicht abgeschlossen. Bitte versuche es noch einmal.",
+    signInUnreachable:
+      "Der Anmeldedienst hat nicht geantwortet. Bitte versuche es in ein paar Minuten erneut; " +
+      "wenn es wieder passiert, nenne dem Support den Code unten.",
     signedInAs: "Angemeldet als {name}",
     localeLabel: "Sprache des Coachings",
     keyLabel: "Startschlüssel",

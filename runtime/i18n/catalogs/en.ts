@@ -174,6 +174,9 @@ export const en = {
     signIn: "Sign in",
     signOut: "Sign out",
     signInFailed: "The sign-in did not complete. Please try again.",
+    signInUnreachable:
+      "The sign-in service did not answer. Please try again in a few minutes; if it keeps " +
+      "happening, tell support the code below.",
     signedInAs: "Signed in as {name}",
     localeLabel: "Coaching language",
     keyLabel: "Launch key",

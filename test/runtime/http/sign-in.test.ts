@@ -7,6 +7,7 @@ import {
   type TestAuthorizationServer,
 } from "../support/oidc-authorization-server.js";
 import { type RuntimeFixture, startFixture } from "../support/runtime-fixture.js";
+import { createTestIssuer } from "../support/test-issuer.js";
 
 const startPageClient = "skillpilot-start-page";
 const otherIssuer = "https://issuer.other.test";
@@ -216,5 +217,101 @@ describe("start page sign-in behind a TLS proxy: its cookies are Secure", () => 
     assert.ok(flow, "the sign-in seals its flow into a cookie");
     assert.match(flow, /;\s*secure/i);
     assert.match(flow, /;\s*httponly/i);
+  });
+});
+
+describe("start page sign-in: an issuer that does not answer, and a sign-out on a shared computer", () => {
+  let as: TestAuthorizationServer;
+  let fx: RuntimeFixture;
+  let down: RuntimeFixture | undefined;
+  before(async () => {
+    const port = await freePort();
+    let resource = "";
+    as = await startAuthorizationServer({
+      resource: () => resource,
+      profile: desktopProfile,
+      scopes: ["coach.read", "coach.write"],
+      clients: [
+        {
+          client_id: startPageClient,
+          application_type: "native",
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code"],
+          response_types: ["code"],
+          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
+        },
+      ],
+    });
+    fx = await startFixture({
+      port,
+      auth: {
+        issuer: as.issuer,
+        jwksUri: as.jwksUri,
+        clientProfiles: [desktopProfile],
+        signIn: { clientId: startPageClient },
+      },
+    });
+    resource = fx.services.auth.settings.resource;
+  });
+  after(async () => {
+    await fx?.close();
+    await down?.close();
+    await as?.close();
+  });
+
+  it("an unreachable issuer is its own message with a support code and a warn line in the log", async () => {
+    const closed = await freePort();
+    const issuer = await createTestIssuer(`http://127.0.0.1:${closed}`);
+    try {
+      down = await startFixture({
+        auth: { ...issuer.config([desktopProfile]), signIn: { clientId: startPageClient } },
+      });
+      const res = await fetch(`${down.server.origin}/start/sign-in?lang=en&lane=claude`, {
+        redirect: "manual",
+      });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get("location"), "/start?lang=en&lane=claude&signin=unreachable");
+      const page = await (
+        await fetch(`${down.server.origin}/start?lang=en&lane=claude&signin=unreachable`)
+      ).text();
+      assert.match(page, /The sign-in service did not answer/);
+      assert.match(page, /Error code for support: SIGN_IN_ISSUER_UNREACHABLE/);
+      assert.doesNotMatch(page, /<p>The sign-in did not complete/);
+      assert.match(page, /href="\/start\/sign-in\?lang=en&#38;lane=claude"/);
+      const forged = await (
+        await fetch(`${down.server.origin}/start?lang=en&signin=failed`)
+      ).text();
+      assert.match(forged, /The sign-in did not complete/);
+      assert.match(forged, /Error code for support: SIGN_IN_NOT_COMPLETED/);
+      const log = await down.stopAndReadLog();
+      const warned = log
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { level: number; msg: string; issuer?: string })
+        .filter((l) => /could not reach the issuer/.test(l.msg));
+      assert.equal(warned.length, 1);
+      assert.equal(warned[0].level, 40);
+      assert.equal(warned[0].issuer, issuer.issuer);
+    } finally {
+      await issuer.close();
+    }
+  });
+
+  it("after a sign-out the next sign-in asks the issuer for a fresh login (prompt=login)", async () => {
+    const before = await fetch(`${fx.server.origin}/start/sign-in?lang=en`, { redirect: "manual" });
+    assert.equal(new URL(before.headers.get("location") ?? "").searchParams.get("prompt"), null);
+    assert.equal(
+      new URL(before.headers.get("location") ?? "").searchParams.get("scope"),
+      "openid profile email",
+    );
+    const out = await fetch(`${fx.server.origin}/start/sign-out`, { method: "POST" });
+    assert.equal(out.status, 204);
+    const fresh = setCookies(out).get("skillpilot_signin_fresh");
+    assert.ok(fresh, "the sign-out marks this browser");
+    const after = await fetch(`${fx.server.origin}/start/sign-in?lang=en`, {
+      redirect: "manual",
+      headers: { cookie: `skillpilot_signin_fresh=${fresh}` },
+    });
+    assert.equal(new URL(after.headers.get("location") ?? "").searchParams.get("prompt"), "login");
   });
 });
