@@ -89,4 +89,5 @@ import "../release/verify/since-ref.js";
 import "../release/verify/ui-activations.check.js";
 import "../release/verify/ui-retention.check.js";
 import "../release/verify/verify.js";
+import "../release/statement/approved-statement.js";
 import "../tools/rule-index.js";

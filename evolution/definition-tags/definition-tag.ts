@@ -5,9 +5,6 @@ import { isSha256Tag, toolDigest } from "./tool-digest.js";
 /** The scheme name every definition tag input carries, so a later scheme can never collide. */
 export const definitionTagScheme = "skillpilot-definition-tag/1";
 
-/** The list method whose result a definition tag is put on (the draft keys tags by method). */
-export type TaggedMethod = "tools/list";
-
 /**
  * The definition tag of one served definition set: one provider lane's complete `tools/list`.
  * `sha256:` + the lowercase hex SHA-256 of the RFC 8785 canonical JSON of
