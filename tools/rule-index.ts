@@ -77,6 +77,7 @@ import "../release/publish/record-published.js";
 import "../release/retire/retire-definitions.js";
 import "../release/submission/chatgpt-submission.js";
 import "../release/submission/test-cases.js";
+import "../release/verify/approved-statement.check.js";
 import "../release/verify/freeze.check.js";
 import "../release/verify/live-server.check.js";
 import "../release/verify/imported.check.js";

@@ -11,7 +11,13 @@ import { entryHash, type StatementDocument } from "../../../evolution/definition
 import { statementJwsType } from "../../../evolution/definition-tags/statement-signature.js";
 import { projectLayout } from "../../../contract-model/project-layout.js";
 import { retireDefinitions } from "../../../release/retire/retire-definitions.js";
-import { cli as skillpilot, publishRelease, useProjectCopies } from "../support/temp-project.js";
+import {
+  cliVerify,
+  commitAll,
+  cli as skillpilot,
+  publishRelease,
+  useProjectCopies,
+} from "../support/temp-project.js";
 import { assertRefused } from "../support/tree-digest.js";
 
 const STATEMENT = projectLayout.approvedStatement;
@@ -235,6 +241,59 @@ describe("release: the signed statement of approved definitions (experimental, d
     const done = skillpilot(root(), ...retire, "--release-key", key);
     assert.equal(done.code, 0, done.stderr);
     assert.equal((await doc()).entries.length, 2);
+  });
+
+  it("verify (the CI gate) refuses a statement that no longer verifies or rewrites a committed entry", async () => {
+    await publishRelease(root(), "1.1.3");
+    commitAll(root(), "publish 1.1.3");
+    const clean = cliVerify(root());
+    assert.equal(clean.status, 0, clean.output);
+    assert.doesNotMatch(clean.output, /APPROVED_STATEMENT/);
+
+    // A retirement recorded by hand: the statement lags behind (a warning, not a failure).
+    await writeFile(
+      path.join(root(), projectLayout.retiredDefinitions),
+      JSON.stringify({
+        format: "skillpilot-retired-definitions/1",
+        retirements: [{ version: "1.1.3", reason: "by hand", retiredAt: "2026-12-02" }],
+      }),
+    );
+    const behind = skillpilot(root(), "verify");
+    assert.equal(behind.code, 0, behind.stderr);
+    assert.match(
+      behind.stderr,
+      /APPROVED_STATEMENT_BEHIND.*lists 1\.1\.3 on openai, the release records make none live/,
+    );
+    await rm(path.join(root(), projectLayout.retiredDefinitions));
+
+    // Re-signed with the (development) key but rewriting entry 1: git still has the original.
+    const forged = await doc();
+    forged.entries[0].recordedAt = "2026-11-29";
+    const { createPrivateKey } = await import("node:crypto");
+    const key = createPrivateKey({
+      key: JSON.parse(await read(projectLayout.developmentReleaseKey)) as Record<string, string>,
+      format: "jwk",
+    });
+    const jws = await new CompactSign(new TextEncoder().encode(canonicalize(forged)))
+      .setProtectedHeader({ alg: "EdDSA", typ: statementJwsType, kid: forged.signer.kid })
+      .sign(key);
+    await writeFile(path.join(root(), JWS), `${jws}\n`);
+    await writeFile(path.join(root(), STATEMENT), `${JSON.stringify(forged)}\n`);
+    const rewritten = cliVerify(root());
+    assert.equal(rewritten.status, 1, rewritten.output);
+    assert.match(
+      rewritten.output,
+      /APPROVED_STATEMENT_INVALID.*rewrites the statement committed in git:[0-9a-f]{12}: entry 1 differs/,
+    );
+
+    // The readable copy edited alone: refused by the signature check.
+    await writeFile(path.join(root(), STATEMENT), "{}\n");
+    const edited = cliVerify(root());
+    assert.equal(edited.status, 1);
+    assert.match(
+      edited.output,
+      /APPROVED_STATEMENT_INVALID.*approved-definitions\.json differs from the statement/,
+    );
   });
 
   it("statement verify: bad input exits 2, another key or a tampered token is refused (1), no stacks", async () => {
