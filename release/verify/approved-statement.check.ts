@@ -41,7 +41,8 @@ export const APPROVED_STATEMENT_BEHIND = defineRule({
 /**
  * The statement of approved definitions, when a project has one: it verifies offline with the
  * committed public key (signature, chain, tags, the readable copy), keeps every entry any committed
- * version of it held (`history`, oldest first), and its latest entry lists the live published sets.
+ * version of it held (`history`, oldest first), and its latest entry lists the live published sets
+ * (when the release records can be read; what cannot is reported by the other checks).
  */
 export async function checkApprovedStatement(
   root: string,
@@ -91,10 +92,11 @@ export async function checkApprovedStatement(
       break;
     }
   }
+  const defs = await liveApprovedDefinitions(root);
+  // Records that cannot be read are the other checks' findings; compare only a readable state.
+  if (defs.problems.length) return out;
   const lanes = await projectLaneIds(root);
-  const live = liveDefinitionSets(await liveApprovedDefinitions(root), lanes).filter(
-    (s) => s.holder.kind === "published",
-  );
+  const live = liveDefinitionSets(defs, lanes).filter((s) => s.holder.kind === "published");
   const last = current.entries.at(-1)!;
   for (const lane of lanes) {
     const recorded = last.lanes.find((l) => l.lane === lane)?.approved ?? [];
