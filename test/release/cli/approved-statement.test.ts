@@ -243,6 +243,31 @@ describe("release: the signed statement of approved definitions (experimental, d
     assert.equal((await doc()).entries.length, 2);
   });
 
+  it("lets a release key take over a development-signed statement, keeping its entries", async () => {
+    await publishRelease(root(), "1.1.3");
+    const before = await doc();
+    const key = await releaseKey("takeover");
+    const run = skillpilot(
+      root(),
+      "retire-definitions",
+      "1.1.3",
+      "--reason",
+      "replaced",
+      "--date",
+      "2026-12-02",
+      "--release-key",
+      key,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const after = await doc();
+    assert.equal(after.signer.development, false);
+    assert.notEqual(after.signer.kid, before.signer.kid);
+    assert.deepEqual(after.entries[0], before.entries[0]);
+    const jwk = JSON.parse(await read(JWK_FILE)) as { kid: string };
+    assert.equal(jwk.kid, after.signer.kid, "the committed public key is the release key's");
+    assert.equal(skillpilot(root(), "statement", "verify", "--require-release-key").code, 0);
+  });
+
   it("verify (the CI gate) refuses a statement that no longer verifies or rewrites a committed entry", async () => {
     await publishRelease(root(), "1.1.3");
     commitAll(root(), "publish 1.1.3");
