@@ -9,6 +9,7 @@ import { registerGenerateCommand } from "./commands/generate.command.js";
 import { registerHandlersCommand } from "./commands/handlers.command.js";
 import { registerSessionCommand } from "./commands/session-start.command.js";
 import { registerStartCommand } from "./commands/start.command.js";
+import { registerStatementCommand } from "./commands/statement.command.js";
 import { registerFreezeCommand } from "./commands/freeze.command.js";
 import { registerPrepareCommand } from "./commands/prepare.command.js";
 import { registerRecordPublishedCommand } from "./commands/record-published.command.js";
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
     registerUnfreezeCommand,
     registerRecordPublishedCommand,
     registerRetireDefinitionsCommand,
+    registerStatementCommand,
     registerVerifyCommand,
     registerUiCommand,
     registerDiffCommand,

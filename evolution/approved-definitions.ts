@@ -185,9 +185,10 @@ export async function toolsFreedByRetirement(root: string): Promise<Set<string>>
 
 /**
  * The tools/list descriptors of a snapshot (our format: each tool without its toolchain-only
- * `kind`) or of a tools list (`{"tools":[…]}`, as an imported release records it).
+ * `kind`, superseded tools left out) or of a tools list (`{"tools":[…]}`, as an imported release
+ * records it); undefined for bytes that are neither.
  */
-function descriptorsOf(
+export function descriptorsOf(
   bytes: Buffer,
 ): { tools: Record<string, unknown>[]; contractMajor: number } | undefined {
   let doc: unknown;

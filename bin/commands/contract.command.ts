@@ -17,7 +17,8 @@ export function registerContractCommand(program: Command): void {
     .summary("Print the contract's identity, line and tools")
     .description(
       "Print the contract summary (identity, version layers, line policy, tools " +
-        "with kind and annotations) and the live approved definitions of each tool.",
+        "with kind and annotations), the live approved definitions of each tool, and the " +
+        "definition tag of the current listing and of each live approved set, per lane.",
     )
     .option("--json", "print the snapshot JSON with an approvedDefinitions member instead")
     .addHelpText(
@@ -37,11 +38,23 @@ export function registerContractCommand(program: Command): void {
         "../../evolution/approved-summary.js"
       );
       const { canonicalSha256 } = await import("../../contract-model/canonical.js");
+      const tags = await import("../../evolution/definition-tags/approved-tags.js");
+      const { projectLaneIds } = await import("../../release/statement/lane-ids.js");
       const root = projectPaths(command).root;
       const snapshot = await readSnapshot(root);
       const approved = await liveApprovedDefinitions(root);
+      const lanes = await projectLaneIds(root);
+      const listed = snapshot.tools
+        .filter((t) => typeof (t as { supersededBy?: unknown }).supersededBy !== "string")
+        .map(({ kind: _kind, ...descriptor }) => descriptor as Record<string, unknown>);
+      const served = tags.servedDefinitionSet(listed, lanes);
+      const sets = tags.liveDefinitionSets(approved, lanes);
       if (opts.json) {
-        const doc = { ...snapshot, approvedDefinitions: approvedDefinitionsJson(approved) };
+        const doc = {
+          ...snapshot,
+          approvedDefinitions: approvedDefinitionsJson(approved),
+          definitionTags: tags.definitionTagsJson(served, sets),
+        };
         process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
         return;
       }
@@ -50,7 +63,9 @@ export function registerContractCommand(program: Command): void {
         sha256: canonicalSha256(descriptor),
       }));
       process.stdout.write(
-        contractSummary(snapshot) + approvedDefinitionsSummary(approved, current),
+        contractSummary(snapshot) +
+          approvedDefinitionsSummary(approved, current) +
+          tags.definitionTagsSummary(served, sets),
       );
     });
 }

@@ -29,6 +29,7 @@ interface RecordOptions {
   manifest?: string;
   sha256?: string;
   withoutLiveEvidence?: string;
+  releaseKey?: string;
   review?: "rejected" | "candidate";
   reviewedAt?: string;
   note?: string;
@@ -98,6 +99,10 @@ export function registerRecordPublishedCommand(program: Command): void {
         "the release index entry and printed",
       reasonArgument,
     )
+    .option(
+      "--release-key <file>",
+      "the release key signing contracts/approved-definitions.jws (default: $SKILLPILOT_RELEASE_KEY, else a development key)",
+    )
     .option("--import", "record a release published without this toolchain, from its bytes")
     .option("--bundle <file>", "with --import: its install bundle (.tar.gz, .tgz, .tar)")
     .option("--tools <file>", "with --import: its submitted tools list (tools.json)")
@@ -164,7 +169,11 @@ export function registerRecordPublishedCommand(program: Command): void {
               root,
               version,
               files,
-              { publishedAt: opts.publishedAt!, limits },
+              {
+                publishedAt: opts.publishedAt!,
+                limits,
+                releaseKey: opts.releaseKey && rootRelative(command, opts.releaseKey),
+              },
             );
         process.exitCode = emitReport(result.diagnostics, opts.format, {
           summary: result.message,
@@ -176,6 +185,7 @@ export function registerRecordPublishedCommand(program: Command): void {
       const result = await recordPublished(root, version, {
         publishedAt: opts.publishedAt,
         withoutLiveEvidence: opts.withoutLiveEvidence,
+        releaseKey: opts.releaseKey && rootRelative(command, opts.releaseKey),
       });
       process.exitCode = emitReport(result.diagnostics, opts.format, { summary: result.message });
     });

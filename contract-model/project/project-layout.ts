@@ -75,6 +75,21 @@ export const projectLayout = {
    * every URI in it is still retained with identical bytes).
    */
   uiActivations: "contracts/ui-activations.json",
+  /**
+   * The statement of approved definitions (experimental, definition tags): append-only, one entry
+   * per `record-published` and `retire-definitions`, each with every lane's served and live approved
+   * definition sets, their tags and tool digests. Readable copy of what the JWS beside it signs.
+   */
+  approvedStatement: "contracts/approved-definitions.json",
+  /** The statement as a compact JWS (EdDSA), signed by the release key. */
+  approvedStatementJws: "contracts/approved-definitions.jws",
+  /** The public key (Ed25519 JWK) that verifies the statement. */
+  approvedStatementKey: "contracts/approved-definitions.jwk.json",
+  /**
+   * The development signing key used when no release key is configured (git-ignored, under the
+   * runtime data folder); a statement it signs is marked development-signed.
+   */
+  developmentReleaseKey: "data/release-key.development.jwk.json",
 } as const;
 
 /** File names inside a draft or published version folder. */

@@ -33,6 +33,7 @@ import { resolveImportUi } from "./import-ui.js";
 import { keptFolder } from "./import-source.js";
 import type { LocatedRelease } from "./locate-release.js";
 import { defaultArchiveLimits, type ArchiveLimits } from "./archive-limits.js";
+import { openStatement } from "../statement/approved-statement.js";
 
 export type { ImportFiles, ImportResult } from "./import-input.js";
 
@@ -51,7 +52,7 @@ export async function importRelease(
   root: string,
   version: string,
   files: ImportFiles,
-  options: { publishedAt: string; now?: Date; limits?: ArchiveLimits },
+  options: { publishedAt: string; now?: Date; limits?: ArchiveLimits; releaseKey?: string },
 ): Promise<ImportResult> {
   const input = await readImportInput(root, files, options.limits ?? defaultArchiveLimits);
   if (!("located" in input)) return input;
@@ -111,6 +112,8 @@ export async function importRelease(
     },
   };
 
+  const statement = await openStatement(root, { keyFile: options.releaseKey });
+  if (!statement.writer) return refuse(...statement.diagnostics);
   for (const page of pages) if (page.html) await retainUiArtifact(root, page.uri, page.html);
   await recordUiActivations(
     root,
@@ -121,6 +124,7 @@ export async function importRelease(
   await appendReleaseEntry(root, entry);
   const written = await writeLine(root, plan);
   if (written.length) return { diagnostics: written };
+  const signed = await statement.writer.append({ kind: "published", version }, options.publishedAt);
   return {
     diagnostics,
     outcome: "done",
@@ -130,7 +134,8 @@ export async function importRelease(
       (claimed.formerPackageName
         ? ` as history of ${identity.packageName} (published as ${claimed.formerPackageName})`
         : "") +
-      (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : ""),
+      (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : "") +
+      `\n${signed}`,
   };
 }
 

@@ -27,6 +27,7 @@ import {
   liveEvidenceFor,
 } from "./live-evidence.js";
 import { planLinePublication, writeLine } from "./publish-line.js";
+import { openStatement } from "../statement/approved-statement.js";
 
 export const FROZEN_DRAFT_MODIFIED = defineRule({
   id: "FROZEN_DRAFT_MODIFIED",
@@ -74,7 +75,13 @@ export const VERSION_NOT_NEWER = defineRule({
 export async function recordPublished(
   root: string,
   version: string,
-  options: { publishedAt?: string; now?: Date; withoutLiveEvidence?: string } = {},
+  options: {
+    publishedAt?: string;
+    now?: Date;
+    withoutLiveEvidence?: string;
+    /** The release key file signing the statement of approved definitions (else the env/dev key). */
+    releaseKey?: string;
+  } = {},
 ): Promise<ReleaseStepResult> {
   const draft = await intactDraft(root, version);
   const pubDir = publishedDir(draft.plugin, version);
@@ -179,6 +186,8 @@ export async function recordPublished(
         ),
       ],
     };
+  const statement = await openStatement(root, { keyFile: options.releaseKey });
+  if (!statement.writer) return { diagnostics: statement.diagnostics };
   const entry = await releaseEntry(
     root,
     draft.dir,
@@ -216,6 +225,7 @@ export async function recordPublished(
       },
     ],
   });
+  const signed = await statement.writer.append({ kind: "published", version }, entry.publishedAt);
   return {
     diagnostics: waiver
       ? [
@@ -232,7 +242,8 @@ export async function recordPublished(
       (plan.changed ? `; ${projectLayout.lineFile} is PUBLISHED` : "") +
       (live
         ? `\npre-submission evidence: ${live.serverOrigin} served its contract (verify --live, ${live.checkedAt})`
-        : ""),
+        : "") +
+      `\n${signed}`,
   };
 }
 

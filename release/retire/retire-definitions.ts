@@ -10,6 +10,7 @@ import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { readReleaseIndex } from "../../contract-model/release/release-index.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import type { ReleaseStepResult } from "../freeze/freeze.js";
+import { openStatement } from "../statement/approved-statement.js";
 
 export const RETIRE_UNPUBLISHED = defineRule({
   id: "RETIRE_UNPUBLISHED",
@@ -62,7 +63,7 @@ export async function retireDefinitions(
   root: string,
   version: string,
   reason: string,
-  options: { retiredAt?: string; now?: Date } = {},
+  options: { retiredAt?: string; now?: Date; releaseKey?: string } = {},
 ): Promise<ReleaseStepResult> {
   if (!reason.trim()) throw new RangeError("a retirement needs a non-empty reason");
   const file = projectLayout.retiredDefinitions;
@@ -118,6 +119,8 @@ export async function retireDefinitions(
         ),
       ],
     };
+  const statement = await openStatement(root, { keyFile: options.releaseKey });
+  if (!statement.writer) return { diagnostics: statement.diagnostics };
   const abs = path.join(root, file);
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFile(
@@ -127,9 +130,10 @@ export async function retireDefinitions(
       retirements: [...retired, { version, reason, retiredAt }],
     }),
   );
+  const signed = await statement.writer.append({ kind: "retired", version }, retiredAt);
   return {
     diagnostics: [],
     outcome: "done",
-    message: `retired the definitions of ${version} on ${retiredAt} in ${file}`,
+    message: `retired the definitions of ${version} on ${retiredAt} in ${file}\n${signed}`,
   };
 }

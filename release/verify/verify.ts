@@ -9,6 +9,7 @@ import {
   type ReleaseIndex,
 } from "../../contract-model/release/release-index.js";
 import { readGitHistory } from "../../contract-model/history/git-history.js";
+import { checkApprovedStatement } from "./approved-statement.check.js";
 import { checkFreeze } from "./freeze.check.js";
 import { checkLinePublication } from "./line-publication.check.js";
 import { checkManifestGate } from "./manifest-gate.check.js";
@@ -48,7 +49,8 @@ const VERIFY_HISTORY_SHALLOW = defineRule({
  * every UI URI ever active or published still resolves to identical bytes (L10), the manifest gate
  * (L12.1), the line policy (L11: against the release records, every committed version of the line
  * and, with `since`, the line committed at that git revision), the review freeze (L3) and the
- * review history's kept bytes. Reads
+ * review history's kept bytes, and the signed statement of approved definitions (experimental).
+ * Reads
  * only; returns diagnostics.
  */
 export async function verifyRelease(
@@ -85,6 +87,7 @@ export async function verifyRelease(
     projectLayout.lineFile,
     projectLayout.releaseIndex,
     projectLayout.retiredDefinitions,
+    projectLayout.approvedStatement,
   ]);
   if (history.shallow)
     out.push(
@@ -123,5 +126,11 @@ export async function verifyRelease(
   );
   out.push(...(await checkFreeze(root, plugin)));
   out.push(...(await checkReviewHistory(root, plugin)));
+  out.push(
+    ...(await checkApprovedStatement(
+      root,
+      history.versions.filter((v) => v.path === projectLayout.approvedStatement),
+    )),
+  );
   return out;
 }
