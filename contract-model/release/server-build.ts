@@ -4,6 +4,7 @@ import { canonicalJsonCompact, sha256Hex } from "../canonical.js";
 import { BundleInputError, collectTree } from "../file-tree/collect-tree.js";
 import { renderSha256Manifest } from "../file-tree/sha256-manifest.js";
 import { projectLayout } from "../project/project-layout.js";
+import { toolchainAssetDirs } from "../project/toolchain.js";
 
 /** Format tag of a recorded server build identity. */
 export const serverBuildFormat = "skillpilot-server-build/1";
@@ -19,7 +20,13 @@ export const serverBuildFormat = "skillpilot-server-build/1";
  * - `skills`: `skills/` — the SKILL.md trees the reviewed package ships with the server;
  * - `ui`: the UI store `contracts/ui/` — the only pages the server serves;
  * - `dependencies`: the production packages of `package-lock.json` (name, version, integrity), so a
- *   dependency upgrade is a change and a dev-tool upgrade is not.
+ *   dependency upgrade is a change and a dev-tool upgrade is not;
+ * - `compiled`: what Node actually runs of the `code` layer — each source's compiled file under
+ *   `build/` (present when the project was built) — so a hand-edited compiled file is a change
+ *   although its source is not.
+ * The `code` layer follows the start path too: the launcher `bin/skillpilot.js`, the CLI's entry and
+ * `start` command (`bin/skillpilot.ts`, `bin/program.ts`, `bin/commands/start.command.ts`) and what
+ * that command imports.
  * Deployment settings (`skillpilot.config.json`, environment) and the contract line
  * (`release/line.json`, whose axes move by their own gated transitions) are not build layers.
  */
@@ -30,6 +37,7 @@ export const serverBuildLayers = [
   "skills",
   "ui",
   "dependencies",
+  "compiled",
 ] as const;
 export type ServerBuildLayerName = (typeof serverBuildLayers)[number];
 
@@ -70,7 +78,11 @@ export async function serverBuildIdentity(root: string): Promise<ServerBuild> {
     }
   };
   const code = await tree("runtime");
-  Object.assign(code, await importedModules(root, Object.keys(code)));
+  // The start path within the CLI (what it reaches of the runtime is the runtime's own closure).
+  Object.assign(code, await existingFiles(root, startPathFiles));
+  // The runtime's own assets (the start page), read from beside its compiled code.
+  for (const dir of toolchainAssetDirs) Object.assign(code, await tree(dir));
+  Object.assign(code, await importedModules(root, Object.keys(code).filter(isRuntime)));
   const files: Record<ServerBuildLayerName, Record<string, string>> = {
     code,
     generated: await tree(projectLayout.generatedDir),
@@ -78,6 +90,7 @@ export async function serverBuildIdentity(root: string): Promise<ServerBuild> {
     skills: await tree(projectLayout.skillsDir),
     ui: await tree(projectLayout.uiStore),
     dependencies: await productionPackages(root),
+    compiled: await existingFiles(root, Object.keys(code).flatMap(compiledFile)),
   };
   const layers = Object.fromEntries(
     serverBuildLayers.map((name) => [name, layerOf(files[name])]),
@@ -89,13 +102,16 @@ export async function serverBuildIdentity(root: string): Promise<ServerBuild> {
   };
 }
 
-/** The layers and files in which `now` differs from `then` (empty when the builds are equal). */
+/**
+ * The layers and files in which `now` differs from `then` (empty when the builds are equal). A layer
+ * `then` does not record (a build identity from before the layer existed) is not compared.
+ */
 export function serverBuildChanges(then: ServerBuild, now: ServerBuild): ServerBuildChange[] {
   const out: ServerBuildChange[] = [];
   for (const layer of serverBuildLayers) {
     const a = then.layers?.[layer];
     const b = now.layers[layer];
-    if (a?.sha256 === b.sha256) continue;
+    if (!a || a.sha256 === b.sha256) continue;
     const before = a?.files ?? {};
     const names = [...new Set([...Object.keys(before), ...Object.keys(b.files)])].sort();
     out.push({ layer, files: names.filter((n) => before[n] !== b.files[n]) });
@@ -128,6 +144,42 @@ function layerOf(files: Record<string, string>): ServerBuildLayer {
     ),
     files: sorted,
   };
+}
+
+const isRuntime = (file: string) => file.startsWith("runtime/");
+
+/** The files `skillpilot start` runs before the runtime: the launcher, the CLI and its command. */
+const startPathFiles = [
+  "bin/skillpilot.js",
+  "bin/skillpilot.ts",
+  "bin/program.ts",
+  "bin/commands/start.command.ts",
+  "bin/runtime-options.ts",
+  "bin/start-banner.ts",
+  "bin/build-freshness.ts",
+];
+
+/**
+ * What runs of a source: its compiled file under `build/` (`runtime/x.ts` → `build/runtime/x.js`),
+ * an asset's copy there, nothing for the launcher (run as it is).
+ */
+function compiledFile(source: string): string[] {
+  if (/\.d\.ts$/.test(source)) return [];
+  if (/\.ts$/.test(source)) return [`build/${source.replace(/\.ts$/, ".js")}`];
+  return toolchainAssetDirs.some((dir) => source.startsWith(`${dir}/`)) ? [`build/${source}`] : [];
+}
+
+/** The hashes of those of `files` that exist (root-relative posix paths). */
+async function existingFiles(
+  root: string,
+  files: readonly string[],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of files) {
+    const data = await readFile(path.join(root, file)).catch(() => undefined);
+    if (data) out[file] = sha256Hex(data);
+  }
+  return out;
 }
 
 const importSpecifier = /\b(?:from|import)\s*\(?\s*["'](\.\.?\/[^"']+)["']/g;

@@ -108,13 +108,13 @@ export async function checkFrozenBuild(
     };
   const now = await serverBuildIdentity(root);
   const frozen = active.serverBuild;
-  if (now.sha256 === frozen.sha256)
+  const changes = serverBuildChanges(frozen, now);
+  if (now.sha256 === frozen.sha256 || changes.length === 0)
     return {
       ok: true,
       message: `server build matches frozen ${frozenVersion} (sha256 ${now.sha256.slice(0, 12)}…)`,
       frozenVersion,
     };
-  const changes = serverBuildChanges(frozen, now);
   const drift =
     `the server build (sha256 ${now.sha256.slice(0, 12)}…) differs from the build frozen for ` +
     `review in ${frozenVersion} (sha256 ${frozen.sha256.slice(0, 12)}…): changed ` +

@@ -64,7 +64,7 @@ describe("skillpilot start under a review freeze (L3)", function () {
   before(async () => {
     template = await makeTemplateProject();
     // What the server runs, so the freeze pins a real build: its code and its packages.
-    for (const tree of ["curricula", "runtime", "package-lock.json"])
+    for (const tree of ["curricula", "runtime", "package-lock.json", "bin", "build/runtime"])
       await cp(path.join(repoRoot, tree), path.join(template, tree), { recursive: true });
   });
   after(() => removeProject(template));
@@ -144,6 +144,29 @@ describe("skillpilot start under a review freeze (L3)", function () {
     },
   );
 
+  it("refuses a hand-edited compiled file and a changed start command although no source of the runtime changed", async () => {
+    await appendFile(
+      path.join(root, "build/runtime/domain/learning-rules.js"),
+      "\n// patched in place\n",
+    );
+    const compiled = await start(root, dataDir);
+    assert.equal(compiled.code, 2);
+    assert.equal(compiled.served, false);
+    assert.match(
+      compiled.stderr,
+      /changed compiled \(build\/runtime\/domain\/learning-rules\.js\); refusing to start/,
+    );
+    await cp(
+      path.join(repoRoot, "build/runtime/domain/learning-rules.js"),
+      path.join(root, "build/runtime/domain/learning-rules.js"),
+    );
+    assert.equal((await start(root, dataDir)).served, true);
+    await appendFile(path.join(root, "bin/commands/start.command.ts"), "\n// changed\n");
+    const launcher = await start(root, dataDir);
+    assert.equal(launcher.code, 2);
+    assert.match(launcher.stderr, /changed code \(bin\/commands\/start\.command\.ts\)/);
+  });
+
   it("L3: a dependency upgrade is a build change; a toolchain-only module is not", async () => {
     await editJson(root, "package-lock.json", (lock) => {
       const packages = lock.packages as Record<string, Record<string, unknown>>;
@@ -161,7 +184,7 @@ describe("skillpilot start under a review freeze (L3)", function () {
     assert.equal(clean.code, 0, clean.stderr);
     assert.match(
       clean.stderr,
-      /SERVER_BUILD_FROZEN.*1\.1\.3 is frozen with server build sha256 [0-9a-f]{64} \(code [0-9a-f]{12}…, generated [0-9a-f]{12}…, curricula [0-9a-f]{12}…, skills [0-9a-f]{12}…, ui [0-9a-f]{12}…, dependencies [0-9a-f]{12}…\)/,
+      /SERVER_BUILD_FROZEN.*1\.1\.3 is frozen with server build sha256 [0-9a-f]{64} \(code [0-9a-f]{12}…, generated [0-9a-f]{12}…, curricula [0-9a-f]{12}…, skills [0-9a-f]{12}…, ui [0-9a-f]{12}…, dependencies [0-9a-f]{12}…, compiled [0-9a-f]{12}…\)/,
     );
     await appendFile(path.join(root, "skills/skillpilot-coach/SKILL.md"), "Changed in review.\n");
     const drifted = cliVerify(root);
