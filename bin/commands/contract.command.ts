@@ -38,6 +38,8 @@ export function registerContractCommand(program: Command): void {
       );
       const { canonicalSha256 } = await import("../../contract-model/canonical.js");
       const root = projectPaths(command).root;
+      const { warnStaleGenerated } = await import("../generated-freshness.js");
+      await warnStaleGenerated(root);
       const snapshot = await readSnapshot(root);
       const approved = await liveApprovedDefinitions(root);
       if (opts.json) {
