@@ -119,6 +119,22 @@ describe("bin: exit codes and help as docs/cli.md says (issue #11: friendly erro
     assert.equal(given.code, 0, given.stdout);
   });
 
+  it("a file that is not JSON is reported with the parser's reason and its line and column", async () => {
+    const bad = path.join(dir, "bad-list.json");
+    await writeFile(bad, '{\n  "tools": [\n    {"name": "a",}\n  ]\n}\n');
+    const where = /Expected double-quoted property name at line 3 column 18/;
+    const lint = await skillpilot(["lint", bad, "--format", "json"]);
+    assert.equal(lint.code, 2, lint.stderr);
+    const [diagnostic] = JSON.parse(lint.stdout).diagnostics;
+    assert.match(diagnostic.message, where);
+    assert.deepEqual([diagnostic.location.line, diagnostic.location.column], [3, 18]);
+    const waivers = await skillpilot(["diff", "--waivers", bad, "--format", "json"]);
+    assert.match(JSON.parse(waivers.stdout).diagnostics[0].message, where);
+    const trace = await skillpilot(["trace", "check", "--contract", bad, bad]);
+    assert.equal(trace.code, 2);
+    assert.match(trace.stdout + trace.stderr, where);
+  });
+
   it("help texts say what the options do: session start binds nothing, --header has no {}", async () => {
     const session = await skillpilot(["session", "start", "--help"]);
     assert.doesNotMatch(session.stdout, /interface to bind|port to listen on/);
