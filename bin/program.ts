@@ -126,4 +126,3 @@ export function rejectUnknownCommandHelp(program: Command, args: readonly string
     target = next as Command;
   }
 }
-
