@@ -31,7 +31,11 @@ export function buildProgram(): Command {
       "SkillPilot Coach contract toolchain: generate, check, serve, diff, lint and release the " +
         "MCP tool contract. `skillpilot help COMMAND` explains a command.",
     )
-    .option("-C, --root <dir>", "project root (where schemas/ and release/ live)", process.cwd())
+    .option(
+      "-C, --root <dir>",
+      "project root (where schemas/ and release/ live; default: the nearest folder at or above " +
+        "the working directory that holds schemas/plugin.json)",
+    )
     .showHelpAfterError("(run with --help for usage)")
     .addHelpText(
       "after",
@@ -96,4 +100,31 @@ function registerHelpCommand(program: Command): void {
       }
       target.help();
     });
+}
+
+/**
+ * `skillpilot lnt --help`, `skillpilot trace chek --help`: commander shows the help of the nearest
+ * known command (exit 0) when --help follows a name it does not know. Throw its unknown-command
+ * error instead (exit 2, with its "Did you mean …?"), as the same line without --help does.
+ */
+export function rejectUnknownCommandHelp(program: Command, args: readonly string[]): void {
+  if (!args.some((a) => a === "-h" || a === "--help")) return;
+  let target = program;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return;
+    if (a.startsWith("-")) {
+      if (target === program && (a === "-C" || a === "--root")) i++;
+      continue;
+    }
+    // A command without subcommands (or one that takes operands itself) ends the walk.
+    if (target.commands.length === 0 || target.registeredArguments.length > 0) return;
+    const next = target.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!next) {
+      target.args = [a];
+      // Commander's own error path: the message and the suggestion of the plain unknown command.
+      (target as unknown as { unknownCommand(): never }).unknownCommand();
+    }
+    target = next as Command;
+  }
 }

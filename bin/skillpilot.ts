@@ -1,8 +1,9 @@
 import path from "node:path";
 import { type Command, CommanderError } from "commander";
 import type { DiagnosticFormat } from "../diagnostics/render/index.js";
+import { findProjectRoot } from "./commands/root.js";
 import { ExitCode } from "./exit-codes.js";
-import { buildProgram } from "./program.js";
+import { buildProgram, rejectUnknownCommandHelp } from "./program.js";
 import { versionText } from "./version.js";
 
 /**
@@ -10,12 +11,13 @@ import { versionText } from "./version.js";
  * `prepare --version X` does): the project root it reports on, or undefined.
  */
 function versionRequest(args: readonly string[]): string | undefined {
-  let root = process.cwd();
+  let root: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "-C" || a === "--root") root = args[++i] ?? root;
     else if (a.startsWith("--root=")) root = a.slice("--root=".length);
-    else if (a === "-V" || a === "--version") return path.resolve(root);
+    else if (a === "-V" || a === "--version")
+      return path.resolve(root ?? findProjectRoot(process.cwd()) ?? process.cwd());
     else if (!a.startsWith("-")) return undefined;
   }
   return undefined;
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
     running = action;
   });
   try {
+    rejectUnknownCommandHelp(program, argv.slice(2));
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
   } catch (error) {
@@ -69,7 +72,8 @@ async function reportFailure(error: unknown, command: Command): Promise<number> 
     import("./io-failure.js"),
     import("./report.js"),
   ]);
-  const root = path.resolve((command.optsWithGlobals() as { root?: string }).root ?? ".");
+  const given = (command.optsWithGlobals() as { root?: string }).root;
+  const root = path.resolve(given ?? findProjectRoot(process.cwd()) ?? ".");
   const diagnostic = ioFailure(error, root);
   const format = (command.opts() as { format?: string }).format;
   if (diagnostic && diagnosticFormats.includes(format as DiagnosticFormat))

@@ -18,7 +18,7 @@ export const CONTRACT_INPUT_INVALID = defineRule({
     twice: "tool {tool} is listed twice in {file}",
     times: "tool {tool} is listed {count} times in {file}",
     noNames: "tool #{index} of {file} and {more} more have no name",
-    notJson: "{file} is not valid JSON",
+    notJson: "{file} is not valid JSON: {error}",
     unreadable: "{file} cannot be read",
     notInGit: "{file} cannot be read from git",
     unreachable: "{file}: tools/list over MCP failed: {error}",

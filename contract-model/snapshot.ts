@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { jsonError } from "../diagnostics/json-error.js";
 
 /** One tool entry of the contract snapshot (its tools/list descriptor plus its kind). */
 export interface SnapshotTool {
@@ -42,5 +43,9 @@ export async function readSnapshot(root: string, file = snapshotPath): Promise<C
   const text = await readFile(abs, "utf8").catch(() => {
     throw new Error(`${file} not found: run \`skillpilot generate\` first`);
   });
-  return JSON.parse(text) as ContractSnapshot;
+  try {
+    return JSON.parse(text) as ContractSnapshot;
+  } catch {
+    throw new Error(`${file} is not valid JSON: ${jsonError(text)?.message ?? "unreadable"}`);
+  }
 }

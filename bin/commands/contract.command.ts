@@ -41,6 +41,8 @@ export function registerContractCommand(program: Command): void {
       const tags = await import("../../evolution/definition-tags/approved-tags.js");
       const { projectLaneIds } = await import("../../release/statement/lane-ids.js");
       const root = projectPaths(command).root;
+      const { warnStaleGenerated } = await import("../generated-freshness.js");
+      await warnStaleGenerated(root);
       const snapshot = await readSnapshot(root);
       const approved = await liveApprovedDefinitions(root);
       const lanes = await projectLaneIds(root);

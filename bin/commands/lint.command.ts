@@ -53,6 +53,8 @@ export function registerLintCommand(program: Command): void {
         const { readDoc } = await import("../../checks/diff/baselines.js");
         const { lintContract } = await import("../../checks/lint/lint-contract.js");
         const root = projectPaths(command).root;
+        const { warnStaleGenerated } = await import("../generated-freshness.js");
+        await warnStaleGenerated(root, file);
         const input: Diagnostic[] = [];
         const doc = await readDoc(root, file, input);
         const textOf = (f: string) => {

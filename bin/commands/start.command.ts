@@ -63,6 +63,8 @@ export function registerStartCommand(program: Command): void {
       const { staleServeWarnings } = await import("../build-freshness.js");
       for (const warning of await staleServeWarnings(root))
         process.stderr.write(`skillpilot: warning: ${warning}\n`);
+      const { warnStaleGenerated } = await import("../generated-freshness.js");
+      await warnStaleGenerated(root);
       // Configuration and port are checked before anything is created (exit 2 on a problem).
       // Every further contract major the project holds (majors/v<N>/, compiled by npm run build).
       const { loadProjectMajors } = await import("../../runtime/project-majors.js");

@@ -90,7 +90,8 @@ export function registerTraceCheckCommand(trace: Command): void {
       try {
         facts = contractFacts(JSON.parse(contractText));
       } catch {
-        facts = "it is not JSON";
+        const { jsonError } = await import("../../diagnostics/json-error.js");
+        facts = `it is not JSON: ${jsonError(contractText)?.message ?? "unreadable"}`;
       }
       if (typeof facts === "string") {
         const contract = label(opts.contract);

@@ -4,6 +4,7 @@ import semver from "semver";
 import { sha256Hex } from "../../contract-model/canonical.js";
 import { isObject } from "../../json-schema/schema-facts.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { jsonError } from "../../diagnostics/json-error.js";
 import { diagnose } from "../../diagnostics/rule.js";
 import {
   CONTRACT_INPUT_INVALID,
@@ -50,7 +51,14 @@ export function docFromText(
   try {
     json = JSON.parse(text);
   } catch {
-    diagnostics.push(diagnose(CONTRACT_INPUT_INVALID, { variant: "notJson", file }, { file }));
+    const why = jsonError(text);
+    diagnostics.push(
+      diagnose(
+        CONTRACT_INPUT_INVALID,
+        { variant: "notJson", file, error: why?.message ?? "not JSON" },
+        { file, ...(why && { line: why.line, column: why.column }) },
+      ),
+    );
     return undefined;
   }
   // Each tool's own text: byte-identical tools on both sides are never compared further.

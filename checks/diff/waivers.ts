@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ValidateFunction } from "ajv";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { jsonError } from "../../diagnostics/json-error.js";
 import { defineRule, diagnose } from "../../diagnostics/rule.js";
 import fingerprintRenames from "./fingerprint-renames.json" with { type: "json" };
 import waiverSchema from "./waivers.schema.json" with { type: "json" };
@@ -23,7 +24,7 @@ const WAIVER_FILE_INVALID = defineRule({
   summary: "The waiver file is not valid JSON or does not match its schema.",
   message: {
     missing: "{file} not found",
-    notJson: "{file} is not valid JSON",
+    notJson: "{file} is not valid JSON: {error}",
     schema: "{file}: {error}",
   },
 });
@@ -89,9 +90,16 @@ export async function parseWaivers(
   try {
     json = JSON.parse(text);
   } catch {
+    const why = jsonError(text);
     return {
       waivers: [],
-      diagnostics: [diagnose(WAIVER_FILE_INVALID, { variant: "notJson", file }, { file })],
+      diagnostics: [
+        diagnose(
+          WAIVER_FILE_INVALID,
+          { variant: "notJson", file, error: why?.message ?? "not JSON" },
+          { file, ...(why && { line: why.line, column: why.column }) },
+        ),
+      ],
     };
   }
   const { validate, ajvErrorMessage, ajvErrorPointer } = await waiverValidator();

@@ -2,6 +2,7 @@ import path from "node:path";
 import { readConfigFile, schemaErrors, valueAt, violation } from "./config-file.js";
 import type { ClientProfile } from "../auth/client-profiles.js";
 import { StartupError } from "./startup-error.js";
+import { defaultLogDestination } from "./writable-paths.js";
 import type { KeyringConfig } from "../capability/index.js";
 import { projectLayout } from "../../contract-model/project/project-layout.js";
 
@@ -39,7 +40,7 @@ export interface RuntimeConfig {
   idempotencyTtlSeconds: number;
   /** Deployed build (L2), e.g. a git SHA; logged on every call. */
   serverBuild: string;
-  /** pino destination: a file path, or "stdout". */
+  /** pino destination: a file path, "stdout" or "stderr" (default: `defaultLogDestination`). */
   logDestination: string;
   logLevel: string;
   /**
@@ -354,10 +355,9 @@ export async function loadConfig(
     sessionTtlSeconds: merged.sessionTtlSeconds ?? 12 * 3600,
     idempotencyTtlSeconds: merged.idempotencyTtlSeconds ?? 3600,
     serverBuild: merged.serverBuild ?? "dev",
-    logDestination:
-      merged.logDestination === undefined || merged.logDestination === "stdout"
-        ? "stdout"
-        : at(merged.logDestination),
+    logDestination: ["stdout", "stderr", undefined].includes(merged.logDestination)
+      ? (merged.logDestination ?? defaultLogDestination())
+      : at(merged.logDestination as string),
     logLevel: merged.logLevel ?? "info",
     ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
     ...(merged.lanePublicUrls && { lanePublicUrls: merged.lanePublicUrls }),

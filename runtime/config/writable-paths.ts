@@ -47,14 +47,23 @@ async function whyUnusable(
  * would start, and every line (the L13 call log among them) would be lost without a word.
  */
 export async function checkLogDestination(destination: string): Promise<void> {
-  if (destination === "stdout") return;
+  if (destination === "stdout" || destination === "stderr") return;
   const reason = await whyUnusable(path.resolve(destination), "file");
   if (reason)
     throw new StartupError(
       "LOG_UNWRITABLE",
       `cannot write the log to ${destination}: ${reason}; set SKILLPILOT_LOG (or logDestination) ` +
-        `to a file path the server can create or append to, or to "stdout"`,
+        `to a file path the server can create or append to, or to "stdout" or "stderr"`,
     );
+}
+
+/**
+ * Where the JSON log goes when nothing sets it: stderr when stdout is a terminal, so a person
+ * starting the server reads its banner instead of a stream of log lines; stdout otherwise (a
+ * supervisor's log collector).
+ */
+export function defaultLogDestination(): "stdout" | "stderr" {
+  return process.stdout.isTTY ? "stderr" : "stdout";
 }
 
 /**

@@ -13,8 +13,20 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
+ * Why an Authorization header does not carry `secret` (never quoting the header), or undefined
+ * when it does.
+ */
+function bearerRefusal(header: string, secret: string): string | undefined {
+  if (!header) return "the request carries no Authorization header";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) return "the Authorization header is not of the form `Bearer <token>`";
+  return sameSecret(match[1], secret) ? undefined : "the bearer token is not the expected one";
+}
+
+/**
  * Whether a request carries `Authorization: Bearer <secret>`; otherwise it is answered 401 with a
- * challenge of `realm` and `reason`, and false comes back.
+ * challenge of `realm` (its `error_description` says why) and a body of `reason` and why, and
+ * false comes back.
  */
 export function requireBearer(
   ctx: Parameters<Middleware>[0],
@@ -22,11 +34,15 @@ export function requireBearer(
   realm: string,
   reason: string,
 ): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get("authorization"));
-  if (match && sameSecret(match[1], secret)) return true;
+  const why = bearerRefusal(ctx.get("authorization"), secret);
+  if (why === undefined) return true;
   ctx.status = 401;
-  ctx.set("WWW-Authenticate", `Bearer realm="${realm}"`);
-  ctx.body = { error: "unauthorized", reason };
+  // RFC 6750 §3.1: a request without credentials gets no error code, only the realm.
+  const error = ctx.get("authorization")
+    ? `, error="invalid_token", error_description="${why.replace(/[`"\\]/g, "")}"`
+    : "";
+  ctx.set("WWW-Authenticate", `Bearer realm="${realm}"${error}`);
+  ctx.body = { error: "unauthorized", reason: `${reason}: ${why}` };
   return false;
 }
 

@@ -99,6 +99,14 @@ export function refuseCredentials(
         : refusal.code === "invalid_request"
           ? "invalid authorization request"
           : "invalid access token",
+      // Why, in words (never the token): what the challenge's error_description says, or that no
+      // token came at all.
+      data: {
+        reason:
+          refusal?.description ??
+          "the request carries no access token (Authorization: Bearer); the WWW-Authenticate " +
+            "challenge names where to get one",
+      },
     },
   };
 }

@@ -51,14 +51,17 @@ function flushOnExit(dest: {
 }
 
 /**
- * Create the runtime's JSON logger: a file path, or "stdout". A file gets synchronous appends of
+ * Create the runtime's JSON logger: a file path, "stdout" or "stderr". A file gets synchronous appends of
  * up to 4 KiB of lines at a time: one write(2) per dozen calls instead of one per call (the log
  * line is on every call's path), out within 250 ms when traffic is light, and written at close and
  * at process exit; only a hard kill can lose the last quarter second of lines.
  */
 export function createLogger(destination: string, level: string): Logger {
-  if (destination === "stdout")
-    return pino({ level, base: undefined, messageKey: "msg" }, pino.destination(1));
+  if (destination === "stdout" || destination === "stderr")
+    return pino(
+      { level, base: undefined, messageKey: "msg" },
+      pino.destination(destination === "stdout" ? 1 : 2),
+    );
   const dest = pino.destination({
     dest: destination,
     mkdir: true,

@@ -83,6 +83,48 @@ describe("skillpilot start warns when what it serves is older than its sources (
     }
   });
 
+  it("lint, contract show and start give the same one-line warning when generated/ is behind schemas/", async () => {
+    const fresh = await runCli(["lint"]);
+    assert.doesNotMatch(fresh.stderr, /generated\/ is older than/, fresh.stderr);
+    const project = await tempProject(repoRoot, [
+      "schemas",
+      "release",
+      "generated",
+      "contracts/ui",
+      "curricula",
+      "ui",
+    ]);
+    try {
+      const plugin = path.join(project.root, "schemas/plugin.json");
+      await writeFile(plugin, `${await readFile(plugin, "utf8")}\n`);
+      const warning =
+        "skillpilot: warning: generated/ is older than schemas/plugin.json: run `skillpilot generate` to bring it up to date";
+      const lint = await runCli(["-C", project.root, "lint"]);
+      assert.ok(lint.stderr.split("\n").includes(warning), lint.stderr);
+      const shown = await runCli(["-C", project.root, "contract", "show"]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.ok(shown.stderr.split("\n").includes(warning), shown.stderr);
+      const other = await runCli([
+        "-C",
+        project.root,
+        "lint",
+        path.join(repoRoot, "generated/contract.snapshot.json"),
+      ]);
+      assert.doesNotMatch(
+        other.stderr,
+        /generated\/ is older than/,
+        "another file is not judged by generated/",
+      );
+      const server = spawnServerProcess(["-C", project.root], {}, 0);
+      const up = await server.ready;
+      await up.printed("Start a learning session");
+      await up.stop();
+      assert.ok(up.output().includes(warning), up.output());
+    } finally {
+      await project.cleanup();
+    }
+  });
+
   it("auth token --ttl below 60 seconds is refused, saying the minimum (never silently 60)", async () => {
     const r = await runCli(["auth", "token", "--learner", "ada", "--ttl", "30"]);
     assert.equal(r.code, 2);

@@ -76,6 +76,65 @@ describe("bin: exit codes and help as docs/cli.md says (issue #11: friendly erro
     assert.match(known.stdout, /^Usage: skillpilot db migrate/);
   });
 
+  it("--help after an unknown command or subcommand is an error with a suggestion (exit 2)", async () => {
+    for (const [args, name, suggestion] of [
+      [["lnt", "--help"], "lnt", "lint"],
+      [["-C", ".", "lnt", "-h"], "lnt", "lint"],
+      [["trace", "chek", "--help"], "chek", "check"],
+    ] as const) {
+      const r = await skillpilot([...args]);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, new RegExp(`unknown command '${name}'`), args.join(" "));
+      assert.match(r.stderr, new RegExp(`Did you mean ${suggestion}\\?`), args.join(" "));
+      assert.equal(r.stdout, "", "no help shown");
+    }
+    const known = await skillpilot(["trace", "check", "--help"]);
+    assert.equal(known.code, 0);
+    assert.match(known.stdout, /^Usage: skillpilot trace check/);
+  });
+
+  it("finds the project root from a subfolder; outside any project it names the folder and -C", async () => {
+    const runIn = async (cwd: string, args: string[]) => {
+      try {
+        const r = await promisify(execFile)(
+          process.execPath,
+          [path.join(repoRoot, "bin/skillpilot.js"), ...args],
+          { cwd },
+        );
+        return { code: 0, ...r };
+      } catch (error) {
+        return error as { code: number; stdout: string; stderr: string };
+      }
+    };
+    const fromRoot = await skillpilot(["contract", "show"]);
+    const fromSub = await runIn(path.join(repoRoot, "schemas", "tools"), ["contract", "show"]);
+    assert.equal(fromSub.code, 0, fromSub.stderr);
+    assert.equal(fromSub.stdout, fromRoot.stdout);
+    const outside = await runIn(dir, ["lint"]);
+    assert.equal(outside.code, 2);
+    assert.match(outside.stderr, /no SkillPilot project/);
+    assert.ok(outside.stderr.includes(dir), outside.stderr);
+    assert.match(outside.stderr, /-C <dir>/);
+    const given = await runIn(dir, ["-C", repoRoot, "lint"]);
+    assert.equal(given.code, 0, given.stdout);
+  });
+
+  it("a file that is not JSON is reported with the parser's reason and its line and column", async () => {
+    const bad = path.join(dir, "bad-list.json");
+    await writeFile(bad, '{\n  "tools": [\n    {"name": "a",}\n  ]\n}\n');
+    const where = /Expected double-quoted property name at line 3 column 18/;
+    const lint = await skillpilot(["lint", bad, "--format", "json"]);
+    assert.equal(lint.code, 2, lint.stderr);
+    const [diagnostic] = JSON.parse(lint.stdout).diagnostics;
+    assert.match(diagnostic.message, where);
+    assert.deepEqual([diagnostic.location.line, diagnostic.location.column], [3, 18]);
+    const waivers = await skillpilot(["diff", "--waivers", bad, "--format", "json"]);
+    assert.match(JSON.parse(waivers.stdout).diagnostics[0].message, where);
+    const trace = await skillpilot(["trace", "check", "--contract", bad, bad]);
+    assert.equal(trace.code, 2);
+    assert.match(trace.stdout + trace.stderr, where);
+  });
+
   it("help texts say what the options do: session start binds nothing, --header has no {}", async () => {
     const session = await skillpilot(["session", "start", "--help"]);
     assert.doesNotMatch(session.stdout, /interface to bind|port to listen on/);

@@ -60,17 +60,23 @@ describe("first-party launch API authentication and the launch answer's mcpUrl (
         "writes nothing",
       async () => {
         const before = await sessionCount(fx);
-        const wrong: Record<string, string>[] = [
-          {},
-          { authorization: `Bearer ${launchSecret}x` },
-          { authorization: launchSecret },
-          { authorization: `Basic ${launchSecret}` },
+        const wrong: [Record<string, string>, RegExp][] = [
+          [{}, /no Authorization header/],
+          [{ authorization: `Bearer ${launchSecret}x` }, /bearer token is not the expected one/],
+          [{ authorization: launchSecret }, /not of the form `Bearer <token>`/],
+          [{ authorization: `Basic ${launchSecret}` }, /not of the form `Bearer <token>`/],
         ];
-        for (const headers of wrong) {
+        for (const [headers, why] of wrong) {
           const res = await post(fx, headers);
           assert.equal(res.status, 401, JSON.stringify(headers));
           assert.equal(res.body.error, "unauthorized");
           assert.match(String(res.headers.get("www-authenticate")), /^Bearer /);
+          // The reason says why, in the body and (with a header) in the challenge, never echoing it.
+          assert.match(String(res.body.reason), why);
+          assert.ok(!JSON.stringify(res.body).includes(launchSecret), "the secret is not echoed");
+          const challenge = String(res.headers.get("www-authenticate"));
+          if (headers.authorization) assert.match(challenge, /error_description="[^"]+"/);
+          else assert.doesNotMatch(challenge, /error=/);
         }
         assert.equal(await sessionCount(fx), before);
       },

@@ -121,6 +121,11 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
     );
     assert.match(r.challenge ?? "", /error="invalid_token"/);
     assert.match(r.challenge ?? "", reason);
+    // The body says why too, and never echoes the token it refused.
+    const why = (r.body.error as { data?: { reason?: string } }).data?.reason ?? "";
+    assert.match(why, reason, JSON.stringify(r.body));
+    const sent = (headers.authorization ?? "").split(" ").pop() ?? "";
+    assert.ok(!JSON.stringify(r.body).includes(sent), "the token is not echoed");
   };
 
   before(async () => {
@@ -183,6 +188,10 @@ describe("OAuth resource server: bearer tokens on /mcp (issue #12; L1, L14, G5, 
   it("other protected requests without a token: HTTP 401 with the challenge header", async () => {
     const setLevel = await rpc(fx, "logging/setLevel", { level: "debug" });
     assert.equal(setLevel.status, 401);
+    assert.match(
+      (setLevel.body.error as { data?: { reason?: string } }).data?.reason ?? "",
+      /carries no access token/,
+    );
     assert.equal(
       setLevel.challenge,
       `Bearer resource_metadata="${fx.services.auth.settings.resourceMetadataUrl}", ` +

@@ -55,9 +55,36 @@ describe("configuration from the environment (issue #11: friendly errors)", () =
   it("a relative log file resolves against the project root, like every other path", async () => {
     const config = await loadConfig(repoRoot, {}, { SKILLPILOT_LOG: "logs/calls.log" });
     assert.equal(config.logDestination, path.join(repoRoot, "logs/calls.log"));
-    assert.equal((await loadConfig(repoRoot, {}, {})).logDestination, "stdout");
+    assert.equal(
+      (await withStdoutTty(false, () => loadConfig(repoRoot, {}, {}))).logDestination,
+      "stdout",
+    );
     const elsewhere = await loadConfig("/srv/coach", {}, { SKILLPILOT_LOG: "/var/log/c.log" });
     assert.equal(elsewhere.logDestination, "/var/log/c.log");
+  });
+});
+
+/** Run `body` with `process.stdout.isTTY` set as given, restoring it afterwards. */
+async function withStdoutTty<T>(tty: boolean, body: () => Promise<T>): Promise<T> {
+  const saved = Object.getOwnPropertyDescriptor(process.stdout, "isTTY");
+  Object.defineProperty(process.stdout, "isTTY", { value: tty, configurable: true });
+  try {
+    return await body();
+  } finally {
+    if (saved) Object.defineProperty(process.stdout, "isTTY", saved);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  }
+}
+
+describe("the log's default destination keeps the start banner readable on a terminal", () => {
+  it("is stderr when stdout is a terminal, stdout otherwise; a setting always wins", async () => {
+    const on = (tty: boolean, env: NodeJS.ProcessEnv = {}) =>
+      withStdoutTty(tty, () => loadConfig(repoRoot, {}, env)).then((c) => c.logDestination);
+    assert.equal(await on(true), "stderr");
+    assert.equal(await on(false), "stdout");
+    assert.equal(await on(true, { SKILLPILOT_LOG: "stdout" }), "stdout");
+    assert.equal(await on(false, { SKILLPILOT_LOG: "stderr" }), "stderr");
+    assert.equal(await on(true, { SKILLPILOT_LOG: "/var/log/c.log" }), "/var/log/c.log");
   });
 });
 
