@@ -82,6 +82,7 @@ export async function createAuthRuntime(
     const i = introspection as NonNullable<typeof introspection>;
     return createIntrospectionVerifier({
       endpoint: i.endpoint,
+      issuer: settings.issuer,
       clientId: i.clientId,
       clientSecret: secret,
       resource,

@@ -14,6 +14,11 @@ export class IntrospectionUnavailable extends Error {
 export interface IntrospectionOptions {
   /** The introspection endpoint (RFC 7662 §2). */
   endpoint: string;
+  /**
+   * The issuer whose subjects the tokens' `sub` name: the configured authorization server, which
+   * the endpoint speaks for (a learner's sessions are bound to issuer and subject).
+   */
+  issuer: string;
   /** This resource server's client at the authorization server (HTTP Basic, RFC 7662 §2.1). */
   clientId: string;
   clientSecret: string;
@@ -43,7 +48,7 @@ function judge(
   now: number,
 ): VerifiedToken {
   if (body.active !== true) throw new TokenRejected("the access token is not active");
-  const { sub, exp, aud, client_id: clientId, iss } = body;
+  const { sub, exp, aud, client_id: clientId } = body;
   if (typeof exp !== "number" || !Number.isFinite(exp))
     throw new TokenRejected("the access token has no expiry");
   if (exp + options.clockSkewSeconds < now) throw new TokenRejected("the access token has expired");
@@ -57,7 +62,7 @@ function judge(
   } else if (!options.acceptedClientIds.includes(client))
     throw new TokenRejected("the access token's client is not allowed for this resource");
   return {
-    issuer: typeof iss === "string" ? iss : new URL(options.endpoint).origin,
+    issuer: options.issuer,
     subject: sub,
     clientId: client,
     scopes: scopesOf(body.scope),

@@ -25,6 +25,7 @@ describe("token introspection (RFC 7662) of opaque access tokens", () => {
   const verifier = (overrides: { clientSecret?: string; cacheMaxSeconds?: number } = {}) =>
     createIntrospectionVerifier({
       endpoint: idp.endpoint,
+      issuer: "https://idp.example",
       clientId: idp.clientId,
       clientSecret: overrides.clientSecret ?? idp.clientSecret,
       resource,
@@ -42,6 +43,7 @@ describe("token introspection (RFC 7662) of opaque access tokens", () => {
     const token = issue();
     const verified = await v.verify(token);
     assert.equal(verified.subject, "gina");
+    assert.equal(verified.issuer, "https://idp.example", "a subject of the configured issuer");
     assert.deepEqual(verified.scopes, ["coach.read"]);
     assert.equal(verified.clientId, "gemini-enterprise");
     assert.ok(verified.expiresAt > Date.now() / 1000);
