@@ -57,7 +57,7 @@ export function registerAuthCommand(program: Command): void {
     .option("--ttl <seconds>", "lifetime in seconds, at least 60", positiveSeconds, 3600)
     .option(
       "--lane <id>",
-      "a token for that provider lane's OAuth resource (claude, mcp; default the openai lane's)",
+      "a token for that provider lane's OAuth resource (claude, mcp, gemini; default the openai lane's)",
     )
     .option("--host <host>", "the server's interface (env HOST; default 127.0.0.1)")
     .option("--port <port>", "the server's port (env PORT; default 3000)", portArgument)

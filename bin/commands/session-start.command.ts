@@ -32,7 +32,7 @@ export function registerSessionCommand(program: Command): void {
       .option(
         "--lane <id>",
         "the provider lane the session is for; only that lane's endpoint serves it " +
-          "(openai, claude, mcp; default openai)",
+          "(openai, claude, mcp, gemini; default openai)",
       )
       .addHelpText(
         "after",

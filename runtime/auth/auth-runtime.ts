@@ -2,6 +2,8 @@ import type { RuntimeConfig } from "../config/config.js";
 import type { RuntimeIdentity } from "../identity.js";
 import { type AuthSettings, resolveAuthSettings } from "./auth-settings.js";
 import { type DevIssuer, loadDevIssuer } from "./dev-issuer.js";
+import { introspectionSecret } from "./introspection-settings.js";
+import { createIntrospectionVerifier } from "./introspection-verifier.js";
 import { keyResolver } from "./key-source.js";
 import { createTokenVerifier, type VerifiedToken } from "./token-verifier.js";
 
@@ -73,12 +75,34 @@ export async function createAuthRuntime(
   };
   // The public /mcp and the internal adapters are the openai lane.
   const verifier = verifierFor(settings.resource, "openai");
+  // A lane configured for token introspection verifies opaque tokens there, and only so.
+  const introspection = settings.introspection;
+  const secret = introspection ? await introspectionSecret(introspection) : "";
+  const introspectorFor = (resource: string) => {
+    const i = introspection as NonNullable<typeof introspection>;
+    return createIntrospectionVerifier({
+      endpoint: i.endpoint,
+      issuer: settings.issuer,
+      clientId: i.clientId,
+      clientSecret: secret,
+      resource,
+      acceptedClientIds: i.acceptedClientIds,
+      cacheMaxSeconds: i.cacheMaxSeconds,
+      cacheMaxEntries: i.cacheMaxEntries,
+      clockSkewSeconds: settings.clockSkewSeconds,
+      timeoutMs: i.timeoutMs,
+    });
+  };
   // One verifier per lane, each for its own resource and clients: a token of one lane serves no
   // other.
   const laneVerifiers = new Map<string, ReturnType<typeof verifierFor>>(
     settings.lanes.map((l) => [
       l.id,
-      l.resource === settings.resource ? verifier : verifierFor(l.resource, l.id),
+      introspection?.lanes.includes(l.id)
+        ? introspectorFor(l.resource)
+        : l.resource === settings.resource
+          ? verifier
+          : verifierFor(l.resource, l.id),
     ]),
   );
   return {

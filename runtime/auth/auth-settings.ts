@@ -12,6 +12,7 @@ import {
 import { declaredLaneIds, isDeclaredLane, type LaneSettings } from "../lanes/lane.js";
 import { resolveLanes } from "../lanes/lane-settings.js";
 import { issuerProblem } from "../lanes/resource-metadata.js";
+import { type IntrospectionSettings, resolveIntrospection } from "./introspection-settings.js";
 import { allowedAlgorithms } from "./token-verifier.js";
 
 /** How this server checks access tokens, resolved once at start-up. */
@@ -47,6 +48,8 @@ export interface AuthSettings {
   scopesSupported: readonly string[];
   /** The token `/.well-known/openai-apps-challenge` answers with, when configured. */
   domainVerificationToken?: string;
+  /** The lanes whose opaque tokens are verified by token introspection (RFC 7662), if any. */
+  introspection?: IntrospectionSettings;
 }
 
 const invalid = (message: string) => new StartupError("AUTH_CONFIG_INVALID", message);
@@ -166,6 +169,11 @@ export function resolveAuthSettings(
   const issuerRefused = issuerProblem(issuer);
   if (issuerRefused) throw invalid(`the OAuth issuer ${issuer} is refused: ${issuerRefused}`);
   const algorithms = auth.algorithms ?? allowedAlgorithms;
+  const introspection = resolveIntrospection(
+    auth.introspection,
+    { exposed, declared: lanes.map((l) => l.id) },
+    invalid,
+  );
   return {
     development,
     issuer,
@@ -187,5 +195,6 @@ export function resolveAuthSettings(
     ...(auth.domainVerificationToken && {
       domainVerificationToken: auth.domainVerificationToken,
     }),
+    ...(introspection && { introspection }),
   };
 }

@@ -111,6 +111,21 @@ export interface AuthConfig {
   domainVerificationToken?: string;
   /** The start page's client at the issuer, for signing learners in on /start. */
   signIn?: { clientId: string; clientSecret?: string };
+  /** Opaque access tokens of some lanes, verified by token introspection (RFC 7662). */
+  introspection?: IntrospectionConfig;
+}
+
+/** The `auth.introspection` section: the authorization server's RFC 7662 endpoint. */
+export interface IntrospectionConfig {
+  endpoint: string;
+  clientId: string;
+  clientSecret?: string;
+  clientSecretFile?: string;
+  lanes: readonly string[];
+  acceptedClientIds?: readonly string[];
+  cacheMaxSeconds?: number;
+  cacheMaxEntries?: number;
+  timeoutMs?: number;
 }
 
 /** Keys a config file may set (JSON, `skillpilot.config.json` in the root by default). */

@@ -117,15 +117,23 @@ export function refuseCredentials(
  * the client has read this answer.
  */
 export async function refuseNotServing(ctx: Context): Promise<void> {
+  await answerUnavailable(ctx, "this server instance no longer serves: retry", 1);
+}
+
+/**
+ * The answer while the lane's token introspection endpoint cannot say whether a token is active:
+ * 503 with `Retry-After` (fail closed: the request is served by nothing), after reading the body out.
+ */
+export async function refuseIntrospectionDown(ctx: Context): Promise<void> {
+  await answerUnavailable(ctx, "the access token cannot be checked right now: retry", 5);
+}
+
+async function answerUnavailable(ctx: Context, message: string, retryAfter: number) {
   await new Promise((resolve) => {
     ctx.req.once("end", resolve).once("error", resolve).resume();
   });
   ctx.status = 503;
   ctx.set("Connection", "close");
-  ctx.set("Retry-After", "1");
-  ctx.body = {
-    jsonrpc: "2.0",
-    id: null,
-    error: { code: -32001, message: "this server instance no longer serves: retry" },
-  };
+  ctx.set("Retry-After", String(retryAfter));
+  ctx.body = { jsonrpc: "2.0", id: null, error: { code: -32001, message } };
 }

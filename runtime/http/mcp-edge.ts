@@ -1,6 +1,7 @@
 import { type AuthInfo, type McpHttpHandler, OAuthError } from "@modelcontextprotocol/server";
 import type { Context, Middleware } from "koa";
 import type { AuthRuntime } from "../auth/auth-runtime.js";
+import { IntrospectionUnavailable } from "../auth/introspection-verifier.js";
 import type { LaneSettings } from "../lanes/lane.js";
 import { messageVerdict, refusalBody } from "../mcp/message-policy.js";
 import { rememberPrototypeKey } from "../mcp/prototype-keys.js";
@@ -11,6 +12,7 @@ import {
   bearerToken,
   laneBearerVerification,
   refuseCredentials,
+  refuseIntrospectionDown,
   refuseNotServing,
 } from "./mcp-credentials.js";
 import { readMcpBody } from "./request-body.js";
@@ -86,6 +88,10 @@ export function mcpEdge(handler: McpHttpHandler, options: McpEdgeOptions = {}): 
     try {
       return { authInfo: await (verify as NonNullable<typeof verify>)(token) };
     } catch (error) {
+      if (error instanceof IntrospectionUnavailable) {
+        await refuseIntrospectionDown(ctx);
+        return { answered: true };
+      }
       if (!(error instanceof OAuthError)) throw error;
       refuseCredentials(ctx, gate, scopes, { code: "invalid_token", description: error.message });
       return { answered: true };

@@ -71,12 +71,12 @@ describe("provider lanes: client profiles per lane (L14, §6)", function () {
   });
 
   it("refuses to start with a profile that names a lane schemas/lanes.json does not declare", async () => {
-    const stray = { ...anywhere, name: "stray", clientId: "stray-client", lanes: ["gemini"] };
+    const stray = { ...anywhere, name: "stray", clientId: "stray-client", lanes: ["copilot"] };
     await assert.rejects(
       startFixture({ auth: issuer.config([chatgpt, stray]) }),
       (e: Error & { code?: string }) => {
         assert.equal(e.code, "AUTH_CONFIG_INVALID");
-        assert.match(e.message, /client profile "stray" names lane "gemini"/);
+        assert.match(e.message, /client profile "stray" names lane "copilot"/);
         return true;
       },
     );

@@ -58,7 +58,7 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
     assert.ok(widget._meta["openai/outputTemplate"]);
   });
 
-  for (const id of ["claude", "mcp"])
+  for (const id of ["claude", "mcp", "gemini"])
     it(`the ${id} lane authenticates at connect: initialize and tools/list without a token get 401 with the lane's own RFC 9728 metadata`, async () => {
       const lane = fx.services.auth.settings.lanes.find((l) => l.id === id)!;
       for (const method of ["initialize", "tools/list"]) {
@@ -136,7 +136,7 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
 
   it("a launch names a lane the server serves, or none; a lane serves the primary major only", async () => {
     for (const body of [
-      { learner: "lane-launch", lane: "gemini" },
+      { learner: "lane-launch", lane: "copilot" },
       { learner: "lane-launch", lane: 7 },
       { learner: "lane-launch", lane: "claude", contractMajor: 2 },
     ]) {
@@ -242,8 +242,8 @@ describe("provider lanes: one server build, one store, an endpoint per host fami
       ],
       [
         "a lane schemas/lanes.json does not declare",
-        { gemini: "https://mcp.skillpilot.com/mcp" },
-        /names lane "gemini"/,
+        { copilot: "https://mcp.skillpilot.com/mcp" },
+        /names lane "copilot"/,
       ],
     ];
     for (const [what, lanePublicUrls, message] of refusals)
@@ -334,12 +334,12 @@ describe("skillpilot session start --lane", function () {
       "--learner",
       "ada",
       "--lane",
-      "gemini",
+      "copilot",
       "--data-dir",
       dataDir,
     ]);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /no lane "gemini"; the lanes are openai, claude, mcp/);
+    assert.match(refused.stderr, /no lane "copilot"; the lanes are openai, claude, mcp, gemini/);
     assert.deepEqual(await readdir(dir), [], "nothing created");
     const minted = await runCli([
       "session",

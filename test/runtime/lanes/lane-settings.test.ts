@@ -19,6 +19,7 @@ describe("provider lanes as this server serves them (schemas/lanes.json)", () =>
         ["openai", "http://127.0.0.1:4000/mcp", false, true],
         ["claude", "http://127.0.0.1:4000/claude/mcp", true, false],
         ["mcp", "http://127.0.0.1:4000/standard/mcp", true, false],
+        ["gemini", "http://127.0.0.1:4000/gemini/mcp", true, false],
       ],
     );
     assert.equal(
@@ -43,7 +44,7 @@ describe("provider lanes as this server serves them (schemas/lanes.json)", () =>
 
   it("refuses an unknown lane, the openai lane, a foreign origin, a reserved path and a shared resource", () => {
     for (const [urls, problem] of [
-      [{ gemini: "https://x.example/mcp" }, /names lane "gemini", which schemas\/lanes.json/],
+      [{ copilot: "https://x.example/mcp" }, /names lane "copilot", which schemas\/lanes.json/],
       [{ openai: "https://mcp-openai.skillpilot.com/mcp" }, /set publicUrl instead/],
       [{ claude: "https://evil.example/mcp" }, /outside its allowlist/],
       [{ claude: "https://mcp-claude.skillpilot.com/start" }, /uses the path \/start/],

@@ -25,6 +25,8 @@ export const nativeCimdProfile: ClientProfile = {
 export interface TestAuthorizationServer {
   issuer: string;
   jwksUri: string;
+  /** Its RFC 7662 introspection endpoint (enabled when `introspectionClient` is given). */
+  introspectionEndpoint: string;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,10 @@ export async function startAuthorizationServer(options: {
    * (RFC 9207), as an issuer that does not promise `iss` would; responses still carry it.
    */
   advertiseIssParameter?: boolean;
+  /** Tokens for this resource are opaque (introspected), not JWTs. */
+  opaqueResource?: () => string;
+  /** A resource server's confidential client allowed to introspect (HTTP Basic). */
+  introspectionClient?: { clientId: string; clientSecret: string };
 }): Promise<TestAuthorizationServer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -64,6 +70,18 @@ export async function startAuthorizationServer(options: {
         redirect_uris: [...options.profile.redirectUris],
       },
       ...(options.clients ?? []),
+      ...(options.introspectionClient
+        ? [
+            {
+              client_id: options.introspectionClient.clientId,
+              client_secret: options.introspectionClient.clientSecret,
+              grant_types: [],
+              response_types: [],
+              redirect_uris: [],
+              token_endpoint_auth_method: "client_secret_basic" as const,
+            },
+          ]
+        : []),
     ],
     jwks: { keys: [jwk] },
     cookies: { keys: ["test-only-cookie-key"] },
@@ -72,12 +90,20 @@ export async function startAuthorizationServer(options: {
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
+      introspection: { enabled: options.introspectionClient !== undefined },
       resourceIndicators: {
         enabled: true,
         defaultResource: async (_ctx, _client, oneOf) => oneOf ?? options.resource(),
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, resource) => {
           if (resource !== options.resource()) throw new errors.InvalidTarget();
+          if (options.opaqueResource?.() === resource)
+            return {
+              scope: options.scopes.join(" "),
+              audience: resource,
+              accessTokenTTL: 600,
+              accessTokenFormat: "opaque",
+            };
           return {
             scope: options.scopes.join(" "),
             audience: resource,
@@ -154,6 +180,7 @@ export async function startAuthorizationServer(options: {
   return {
     issuer,
     jwksUri: `${issuer}/jwks`,
+    introspectionEndpoint: `${issuer}/token/introspection`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
