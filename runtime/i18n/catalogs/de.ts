@@ -158,6 +158,7 @@ export const de: Messages = {
     laneNav: "Wo du lernst",
     "lane.openai": "Mit ChatGPT",
     "lane.claude": "Mit Claude",
+    "lane.gemini": "Mit Gemini Enterprise",
     "lane.mcp": "Mit einem anderen MCP-Client (Gemini CLI, VS Code, Cursor …)",
     nameLabel: "Dein Name",
     nameHint: "Unter diesem Namen wird dein Fortschritt gespeichert. Der Chat sieht ihn nie.",

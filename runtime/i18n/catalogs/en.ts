@@ -162,6 +162,7 @@ export const en = {
     laneNav: "Where you will study",
     "lane.openai": "In ChatGPT",
     "lane.claude": "In Claude",
+    "lane.gemini": "In Gemini Enterprise",
     "lane.mcp": "In another MCP client (Gemini CLI, VS Code, Cursor…)",
     nameLabel: "Your name",
     nameHint: "Your progress is kept under this name. The chat never sees it.",
