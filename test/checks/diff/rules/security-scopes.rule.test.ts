@@ -3,7 +3,7 @@ import { proveByCorpus } from "./support/corpus-proof.js";
 
 // Each rule of checks/diff/rules/security-scopes.rule.ts, proven by the corpus cases it names
 // (test/fixtures/diff-corpus/<case>): the case it fires on and the nearest one it stays quiet on.
-describe("Contract-Diff, OAuth scopes: SECURITY_SCOPE_ADDED, SECURITY_AUTH_REQUIRED, SECURITY_SCOPE_REMOVED, SECURITY_INFO_MISSING", () => {
+describe("Contract-Diff, OAuth scopes: SECURITY_SCOPE_ADDED, SECURITY_AUTH_REQUIRED, SECURITY_SCOPE_REMOVED, SECURITY_INFO_MISSING, SECURITY_ANONYMOUS_ALLOWED", () => {
   proveByCorpus(securityScopes, [
     {
       rule: "SECURITY_SCOPE_ADDED",
@@ -37,6 +37,14 @@ describe("Contract-Diff, OAuth scopes: SECURITY_SCOPE_ADDED, SECURITY_AUTH_REQUI
       pointer: "/securitySchemes",
       message: /carries no security information \(old side: no tool has securitySchemes/,
       quiet: "security-scope-added",
+    },
+    {
+      rule: "SECURITY_ANONYMOUS_ALLOWED",
+      severity: "note",
+      fires: "security-anonymous-allowed",
+      pointer: "/tools/list_issues/securitySchemes",
+      message: /list_issues now also accepts anonymous calls/,
+      quiet: { reversed: "security-anonymous-allowed" },
     },
   ]);
 });
