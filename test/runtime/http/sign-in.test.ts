@@ -125,6 +125,7 @@ function signInAgainst(advertise: boolean) {
       assert.match(page, /"signedInAs":"subject-2b71e0"/);
     },
     issuer: () => as.issuer,
+    origin: () => fx.server.origin,
   };
 }
 
@@ -221,43 +222,9 @@ describe("start page sign-in behind a TLS proxy: its cookies are Secure", () => 
 });
 
 describe("start page sign-in: an issuer that does not answer, and a sign-out on a shared computer", () => {
-  let as: TestAuthorizationServer;
-  let fx: RuntimeFixture;
+  const flow = signInAgainst(true);
   let down: RuntimeFixture | undefined;
-  before(async () => {
-    const port = await freePort();
-    let resource = "";
-    as = await startAuthorizationServer({
-      resource: () => resource,
-      profile: desktopProfile,
-      scopes: ["coach.read", "coach.write"],
-      clients: [
-        {
-          client_id: startPageClient,
-          application_type: "native",
-          token_endpoint_auth_method: "none",
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
-        },
-      ],
-    });
-    fx = await startFixture({
-      port,
-      auth: {
-        issuer: as.issuer,
-        jwksUri: as.jwksUri,
-        clientProfiles: [desktopProfile],
-        signIn: { clientId: startPageClient },
-      },
-    });
-    resource = fx.services.auth.settings.resource;
-  });
-  after(async () => {
-    await fx?.close();
-    await down?.close();
-    await as?.close();
-  });
+  after(() => down?.close());
 
   it("an unreachable issuer is its own message with a support code and a warn line in the log", async () => {
     const closed = await freePort();
@@ -298,17 +265,17 @@ describe("start page sign-in: an issuer that does not answer, and a sign-out on 
   });
 
   it("after a sign-out the next sign-in asks the issuer for a fresh login (prompt=login)", async () => {
-    const before = await fetch(`${fx.server.origin}/start/sign-in?lang=en`, { redirect: "manual" });
+    const before = await fetch(`${flow.origin()}/start/sign-in?lang=en`, { redirect: "manual" });
     assert.equal(new URL(before.headers.get("location") ?? "").searchParams.get("prompt"), null);
     assert.equal(
       new URL(before.headers.get("location") ?? "").searchParams.get("scope"),
       "openid profile email",
     );
-    const out = await fetch(`${fx.server.origin}/start/sign-out`, { method: "POST" });
+    const out = await fetch(`${flow.origin()}/start/sign-out`, { method: "POST" });
     assert.equal(out.status, 204);
     const fresh = setCookies(out).get("skillpilot_signin_fresh");
     assert.ok(fresh, "the sign-out marks this browser");
-    const after = await fetch(`${fx.server.origin}/start/sign-in?lang=en`, {
+    const after = await fetch(`${flow.origin()}/start/sign-in?lang=en`, {
       redirect: "manual",
       headers: { cookie: `skillpilot_signin_fresh=${fresh}` },
     });
