@@ -40,7 +40,8 @@ export function registerStartCommand(program: Command): void {
       const { checkFrozenBuild, checkFrozenContract } = await import(
         "../../release/freeze/assert-not-drifted.js"
       );
-      const { configEnvironment, loadConfig } = await import("../../runtime/config/config.js");
+      const { loadConfig } = await import("../../runtime/config/config.js");
+      const { configEnvironment } = await import("../../runtime/config/config-env.js");
       const { serve } = await import("../../runtime/server.js");
       const root = projectPaths(command).root;
       // Review freeze (L3): while a version is under review, the served contract is locked to it.

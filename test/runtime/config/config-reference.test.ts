@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { buildProgram } from "../../../bin/program.js";
-import { ENV_SETTINGS, TEST_COMMIT_DELAY_ENV } from "../../../runtime/config/config.js";
+import { ENV_SETTINGS } from "../../../runtime/config/config-env.js";
+import { TEST_COMMIT_DELAY_ENV } from "../../../runtime/config/config.js";
 import configSchema from "../../../runtime/config/config.schema.json" with { type: "json" };
 import { repoRoot } from "../../support/temp-project.js";
 
