@@ -56,7 +56,7 @@ describe("release: the signed statement of approved definitions (experimental, d
       assert.equal(entry.previous, null);
       assert.deepEqual(
         entry.lanes.map((l) => l.lane),
-        ["openai", "claude", "mcp"],
+        ["openai", "claude", "mcp", "gemini"],
       );
       const openai = entry.lanes[0];
       assert.deepEqual(
