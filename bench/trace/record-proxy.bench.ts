@@ -17,7 +17,7 @@ import { benchTokens } from "../runtime/bench-tokens.js";
 import { activeLearners } from "../runtime/coach-learners.js";
 import { RawMcpCaller } from "../runtime/raw-mcp-client.js";
 import { formatRatio, summarizeRatios } from "../runtime/ratio-summary.js";
-import { BENCH_MCP_URL, BENCH_PUBLIC_URL } from "../runtime/recall-round.js";
+import { BENCH_MCP_URL, BENCH_PUBLIC_ENV } from "../runtime/recall-round.js";
 import { processCpuMs, startProcess, stopProcess } from "../runtime/server-process.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -46,7 +46,7 @@ const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-bench-proxy-"));
 const coach = await startProcess(
   root,
   [path.join(root, "bin/skillpilot.js"), "start", "--port", "0", "--data-dir", dir],
-  { SKILLPILOT_LOG: path.join(dir, "calls.log"), SKILLPILOT_PUBLIC_URL: BENCH_PUBLIC_URL },
+  { SKILLPILOT_LOG: path.join(dir, "calls.log"), ...BENCH_PUBLIC_ENV },
 );
 const out = path.join(dir, "trace.jsonl");
 const proxy = await startProxy(
