@@ -4,6 +4,7 @@ import { jwtVerify } from "jose";
 import type { Context, Middleware } from "koa";
 import { keyResolver } from "../auth/key-source.js";
 import { defaultLocale, isLocale } from "../i18n/index.js";
+import { primaryLaneId } from "../lanes/lane.js";
 import type { RuntimeServices } from "../services.js";
 
 /** Who signed in on the start page: the issuer's subject and a name to greet them with. */
@@ -150,7 +151,8 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   const lang = (value: unknown) => (isLocale(value) ? value : defaultLocale);
   // The lane of the start page the sign-in began on, so the learner comes back to it.
   const laneOf = (value: unknown) =>
-    typeof value === "string" && settings.lanes.some((l) => l.id === value && l.id !== "openai")
+    typeof value === "string" &&
+    settings.lanes.some((l) => l.id === value && l.id !== primaryLaneId)
       ? value
       : undefined;
   /**

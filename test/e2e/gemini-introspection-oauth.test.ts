@@ -1,15 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  auth,
-  Client,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
-  StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
+import { auth, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   authorizeHeadless,
   nativeCimdProfile as desktopProfile,
@@ -17,59 +9,7 @@ import {
   type TestAuthorizationServer,
 } from "../runtime/support/oidc-authorization-server.js";
 import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
-
-const CALLBACK = "http://127.0.0.1:53682/callback/skillpilot-e2e";
-
-/** The official client's OAuth storage, in memory: a pre-registered public client. */
-class MemoryProvider implements OAuthClientProvider {
-  authorizationUrls: URL[] = [];
-  private stored?: StoredOAuthTokens;
-  private verifier = "";
-  private discovery?: OAuthDiscoveryState;
-  private client: StoredOAuthClientInformation;
-  constructor(issuer: string) {
-    this.client = { client_id: desktopProfile.clientId, issuer };
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-  get redirectUrl() {
-    return CALLBACK;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "SkillPilot e2e",
-      redirect_uris: [CALLBACK],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: StoredOAuthClientInformation) {
-    this.client = info;
-  }
-  tokens() {
-    return this.stored;
-  }
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrls.push(url);
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
+import { CALLBACK, MemoryProvider } from "./support/memory-oauth-provider.js";
 
 describe("the gemini lane against a real authorization server's token introspection (oidc-provider, RFC 7662)", function () {
   this.timeout(60_000);

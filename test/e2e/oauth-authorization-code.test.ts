@@ -3,73 +3,16 @@ import {
   auth,
   Client,
   extractWWWAuthenticateParams,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import { CALLBACK, MemoryProvider } from "./support/memory-oauth-provider.js";
 import {
   authorizeHeadless,
   nativeCimdProfile as desktopProfile,
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from "../runtime/support/oidc-authorization-server.js";
-
-const CALLBACK = "http://127.0.0.1:53682/callback/skillpilot-e2e";
-
-/** The official client's OAuth storage, in memory: a pre-registered public client. */
-class MemoryProvider implements OAuthClientProvider {
-  authorizationUrls: URL[] = [];
-  private stored?: StoredOAuthTokens;
-  private verifier = "";
-  private discovery?: OAuthDiscoveryState;
-  private client: StoredOAuthClientInformation;
-  constructor(issuer: string) {
-    // A pre-registered client, bound to the authorization server it is registered at.
-    this.client = { client_id: desktopProfile.clientId, issuer };
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-  get redirectUrl() {
-    return CALLBACK;
-  }
-  get clientMetadata() {
-    return {
-      client_name: "SkillPilot e2e",
-      redirect_uris: [CALLBACK],
-      grant_types: ["authorization_code"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: StoredOAuthClientInformation) {
-    this.client = info;
-  }
-  tokens() {
-    return this.stored;
-  }
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrls.push(url);
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 describe("OAuth end to end: authorization code + PKCE S256 from a real authorization server (issue #12)", function () {
   this.timeout(60_000);
