@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Router } from "@koa/router";
 import { jwtVerify } from "jose";
 import type { Context, Middleware } from "koa";
@@ -6,6 +6,7 @@ import { keyResolver } from "../auth/key-source.js";
 import { defaultLocale, isLocale } from "../i18n/index.js";
 import { primaryLaneId } from "../lanes/lane.js";
 import type { RuntimeServices } from "../services.js";
+import { sealer } from "./sealed-cookie.js";
 
 /** Who signed in on the start page: the issuer's subject and a name to greet them with. */
 export interface SignedIn {
@@ -30,7 +31,6 @@ const FRESH_SECONDS = 30 * 24 * 3600;
 export type SignInProblem = "failed" | "unreachable";
 const SESSION_SECONDS = 8 * 3600;
 const FLOW_SECONDS = 600;
-const KEY_INFO = "start-page/sign-in/v1";
 
 const b64 = (buf: Buffer) => buf.toString("base64url");
 const random = () => b64(randomBytes(32));
@@ -41,7 +41,12 @@ interface IssuerMetadata {
   token_endpoint: string;
   /** RFC 9207: every authorization response carries `iss`. */
   authorization_response_iss_parameter_supported?: boolean;
+  /** OpenID Connect RP-Initiated Logout: where a client ends the issuer's session. */
+  end_session_endpoint?: string;
 }
+
+/** An ID token longer than this is not kept for the logout hint (the cookie must stay small). */
+const HINT_MAX = 2048;
 
 /**
  * RFC 9207 issuer identification of an authorization response: an `iss` given must be the issuer,
@@ -51,50 +56,6 @@ interface IssuerMetadata {
 function issuerIdentified(iss: unknown, issuer: string, metadata: IssuerMetadata): boolean {
   if (iss === undefined) return metadata.authorization_response_iss_parameter_supported !== true;
   return iss === issuer;
-}
-
-/**
- * Seal a value for a cookie: AES-256-GCM under a key derived from the capability keyring for this
- * one purpose, so the browser can neither read nor change it and every instance on the same keys
- * opens it (a callback may land on another instance).
- */
-function sealer(services: RuntimeServices) {
-  const { keyring } = services;
-  return {
-    seal(value: object): string {
-      const kid = keyring.activeKid;
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", keyring.derive(kid, KEY_INFO), iv, {
-        authTagLength: 16,
-      });
-      cipher.setAAD(Buffer.from(KEY_INFO));
-      const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-      return `${kid}.${b64(iv)}.${b64(Buffer.concat([body, cipher.getAuthTag()]))}`;
-    },
-    open<T>(token: string | undefined): T | undefined {
-      const [kid, iv, data] = (token ?? "").split(".");
-      if (!kid || !iv || !data || !keyring.accepts(kid)) return undefined;
-      try {
-        const bytes = Buffer.from(data, "base64url");
-        const decipher = createDecipheriv(
-          "aes-256-gcm",
-          keyring.derive(kid, KEY_INFO),
-          Buffer.from(iv, "base64url"),
-          { authTagLength: 16 },
-        );
-        decipher.setAAD(Buffer.from(KEY_INFO));
-        decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-        const text = Buffer.concat([
-          decipher.update(bytes.subarray(0, bytes.length - 16)),
-          decipher.final(),
-        ]).toString("utf8");
-        const value = JSON.parse(text) as T & { exp?: number };
-        return typeof value.exp === "number" && value.exp > Date.now() / 1000 ? value : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  };
 }
 
 /**
@@ -110,6 +71,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   if (settings.development || !client || "development" in settings.jwks) return undefined;
   const origin = new URL(settings.resource).origin;
   const redirectUri = `${origin}/start/callback`;
+  const signedOutUri = `${origin}/start/signed-out`;
   const secure = origin.startsWith("https:");
   const cookies = sealer(services);
   const keys = keyResolver(
@@ -277,6 +239,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
           sub,
           name: named ?? sub,
           iss: settings.issuer,
+          ...(answer.id_token.length <= HINT_MAX && { idt: answer.id_token }),
           exp: Date.now() / 1000 + SESSION_SECONDS,
         }),
         SESSION_SECONDS,
@@ -292,13 +255,41 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   });
 
   // Called by the page's script (a form post would carry `Origin: null` under its referrer
-  // policy, which the origin guard refuses).
-  router.post("/start/sign-out", (ctx) => {
+  // policy, which the origin guard refuses). It answers where the browser goes next: the issuer's
+  // logout (OpenID Connect RP-Initiated Logout, where the issuer offers it), which ends the
+  // issuer's own session too and comes back to `/start/signed-out`; else the start page.
+  router.post("/start/sign-out", async (ctx) => {
+    const l = lang(ctx.query.lang);
+    const lane = laneOf(ctx.query.lane);
+    const kept = cookies.open<{ idt?: string; iss?: string }>(ctx.cookies.get(SESSION_COOKIE));
     ctx.cookies.set(SESSION_COOKIE, null, { path: "/" });
-    // The issuer may still hold its own session for this browser: the next sign-in here asks it
-    // for a fresh login (prompt=login), so a shared computer never hands on the learner.
+    // The issuer's session may survive its logout (a person may cancel it there): the next
+    // sign-in here asks it for a fresh login (prompt=login) all the same, so a shared computer
+    // never hands on the learner.
     cookie(ctx, FRESH_COOKIE, "1", FRESH_SECONDS, "/start");
-    ctx.status = 204;
+    let next = `/start?lang=${l}${lane ? `&lane=${lane}` : ""}`;
+    const endpoint = await issuerMetadata().then(
+      (m) => m.end_session_endpoint,
+      () => undefined,
+    );
+    if (endpoint) {
+      const url = new URL(endpoint);
+      url.searchParams.set("client_id", client.clientId);
+      url.searchParams.set("post_logout_redirect_uri", signedOutUri);
+      url.searchParams.set("state", lane ? `${l}.${lane}` : l);
+      url.searchParams.set("ui_locales", l);
+      if (kept?.idt && kept.iss === settings.issuer)
+        url.searchParams.set("id_token_hint", kept.idt);
+      next = url.href;
+    }
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { next };
+  });
+
+  // Back from the issuer's logout: the state names the start page's language and lane.
+  router.get("/start/signed-out", (ctx) => {
+    const [l, lane] = String(ctx.query.state ?? "").split(".");
+    back(ctx, lang(l), undefined, laneOf(lane));
   });
 
   return {

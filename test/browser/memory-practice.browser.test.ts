@@ -40,7 +40,14 @@ describe("memory practice widget in a real browser: MCP Apps host (AppBridge) on
     widget = await readWidget(served.client, "start_skillpilot_memory_practice");
   });
   after(async () => server?.close());
-  afterEach(async () => {
+  afterEach(async function () {
+    if (host && this.currentTest?.state === "failed") {
+      const frame = host.page.frames().find((f) => f !== host?.page.mainFrame());
+      const where = frame ? await text(frame).catch(() => "(unreadable)") : "(no widget frame)";
+      console.error(
+        `    the widget showed: ${where}\n    the server answered: ${host.answers.join(" | ")}`,
+      );
+    }
     if (host) assert.deepEqual(host.errors, [], "console errors in the host or the widget");
     await host?.close();
     host = undefined;

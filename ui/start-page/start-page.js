@@ -225,8 +225,16 @@
     signOut.addEventListener("click", () => {
       forget();
       const lane = config.lane === "openai" ? "" : `&lane=${encodeURIComponent(config.lane)}`;
-      const home = () => window.location.assign(`/start?lang=${config.lang}${lane}`);
-      fetch("/start/sign-out", { method: "POST", credentials: "same-origin" }).then(home, home);
+      const query = `?lang=${config.lang}${lane}`;
+      const home = () => window.location.assign(`/start${query}`);
+      // The server answers where to go: the issuer's logout where it offers one, else back here.
+      fetch(`/start/sign-out${query}`, { method: "POST", credentials: "same-origin" })
+        .then((res) => (res.ok ? res.json() : {}))
+        .then((answer) => {
+          const next = answer && typeof answer.next === "string" ? answer.next : "";
+          if (/^(https?:\/\/|\/start)/.test(next)) window.location.assign(next);
+          else home();
+        }, home);
     });
 
   const kept = remembered();

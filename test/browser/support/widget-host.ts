@@ -169,6 +169,8 @@ export interface HostPage {
   errors: string[];
   /** Every tools/call the widget made, as the server received it. */
   calls: { name: string; arguments: WireObject }[];
+  /** What the server answered to each of those calls, in brief: for a test's failure message. */
+  answers: string[];
   /**
    * Lose the answer of the next tools/call after the server applied it, as a dropped connection
    * would: the widget sees a transport error.
@@ -209,6 +211,9 @@ export async function openHostPage(
     viewport: { width: 640, height: 800 },
     deviceScaleFactor: 1,
   });
+  // A step that waits for something that never comes fails on its own, naming what it waited
+  // for, before the test's timeout ends the test with no word of where it stood.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (m) => {
@@ -216,6 +221,7 @@ export async function openHostPage(
   });
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
   const calls: HostPage["calls"] = [];
+  const answers: string[] = [];
   let loseNext = false;
   let holdNext = false;
   await page.exposeFunction(
@@ -223,6 +229,7 @@ export async function openHostPage(
     async (params: { name: string; arguments?: WireObject }): Promise<WireObject> => {
       calls.push({ name: params.name, arguments: params.arguments ?? {} });
       const result = await client.callTool(params.name, params.arguments ?? {});
+      answers.push(briefAnswer(params.name, result));
       if (loseNext) {
         loseNext = false;
         throw new Error("connection lost (test)");
@@ -241,6 +248,7 @@ export async function openHostPage(
     page,
     errors,
     calls,
+    answers,
     loseNextAnswer() {
       loseNext = true;
     },
@@ -290,4 +298,12 @@ export async function openHostPage(
       await context.close();
     },
   };
+}
+
+/** A tool result in one line: the tool, and its error code or the keys of what it returned. */
+function briefAnswer(name: string, result: WireObject): string {
+  const out = result.structuredContent as WireObject | undefined;
+  if (result.isError)
+    return `${name}: error ${JSON.stringify(out?.error ?? out ?? result.content)}`;
+  return `${name}: ok ${Object.keys(out ?? {}).join(",")}`;
 }

@@ -35,7 +35,7 @@ const setCookies = (res: Response): Map<string, string> =>
  * The start page's sign-in against a real issuer (oidc-provider, which sends `iss` on every
  * authorization response), with `advertise` choosing whether its discovery document promises it.
  */
-function signInAgainst(advertise: boolean) {
+function signInAgainst(advertise: boolean, offerLogout = true) {
   let as: TestAuthorizationServer;
   let fx: RuntimeFixture;
 
@@ -47,6 +47,7 @@ function signInAgainst(advertise: boolean) {
       profile: desktopProfile,
       scopes: ["coach.read", "coach.write"],
       advertiseIssParameter: advertise,
+      offerLogout,
       clients: [
         {
           client_id: startPageClient,
@@ -271,8 +272,28 @@ describe("start page sign-in: an issuer that does not answer, and a sign-out on 
       new URL(before.headers.get("location") ?? "").searchParams.get("scope"),
       "openid profile email",
     );
-    const out = await fetch(`${flow.origin()}/start/sign-out`, { method: "POST" });
-    assert.equal(out.status, 204);
+    const out = await fetch(`${flow.origin()}/start/sign-out?lang=de&lane=claude`, {
+      method: "POST",
+    });
+    assert.equal(out.status, 200);
+    // The issuer offers RP-Initiated Logout: the browser goes there to end the issuer's session,
+    // and comes back to the start page it signed out on.
+    const next = new URL(((await out.json()) as { next: string }).next);
+    assert.equal(next.pathname, "/session/end");
+    assert.equal(next.searchParams.get("client_id"), startPageClient);
+    assert.equal(
+      next.searchParams.get("post_logout_redirect_uri"),
+      `${flow.origin()}/start/signed-out`,
+    );
+    assert.equal(next.searchParams.get("state"), "de.claude");
+    const back = await fetch(`${flow.origin()}/start/signed-out?state=de.claude`, {
+      redirect: "manual",
+    });
+    assert.equal(back.headers.get("location"), "/start?lang=de&lane=claude");
+    const forged = await fetch(`${flow.origin()}/start/signed-out?state=xx.evil`, {
+      redirect: "manual",
+    });
+    assert.equal(forged.headers.get("location"), "/start?lang=en");
     const fresh = setCookies(out).get("skillpilot_signin_fresh");
     assert.ok(fresh, "the sign-out marks this browser");
     const after = await fetch(`${flow.origin()}/start/sign-in?lang=en`, {
@@ -280,5 +301,18 @@ describe("start page sign-in: an issuer that does not answer, and a sign-out on 
       headers: { cookie: `skillpilot_signin_fresh=${fresh}` },
     });
     assert.equal(new URL(after.headers.get("location") ?? "").searchParams.get("prompt"), "login");
+  });
+});
+
+describe("start page sign-out at an issuer without RP-Initiated Logout", () => {
+  const flow = signInAgainst(true, false);
+
+  it("goes back to the start page it signed out on, and the next sign-in asks for a fresh login", async () => {
+    const out = await fetch(`${flow.origin()}/start/sign-out?lang=de&lane=claude`, {
+      method: "POST",
+    });
+    assert.equal(out.status, 200);
+    assert.deepEqual(await out.json(), { next: "/start?lang=de&lane=claude" });
+    assert.ok(setCookies(out).get("skillpilot_signin_fresh"), "the sign-out marks this browser");
   });
 });

@@ -49,6 +49,8 @@ export async function startAuthorizationServer(options: {
    * (RFC 9207), as an issuer that does not promise `iss` would; responses still carry it.
    */
   advertiseIssParameter?: boolean;
+  /** False: the discovery document names no `end_session_endpoint` (no RP-Initiated Logout). */
+  offerLogout?: boolean;
   /** Tokens for this resource are opaque (introspected), not JWTs. */
   opaqueResource?: () => string;
   /** A resource server's confidential client allowed to introspect (HTTP Basic). */
@@ -117,11 +119,14 @@ export async function startAuthorizationServer(options: {
     ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, Interaction: 600, Session: 600 },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
   });
-  if (options.advertiseIssParameter === false)
+  if (options.advertiseIssParameter === false || options.offerLogout === false)
     provider.use(async (ctx, next) => {
       await next();
-      if (ctx.path === "/.well-known/openid-configuration" && ctx.body)
-        delete (ctx.body as Record<string, unknown>).authorization_response_iss_parameter_supported;
+      if (ctx.path !== "/.well-known/openid-configuration" || !ctx.body) return;
+      const body = ctx.body as Record<string, unknown>;
+      if (options.advertiseIssParameter === false)
+        delete body.authorization_response_iss_parameter_supported;
+      if (options.offerLogout === false) delete body.end_session_endpoint;
     });
   const callback = provider.callback();
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
