@@ -341,6 +341,7 @@ describe("start page sign-in through the configured OAuth issuer, in a real brow
           grant_types: ["authorization_code"],
           response_types: ["code"],
           redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
+          post_logout_redirect_uris: [`http://127.0.0.1:${port}/start/signed-out`],
         },
       ],
     });
@@ -394,6 +395,9 @@ describe("start page sign-in through the configured OAuth issuer, in a real brow
     });
     assert.equal(foreign, 400);
     await page.getByRole("button", { name: "Sign out" }).click();
+    // The issuer's logout (RP-Initiated Logout) confirms, then the start page is signed out.
+    await page.waitForURL((url) => url.origin === as.issuer);
+    await page.getByRole("button", { name: /yes/i }).click();
     await page.waitForSelector("#sign-in-link");
   });
 
