@@ -1,5 +1,15 @@
+import { declaredLanes, primaryLaneId } from "../lanes/lane.js";
 import { schemaErrors, valueAt, violation } from "./config-file.js";
 import { StartupError } from "./startup-error.js";
+
+/**
+ * A provider lane's public-URL variable: `SKILLPILOT_<LANE>_MCP_URL` (`SKILLPILOT_CLAUDE_MCP_URL`,
+ * `SKILLPILOT_GEMINI_MCP_URL`); the generic `mcp` lane's is `SKILLPILOT_STANDARD_MCP_URL`.
+ */
+export function laneUrlEnv(laneId: string): string {
+  const name = laneId === "mcp" ? "STANDARD" : laneId.toUpperCase().replaceAll("-", "_");
+  return `SKILLPILOT_${name}_MCP_URL`;
+}
 
 /**
  * Every environment variable the configuration reads, and the setting (a JSON pointer into the
@@ -15,8 +25,9 @@ export const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[]
   ["SKILLPILOT_LOG", "/logDestination"],
   ["LOG_LEVEL", "/logLevel"],
   ["SKILLPILOT_PUBLIC_URL", "/publicUrl"],
-  ["SKILLPILOT_CLAUDE_MCP_URL", "/lanePublicUrls/claude"],
-  ["SKILLPILOT_STANDARD_MCP_URL", "/lanePublicUrls/mcp"],
+  ...declaredLanes()
+    .filter((lane) => lane.id !== primaryLaneId)
+    .map((lane) => [laneUrlEnv(lane.id), `/lanePublicUrls/${lane.id}`] as const),
   ["SKILLPILOT_DEVELOPMENT_TUNNEL", "/developmentTunnel"],
   ["SKILLPILOT_LAUNCH_SECRET", "/launchSecret"],
   ["SKILLPILOT_METRICS_TOKEN", "/metricsToken"],

@@ -46,6 +46,23 @@ describe("configuration from the environment (issue #11: friendly errors)", () =
     assert.doesNotMatch(message, /12345678/);
   });
 
+  it("reads each provider lane's public MCP URL from SKILLPILOT_<LANE>_MCP_URL, Gemini's included", async () => {
+    const config = await loadConfig(
+      repoRoot,
+      {},
+      {
+        SKILLPILOT_CLAUDE_MCP_URL: "https://mcp-claude.skillpilot.com/mcp",
+        SKILLPILOT_GEMINI_MCP_URL: "https://mcp-gemini.skillpilot.com/mcp",
+        SKILLPILOT_STANDARD_MCP_URL: "https://mcp.skillpilot.com/mcp",
+      },
+    );
+    assert.deepEqual(config.lanePublicUrls, {
+      claude: "https://mcp-claude.skillpilot.com/mcp",
+      gemini: "https://mcp-gemini.skillpilot.com/mcp",
+      mcp: "https://mcp.skillpilot.com/mcp",
+    });
+  });
+
   it("only a postgres:// or postgresql:// DATABASE_URL selects PostgreSQL", async () => {
     for (const url of ["postgres://db.example/coach", "postgresql://u@db.example:5432/coach"])
       assert.equal((await loadConfig(repoRoot, {}, { DATABASE_URL: url })).databaseUrl, url);
