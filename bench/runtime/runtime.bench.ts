@@ -25,6 +25,9 @@
  *    sessions, auth at connect, MCP Apps metadata: lane routing should cost nothing measurable
  *    against the openai lane's context read,
  *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
+ *  - context@gemini / context@jwt: the context read on the Gemini lane (opaque tokens verified by
+ *    token introspection, answers remembered) and on the Claude lane (JWTs) of one server
+ *    (gemini-column.ts): an introspected call may cost at most 0.1 of a peer call more,
  *  - context@base / complete@base: when BENCH_BASELINE_ROOT names a built checkout of the code
  *    before a change, the same two calls on that code, interleaved with context@today /
  *    complete@today on a server of today's code started alike (baseline-column.ts): today's
@@ -53,6 +56,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BaselineColumn, baselineColumn } from "./baseline-column.js";
 import { benchTokens } from "./bench-tokens.js";
+import { geminiColumn } from "./gemini-column.js";
 import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
 import { interleave, type Scenario, warmUp } from "./interleave.js";
 import { type Call, type Measurement, type Result, summarize } from "./load-driver.js";
@@ -146,6 +150,7 @@ const callers = {
 };
 let postgres: PostgresColumn | undefined;
 let tracing: Awaited<ReturnType<typeof tracingColumn>> | undefined;
+let gemini: Awaited<ReturnType<typeof geminiColumn>> | undefined;
 let baseline: BaselineColumn | undefined;
 
 try {
@@ -199,6 +204,7 @@ try {
     RECALL_POOL,
   );
   tracing = await tracingColumn(root, dir, CLIENTS);
+  gemini = await geminiColumn(root, dir, CLIENTS);
   baseline = await baselineColumn(root, dir, CLIENTS);
   // The floor server replays each handler's first output: one round alone records them.
   if (!(await recallRounds(callers.floor, () => floorSession)()))
@@ -243,6 +249,7 @@ try {
       pids: pid(adapterServer),
     },
     ...tracing.scenarios,
+    ...gemini.scenarios,
     ...(baseline?.scenarios ?? []),
     ...(postgres ? [...postgres.oneInstance, ...postgres.twoInstances] : []),
   ];
@@ -255,6 +262,7 @@ try {
     runs.push([
       ...runtimeRatios(results, slices),
       ...tracing.ratios(results),
+      ...gemini.ratios(results),
       ...(baseline?.ratios(results) ?? []),
     ]);
     for (const [name, parts] of slices) allSlices.get(name)!.push(...parts);
@@ -276,6 +284,7 @@ try {
   );
   printRatios(summarizeRatios(runs), out);
   out(tracing.note());
+  out(gemini.note());
   out(
     baseline
       ? `baseline: the code at ${baseline.root}, interleaved with today's`
@@ -298,6 +307,7 @@ try {
   if ([...results.values()].some((x) => x.errors > 0)) process.exitCode = 1;
 } finally {
   await tracing?.close();
+  await gemini?.close();
   await baseline?.close();
   for (const c of Object.values(callers)) c.close();
   await Promise.all(started.map((s) => stopProcess(s.child)));
