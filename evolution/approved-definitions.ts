@@ -1,6 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import semver from "semver";
+// One function module each: the whole semver package is ~50 CommonJS files to load.
+import validVersion from "semver/functions/valid.js";
+import compareVersion from "semver/functions/compare.js";
 import { canonicalSha256, sha256Hex } from "../contract-model/canonical.js";
 import {
   projectLayout,
@@ -92,7 +94,7 @@ export async function liveDefinitionHolders(
   const holders: DefinitionHolder[] = index.releases
     .filter((r) => !gone.has(r.version))
     .sort((a, b) =>
-      semver.valid(a.version) && semver.valid(b.version) ? semver.compare(a.version, b.version) : 0,
+      validVersion(a.version) && validVersion(b.version) ? compareVersion(a.version, b.version) : 0,
     )
     .map((r) => ({
       kind: "published",

@@ -1,6 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import semver from "semver";
+// One function module each: the whole semver package is ~50 CommonJS files to load.
+import validVersion from "semver/functions/valid.js";
+import compareVersion from "semver/functions/compare.js";
 import { sha256Hex } from "../../contract-model/canonical.js";
 import { isObject } from "../../json-schema/schema-facts.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -144,8 +146,8 @@ export async function publishedBaselines(
     (d): d is ContractDoc => d !== undefined,
   );
   return docs.sort((a, b) =>
-    semver.valid(a.packageVersion) && semver.valid(b.packageVersion)
-      ? semver.compare(a.packageVersion!, b.packageVersion!)
+    validVersion(a.packageVersion) && validVersion(b.packageVersion)
+      ? compareVersion(a.packageVersion!, b.packageVersion!)
       : a.file < b.file
         ? -1
         : 1,

@@ -1,8 +1,16 @@
-import randexpModule from "randexp";
+import { createRequire } from "node:module";
+import type randexpModule from "randexp";
 
 // randexp is CommonJS (`module.exports = RandExp`) but its typings declare an ES default export.
-const RandExp = randexpModule as unknown as typeof randexpModule.default;
-type RandExp = InstanceType<typeof RandExp>;
+type RandExpClass = typeof randexpModule.default;
+type RandExp = InstanceType<RandExpClass>;
+const require = createRequire(import.meta.url);
+let randExpClass: RandExpClass | undefined;
+/** randexp (and its parser) is loaded when a diff first needs a pattern sample, not at start. */
+const loadRandExp = (): RandExpClass => {
+  randExpClass ??= require("randexp") as RandExpClass;
+  return randExpClass;
+};
 import {
   additionalOf,
   declaredTypes,
@@ -71,6 +79,7 @@ function generatePatternSamples(pattern: string, count: number): string[] {
   const out = new Set<string>();
   let gen: RandExp;
   try {
+    const RandExp = loadRandExp();
     gen = new RandExp(new RegExp(pattern, "u"));
   } catch {
     return [];

@@ -1,4 +1,7 @@
-import semver from "semver";
+// One function module each: the whole semver package is ~50 CommonJS files to load.
+import validVersion from "semver/functions/valid.js";
+import lteVersion from "semver/functions/lte.js";
+import diffVersion from "semver/functions/diff.js";
 import type { Bump } from "../../diagnostics/rule.js";
 
 /** L6 classification of a change by the bump it needs. */
@@ -24,10 +27,10 @@ export function declaredBump(
   oldVersion: string | undefined,
   newVersion: string | undefined,
 ): Bump | undefined {
-  if (!oldVersion || !newVersion || !semver.valid(oldVersion) || !semver.valid(newVersion))
+  if (!oldVersion || !newVersion || !validVersion(oldVersion) || !validVersion(newVersion))
     return undefined;
-  if (semver.lte(newVersion, oldVersion)) return "none";
-  const d = semver.diff(oldVersion, newVersion);
+  if (lteVersion(newVersion, oldVersion)) return "none";
+  const d = diffVersion(oldVersion, newVersion);
   if (d === "major" || d === "premajor") return "major";
   if (d === "minor" || d === "preminor") return "minor";
   return "patch";
