@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Router } from "@koa/router";
 import { jwtVerify } from "jose";
 import type { Context, Middleware } from "koa";
@@ -6,6 +6,7 @@ import { keyResolver } from "../auth/key-source.js";
 import { defaultLocale, isLocale } from "../i18n/index.js";
 import { primaryLaneId } from "../lanes/lane.js";
 import type { RuntimeServices } from "../services.js";
+import { cookieSealer } from "./sealed-cookie.js";
 
 /** Who signed in on the start page: the issuer's subject and a name to greet them with. */
 export interface SignedIn {
@@ -30,7 +31,6 @@ const FRESH_SECONDS = 30 * 24 * 3600;
 export type SignInProblem = "failed" | "unreachable";
 const SESSION_SECONDS = 8 * 3600;
 const FLOW_SECONDS = 600;
-const KEY_INFO = "start-page/sign-in/v1";
 
 const b64 = (buf: Buffer) => buf.toString("base64url");
 const random = () => b64(randomBytes(32));
@@ -43,6 +43,21 @@ interface IssuerMetadata {
   authorization_response_iss_parameter_supported?: boolean;
 }
 
+/** An endpoint of the issuer's discovery document: an absolute http(s) URL. */
+const isEndpoint = (value: unknown): value is string =>
+  typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+
+/**
+ * The issuer's discovery document if it names both endpoints the sign-in uses; otherwise the
+ * issuer counts as not answering (rather than the start page failing on the missing endpoint).
+ */
+function usableMetadata(document: unknown): IssuerMetadata {
+  const doc = document as Partial<IssuerMetadata> | null;
+  if (!doc || !isEndpoint(doc.authorization_endpoint) || !isEndpoint(doc.token_endpoint))
+    throw new TypeError("the issuer's discovery document names no usable endpoints");
+  return doc as IssuerMetadata;
+}
+
 /**
  * RFC 9207 issuer identification of an authorization response: an `iss` given must be the issuer,
  * letter for letter, and an issuer that promises `iss` must give it. Anything else may be a
@@ -51,50 +66,6 @@ interface IssuerMetadata {
 function issuerIdentified(iss: unknown, issuer: string, metadata: IssuerMetadata): boolean {
   if (iss === undefined) return metadata.authorization_response_iss_parameter_supported !== true;
   return iss === issuer;
-}
-
-/**
- * Seal a value for a cookie: AES-256-GCM under a key derived from the capability keyring for this
- * one purpose, so the browser can neither read nor change it and every instance on the same keys
- * opens it (a callback may land on another instance).
- */
-function sealer(services: RuntimeServices) {
-  const { keyring } = services;
-  return {
-    seal(value: object): string {
-      const kid = keyring.activeKid;
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", keyring.derive(kid, KEY_INFO), iv, {
-        authTagLength: 16,
-      });
-      cipher.setAAD(Buffer.from(KEY_INFO));
-      const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-      return `${kid}.${b64(iv)}.${b64(Buffer.concat([body, cipher.getAuthTag()]))}`;
-    },
-    open<T>(token: string | undefined): T | undefined {
-      const [kid, iv, data] = (token ?? "").split(".");
-      if (!kid || !iv || !data || !keyring.accepts(kid)) return undefined;
-      try {
-        const bytes = Buffer.from(data, "base64url");
-        const decipher = createDecipheriv(
-          "aes-256-gcm",
-          keyring.derive(kid, KEY_INFO),
-          Buffer.from(iv, "base64url"),
-          { authTagLength: 16 },
-        );
-        decipher.setAAD(Buffer.from(KEY_INFO));
-        decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-        const text = Buffer.concat([
-          decipher.update(bytes.subarray(0, bytes.length - 16)),
-          decipher.final(),
-        ]).toString("utf8");
-        const value = JSON.parse(text) as T & { exp?: number };
-        return typeof value.exp === "number" && value.exp > Date.now() / 1000 ? value : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  };
 }
 
 /**
@@ -111,7 +82,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   const origin = new URL(settings.resource).origin;
   const redirectUri = `${origin}/start/callback`;
   const secure = origin.startsWith("https:");
-  const cookies = sealer(services);
+  const cookies = cookieSealer(services);
   const keys = keyResolver(
     "uri" in settings.jwks
       ? {
@@ -127,7 +98,8 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     metadata ??= fetch(`${settings.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, {
       signal: AbortSignal.timeout(5000),
     })
-      .then((res) => (res.ok ? (res.json() as Promise<IssuerMetadata>) : Promise.reject()))
+      .then((res) => (res.ok ? (res.json() as Promise<unknown>) : Promise.reject()))
+      .then(usableMetadata)
       .catch((error: unknown) => {
         metadata = undefined;
         throw error;
@@ -191,7 +163,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     cookie(
       ctx,
       FLOW_COOKIE,
-      cookies.seal({ ...flow, exp: Date.now() / 1000 + FLOW_SECONDS }),
+      cookies.seal({ ...flow, exp: cookies.now() + FLOW_SECONDS }),
       FLOW_SECONDS,
       "/start",
     );
@@ -277,7 +249,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
           sub,
           name: named ?? sub,
           iss: settings.issuer,
-          exp: Date.now() / 1000 + SESSION_SECONDS,
+          exp: cookies.now() + SESSION_SECONDS,
         }),
         SESSION_SECONDS,
       );
