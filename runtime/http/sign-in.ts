@@ -6,7 +6,7 @@ import { keyResolver } from "../auth/key-source.js";
 import { defaultLocale, isLocale } from "../i18n/index.js";
 import { primaryLaneId } from "../lanes/lane.js";
 import type { RuntimeServices } from "../services.js";
-import { sealer } from "./sealed-cookie.js";
+import { cookieSealer } from "./sealed-cookie.js";
 
 /** Who signed in on the start page: the issuer's subject and a name to greet them with. */
 export interface SignedIn {
@@ -48,6 +48,21 @@ interface IssuerMetadata {
 /** An ID token longer than this is not kept for the logout hint (the cookie must stay small). */
 const HINT_MAX = 2048;
 
+/** An endpoint of the issuer's discovery document: an absolute http(s) URL. */
+const isEndpoint = (value: unknown): value is string =>
+  typeof value === "string" && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+
+/**
+ * The issuer's discovery document if it names both endpoints the sign-in uses; otherwise the
+ * issuer counts as not answering (rather than the start page failing on the missing endpoint).
+ */
+function usableMetadata(document: unknown): IssuerMetadata {
+  const doc = document as Partial<IssuerMetadata> | null;
+  if (!doc || !isEndpoint(doc.authorization_endpoint) || !isEndpoint(doc.token_endpoint))
+    throw new TypeError("the issuer's discovery document names no usable endpoints");
+  return doc as IssuerMetadata;
+}
+
 /**
  * RFC 9207 issuer identification of an authorization response: an `iss` given must be the issuer,
  * letter for letter, and an issuer that promises `iss` must give it. Anything else may be a
@@ -73,7 +88,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
   const redirectUri = `${origin}/start/callback`;
   const signedOutUri = `${origin}/start/signed-out`;
   const secure = origin.startsWith("https:");
-  const cookies = sealer(services);
+  const cookies = cookieSealer(services);
   const keys = keyResolver(
     "uri" in settings.jwks
       ? {
@@ -89,7 +104,8 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     metadata ??= fetch(`${settings.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`, {
       signal: AbortSignal.timeout(5000),
     })
-      .then((res) => (res.ok ? (res.json() as Promise<IssuerMetadata>) : Promise.reject()))
+      .then((res) => (res.ok ? (res.json() as Promise<unknown>) : Promise.reject()))
+      .then(usableMetadata)
       .catch((error: unknown) => {
         metadata = undefined;
         throw error;
@@ -153,7 +169,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
     cookie(
       ctx,
       FLOW_COOKIE,
-      cookies.seal({ ...flow, exp: Date.now() / 1000 + FLOW_SECONDS }),
+      cookies.seal({ ...flow, exp: cookies.now() + FLOW_SECONDS }),
       FLOW_SECONDS,
       "/start",
     );
@@ -240,7 +256,7 @@ export function startPageSignIn(services: RuntimeServices): StartPageSignIn | un
           name: named ?? sub,
           iss: settings.issuer,
           ...(answer.id_token.length <= HINT_MAX && { idt: answer.id_token }),
-          exp: Date.now() / 1000 + SESSION_SECONDS,
+          exp: cookies.now() + SESSION_SECONDS,
         }),
         SESSION_SECONDS,
       );
