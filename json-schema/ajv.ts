@@ -1,12 +1,15 @@
 import { Ajv2020, type ErrorObject, type Options } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { toolReferenceKeyword } from "./keywords.js";
+import { countingCodeProcess } from "./schema-compilations.js";
 
 /**
  * A strict draft 2020-12 Ajv with formats, the one configuration the whole project validates with.
+ * Every validator it compiles is counted (`schemaCompilations`).
  */
 export function createAjv(options: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: false, ...options });
+  const code = { ...options.code, process: countingCodeProcess(options.code?.process) };
+  const ajv = new Ajv2020({ strict: true, allErrors: false, ...options, code });
   addFormats.default(ajv);
   // An annotation: it validates nothing (the enum beside it does).
   ajv.addKeyword({ keyword: toolReferenceKeyword, schemaType: "boolean" });

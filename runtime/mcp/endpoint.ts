@@ -13,6 +13,7 @@ import type { RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
 import { carriesPrototypeKey } from "./prototype-keys.js";
+import { sdkSchemaValidator } from "./sdk-schema-validator.js";
 import { tapTraffic } from "./traffic-tap.js";
 import type { ServedContract } from "./served-contract.js";
 import { createUiResources } from "./ui-resources.js";
@@ -44,7 +45,8 @@ export function withoutJsonModeWarning<T>(create: () => T): T {
  * JSON-RPC -32602, which the protocol requires).
  *
  * Everything an endpoint serves with is built here, once per endpoint: server identity and
- * capabilities, the tool list, the UI resources and every request handler. The SDK requires a
+ * capabilities, the tool list, the UI resources, every request handler and the SDK's JSON Schema
+ * validator (sdk-schema-validator.ts). The SDK requires a
  * fresh `Server` instance per request (it refuses an instance that is still serving, and its
  * documentation asks for one per request), so the factory does only that: a `new Server` and five
  * registrations of the handlers built here (about 1 µs). Endpoints share nothing, so a process can
@@ -63,6 +65,7 @@ export function createCoachMcpHandler(
   const hint = { ttlMs, cacheScope: scope };
   const options = {
     capabilities: { tools: {}, resources: {} },
+    jsonSchemaValidator: sdkSchemaValidator(),
     cacheHints: {
       "tools/list": hint,
       "resources/list": hint,

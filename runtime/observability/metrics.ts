@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry } from "prom-client";
+import { schemaCompilations } from "../../json-schema/schema-compilations.js";
 
 /** Metric labels, bounded to the L13 set: never a session, learner, request or revision. */
 export const metricLabels = [
@@ -23,6 +24,12 @@ export interface RuntimeMetrics {
   latency: Histogram<Label>;
   /** Turn-contract deviations the server saw on its own (C2, C13, G10). */
   deviations: Counter<(typeof deviationLabels)[number]>;
+  /**
+   * JSON Schema validators compiled in this process (`schemaCompilations`), brought up to date on
+   * every scrape: it moves at start and should never move after (a validator compiled per request
+   * is a leak of memory and time).
+   */
+  schemaCompilations: Counter;
 }
 
 /** Create the registry with the tool-call counter and latency histogram. */
@@ -47,5 +54,16 @@ export function createMetrics(): RuntimeMetrics {
     labelNames: deviationLabels,
     registers: [registry],
   });
-  return { registry, calls, latency, deviations };
+  let reported = 0;
+  const compilations = new Counter({
+    name: "skillpilot_schema_compilations_total",
+    help: "JSON Schema validators compiled in this process (the generated ones are precompiled and do not count): moves at start, then stays flat.",
+    registers: [registry],
+    collect() {
+      const now = schemaCompilations();
+      this.inc(now - reported);
+      reported = now;
+    },
+  });
+  return { registry, calls, latency, deviations, schemaCompilations: compilations };
 }
