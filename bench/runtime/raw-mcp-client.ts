@@ -8,15 +8,24 @@ export interface RawAnswer {
       isError?: boolean;
       structuredContent?: Record<string, unknown>;
       content?: unknown[];
+      /** A `tools/list` result's tools. */
+      tools?: unknown[];
     };
     error?: { code: number; message: string };
   };
 }
 
+/** The per-request `_meta` of MCP 2026-07-28, as the SDK v2 client sends it. */
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
 /**
- * A minimal MCP 2026-07-28 `tools/call` sender for load generation: one keep-alive HTTP POST per
- * call, exactly the headers and envelope the SDK v2 client sends, none of its client-side work, so
- * the server (not the load generator) is what the benchmark measures.
+ * A minimal MCP 2026-07-28 `tools/call` (and `tools/list`) sender for load generation: one
+ * keep-alive HTTP POST per call, exactly the headers and envelope the SDK v2 client sends, none of
+ * its client-side work, so the server (not the load generator) is what the benchmark measures.
  */
 export class RawMcpCaller {
   private readonly agent: http.Agent;
@@ -52,21 +61,27 @@ export class RawMcpCaller {
    * the body is not JSON); rejects only on a transport error (connection refused or reset).
    */
   send(name: string, args: Record<string, unknown>): Promise<RawAnswer> {
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: ++this.id,
-      method: "tools/call",
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    });
-    const token = this.tokenFor(args);
+    return this.post(
+      "tools/call",
+      { name, arguments: args, _meta: META },
+      this.tokenFor(args),
+      name,
+    );
+  }
+
+  /** `tools/list` with `token` (a host lists with its user's token); resolves like `send`. */
+  listTools(token?: string): Promise<RawAnswer> {
+    return this.post("tools/list", { _meta: META }, token);
+  }
+
+  /** One JSON-RPC request as the SDK v2 client posts it (`mcpName`: the Mcp-Name header). */
+  private post(
+    method: string,
+    params: Record<string, unknown>,
+    token: string | undefined,
+    mcpName?: string,
+  ): Promise<RawAnswer> {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: ++this.id, method, params });
     return new Promise((resolve, reject) => {
       const req = http.request(
         this.url,
@@ -77,8 +92,8 @@ export class RawMcpCaller {
             accept: "application/json, text/event-stream",
             "content-type": "application/json",
             "content-length": Buffer.byteLength(body),
-            "mcp-method": "tools/call",
-            "mcp-name": name,
+            "mcp-method": method,
+            ...(mcpName && { "mcp-name": mcpName }),
             "mcp-protocol-version": "2026-07-28",
             ...(token && { authorization: `Bearer ${token}` }),
           },
@@ -102,7 +117,7 @@ export class RawMcpCaller {
         // The server closed an idle keep-alive connection just as this request went out on it
         // (it never read it): send it again on a new one, as Node's documentation advises.
         if (req.reusedSocket && error.code === "ECONNRESET")
-          this.send(name, args).then(resolve, reject);
+          this.post(method, params, token, mcpName).then(resolve, reject);
         else reject(error);
       });
       req.end(body);
