@@ -6,8 +6,8 @@
  * with each learner's own bearer token (RawMcpCaller). After `--warmup` unmeasured calls come
  * `--calls` measured ones (default a million), the whole traffic bounded by `--minutes`. The run
  * goes in stretches of 15 s; between stretches, outside them, the Verified Recall pool mints the
- * due learners the next stretch can use (recall-pool.ts), each with one context read (counted as
- * a call: a round comes up in a conversation).
+ * due learners the next stretch can use (recall-pool.ts), each with one context read made then
+ * (a round comes up in a conversation), which is not one of the counted calls.
  * It prints the server's RSS (from /proc) at start, after the warm-up and at the end (target: at
  * most 5% growth after the warm-up), the JSON Schema compilations the server counts on /metrics
  * (`skillpilot_schema_compilations_total`) after the warm-up (target 0), p50/p99 latency and server
@@ -24,6 +24,7 @@ import { databaseFileName } from "../../runtime/store/sqlite-store.js";
 import { benchTokens } from "../runtime/bench-tokens.js";
 import { activeLearners } from "../runtime/coach-learners.js";
 import type { Call } from "../runtime/load-driver.js";
+import { RawMcpCaller } from "../runtime/raw-mcp-client.js";
 import { seededRecallPool } from "../runtime/recall-pool.js";
 import { BENCH_MCP_URL, BENCH_PUBLIC_ENV, openRecallSeeder } from "../runtime/recall-round.js";
 import { startProcess, stopProcess } from "../runtime/server-process.js";
@@ -40,7 +41,7 @@ const options = soakOptions(process.argv.slice(2), process.env);
 /** Learners with an active goal per client (each client writes only its own). */
 const LEARNERS_PER_CLIENT = 4;
 /** Due learners each client's recall queue starts with (before any rate is known). */
-const RECALL_INITIAL = 20;
+const RECALL_INITIAL = 50;
 const STRETCH_SECONDS = 15;
 
 /** The server's schema-compilation counter, from /metrics (open on loopback). */
@@ -64,6 +65,7 @@ const log = new SoakLog(options.calls + options.clients * 3);
 const sampler = sampleServer(server.child.pid, () => log.measuredCalls);
 const tokens = await benchTokens(dir, BENCH_MCP_URL);
 const caller = new SoakCaller(server.url, options.clients, tokens.tokenFor, log);
+const touches = new RawMcpCaller(server.url, options.clients, tokens.tokenFor);
 let unexpected = 0;
 let sendingMs = 0;
 let measuredMs = 0;
@@ -83,7 +85,8 @@ try {
     Array.from({ length: options.clients * LEARNERS_PER_CLIENT }, (_, i) => `soak-${i}`),
     tokens.bind,
   );
-  const pool = seededRecallPool(seeder, tokens.bind, [caller], options.clients, RECALL_INITIAL);
+  // The pool's own context reads go on an uncounted caller: they come in bursts between stretches.
+  const pool = seededRecallPool(seeder, tokens.bind, [touches], options.clients, RECALL_INITIAL);
   const traffic: Call[] = Array.from({ length: options.clients }, (_, i) => {
     const own = learners.slice(i * LEARNERS_PER_CLIENT, (i + 1) * LEARNERS_PER_CLIENT);
     return mixedTraffic(
@@ -135,6 +138,7 @@ try {
   waited = pool.waited;
 } finally {
   caller.close();
+  touches.close();
   await stopProcess(server.child);
   await seeder.close();
 }
