@@ -1,11 +1,13 @@
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
-import { answerMessages, messagesOf } from "../../contract-model/trace/trace-event.js";
-import type { TrafficTaps } from "../observability/traffic-taps.js";
+import { messagesOf } from "../../contract-model/trace/trace-event.js";
+import type { TappedAnswer, TrafficTaps } from "../observability/traffic-taps.js";
 
 /**
  * Let the configured traffic taps (a self-trace, OpenTelemetry spans) see each JSON-RPC message
  * an MCP handler receives and answers. Without taps the handler is returned as it is: no cost.
- * A body already parsed upstream (`parsedBody`) is used as it is; the answer is read from a clone.
+ * A body already parsed upstream (`parsedBody`) is used as it is. A JSON answer is read here once
+ * (the bytes the caller would read anyway, handed on unchanged) and shown to the taps after it went
+ * out; a stream (`text/event-stream`, which may stay open for long) is read from a clone.
  */
 export function tapTraffic(handler: McpHttpHandler, taps: TrafficTaps | undefined): McpHttpHandler {
   if (!taps) return handler;
@@ -25,15 +27,42 @@ export function tapTraffic(handler: McpHttpHandler, taps: TrafficTaps | undefine
         messages,
         request.headers.get("mcp-protocol-version") ?? undefined,
       );
+      const later = (answer: TappedAnswer | undefined) =>
+        setImmediate(() => {
+          try {
+            done(answer);
+          } catch {
+            // A tap never fails a call.
+          }
+        });
       const response = await handler.fetch(request, options);
-      // Read from a clone, after the answer went back: an SSE stream may stay open for long.
-      const type = response.headers.get("content-type") ?? undefined;
-      void response
-        .clone()
-        .text()
-        .then((text) => done(answerMessages(type, text)))
-        .catch(() => done([]));
-      return response;
+      const { status } = response;
+      const contentType = response.headers.get("content-type") ?? undefined;
+      if (contentType?.startsWith("text/event-stream")) {
+        void response
+          .clone()
+          .text()
+          .then((text) => later({ status, contentType, text }))
+          .catch(() => later(undefined));
+        return response;
+      }
+      if (response.body === null) {
+        later({ status, contentType, text: "" });
+        return response;
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        later(undefined);
+        throw error;
+      }
+      later({ status, contentType, text });
+      return new Response(text, {
+        status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     },
   };
 }

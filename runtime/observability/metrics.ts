@@ -23,6 +23,8 @@ export interface RuntimeMetrics {
   latency: Histogram<Label>;
   /** Turn-contract deviations the server saw on its own (C2, C13, G10). */
   deviations: Counter<(typeof deviationLabels)[number]>;
+  /** OpenTelemetry spans lost: the export queue was full, or their export failed. */
+  spansDropped: Counter<"reason">;
 }
 
 /** Create the registry with the tool-call counter and latency histogram. */
@@ -47,5 +49,11 @@ export function createMetrics(): RuntimeMetrics {
     labelNames: deviationLabels,
     registers: [registry],
   });
-  return { registry, calls, latency, deviations };
+  const spansDropped = new Counter({
+    name: "skillpilot_trace_spans_dropped_total",
+    help: "OpenTelemetry spans never exported: reason is queue_full (the bounded export queue was full) or export_failed (the collector did not take them).",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+  return { registry, calls, latency, deviations, spansDropped };
 }
