@@ -237,6 +237,7 @@ export async function startServer(
   const lease = new PolicyLease(
     () => clientPolicyHeartbeat(services.store, registration, new Date()),
     () => {
+      services.auth.policyChanged();
       services.logger.error(
         "another instance activated different OAuth client profiles on this database: " +
           "this instance stops serving",
