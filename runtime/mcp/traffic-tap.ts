@@ -1,13 +1,29 @@
 import type { McpHttpHandler } from "@modelcontextprotocol/server";
 import { messagesOf } from "../../contract-model/trace/trace-event.js";
-import type { TappedAnswer, TrafficTaps } from "../observability/traffic-taps.js";
+import type { TrafficTaps } from "../observability/traffic-taps.js";
+
+/** Tapped JSON answers waiting for their body, as the writer reads it. */
+const awaitingBody = new WeakMap<Response, (body: Uint8Array) => void>();
+
+/**
+ * The writer of an MCP handler's answer (the fetch bridge) read a JSON answer's body and wrote it:
+ * the taps waiting for that answer see it now, so the body is read once, by its writer — never
+ * cloned, never read twice.
+ */
+export function answerWritten(response: Response, body: Uint8Array): void {
+  const tap = awaitingBody.get(response);
+  if (!tap) return;
+  awaitingBody.delete(response);
+  tap(body);
+}
 
 /**
  * Let the configured traffic taps (a self-trace, OpenTelemetry spans) see each JSON-RPC message
  * an MCP handler receives and answers. Without taps the handler is returned as it is: no cost.
- * A body already parsed upstream (`parsedBody`) is used as it is. A JSON answer is read here once
- * (the bytes the caller would read anyway, handed on unchanged) and shown to the taps after it went
- * out; a stream (`text/event-stream`, which may stay open for long) is read from a clone.
+ * A body already parsed upstream (`parsedBody`) is used as it is. A JSON answer is seen as its
+ * writer reads it (`answerWritten`, called by the fetch bridge); a stream (`text/event-stream`,
+ * which may stay open for long) is read from a clone. Either way the taps run after the answer
+ * went out, on the event loop's next turn.
  */
 export function tapTraffic(handler: McpHttpHandler, taps: TrafficTaps | undefined): McpHttpHandler {
   if (!taps) return handler;
@@ -27,42 +43,31 @@ export function tapTraffic(handler: McpHttpHandler, taps: TrafficTaps | undefine
         messages,
         request.headers.get("mcp-protocol-version") ?? undefined,
       );
-      const later = (answer: TappedAnswer | undefined) =>
+      const response = await handler.fetch(request, options);
+      const { status } = response;
+      const contentType = response.headers.get("content-type") ?? undefined;
+      const later = (text: () => string | undefined) =>
         setImmediate(() => {
           try {
-            done(answer);
+            const answer = text();
+            done(answer === undefined ? undefined : { status, contentType, text: answer });
           } catch {
             // A tap never fails a call.
           }
         });
-      const response = await handler.fetch(request, options);
-      const { status } = response;
-      const contentType = response.headers.get("content-type") ?? undefined;
-      if (contentType?.startsWith("text/event-stream")) {
+      if (response.body === null) later(() => "");
+      else if (contentType?.startsWith("text/event-stream"))
         void response
           .clone()
           .text()
-          .then((text) => later({ status, contentType, text }))
-          .catch(() => later(undefined));
-        return response;
-      }
-      if (response.body === null) {
-        later({ status, contentType, text: "" });
-        return response;
-      }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        later(undefined);
-        throw error;
-      }
-      later({ status, contentType, text });
-      return new Response(text, {
-        status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+          .then(
+            (text) => later(() => text),
+            () => later(() => undefined),
+          );
+      else awaitingBody.set(response, (bytes) => later(() => decoder.decode(bytes)));
+      return response;
     },
   };
 }
+
+const decoder = new TextDecoder();
