@@ -283,7 +283,7 @@ try {
           `${VERDICT_RUNS} runs (npm run bench:runtime -- --repeat ${VERDICT_RUNS})`,
   );
   printRatios(summarizeRatios(runs), out);
-  out(tracing.note());
+  out(await tracing.note());
   out(gemini.note());
   out(
     baseline
