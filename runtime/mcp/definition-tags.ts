@@ -1,4 +1,6 @@
-import type { Tool } from "@modelcontextprotocol/server";
+import type { Server, Tool } from "@modelcontextprotocol/server";
+import { sha256Hex } from "../../contract-model/canonical.js";
+import { canonicalize } from "../../evolution/definition-tags/canonical-json.js";
 import type { ApprovedDefinitions } from "../../evolution/approved-definitions.js";
 import { liveDefinitionSets } from "../../evolution/definition-tags/approved-tags.js";
 import { definitionTag } from "../../evolution/definition-tags/definition-tag.js";
@@ -164,4 +166,41 @@ function heldSets(
     out.set(set.tags[lane], entries);
   }
   return out;
+}
+
+/** The scheme name of a `server/discover` result's tag input (never a `tools/list` tag's). */
+const discoverTagScheme = "skillpilot-discover-tag/1";
+
+/**
+ * The tag of a `server/discover` result on a lane: `sha256:` + hex SHA-256 of the RFC 8785 form of
+ * `{"lane", "method": "server/discover", "result": the result as the handler built it (supported
+ * versions, capabilities, instructions; no `_meta` or cache fields), "scheme"}`. Like a
+ * `tools/list` tag it depends on what is served alone, so every instance and restart agrees.
+ */
+export function discoverTag(lane: string, result: Record<string, unknown>): string {
+  const { _meta: _omitted, ...served } = result;
+  return `sha256:${sha256Hex(
+    canonicalize({ lane, method: "server/discover", result: served, scheme: discoverTagScheme }),
+  )}`;
+}
+
+/**
+ * Make an SDK `Server` instance tag its `server/discover` results. The SDK installs that handler
+ * itself once the instance is marked as serving 2026-07-28 (after the endpoint's factory returns),
+ * so the instance's `setRequestHandler` is wrapped to wrap that one handler as it is installed; the
+ * tag is computed from the first result and kept in `memo`, shared by every instance of an endpoint.
+ */
+export function tagDiscoverResults(server: Server, lane: string, memo: { tag?: string }): void {
+  type Handler = (request: never, ctx: never) => unknown;
+  type Install = (...args: unknown[]) => void;
+  const install = server.setRequestHandler.bind(server) as unknown as Install;
+  (server as unknown as { setRequestHandler: Install }).setRequestHandler = (...args) => {
+    const [method, handler] = args as [string, Handler];
+    if (method !== "server/discover" || args.length !== 2) return install(...args);
+    install(method, async (request: never, ctx: never) => {
+      const result = (await handler(request, ctx)) as Record<string, unknown>;
+      memo.tag ??= discoverTag(lane, result);
+      return { ...result, tag: memo.tag };
+    });
+  };
 }

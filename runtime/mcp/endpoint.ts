@@ -19,6 +19,7 @@ import {
   type EndpointTags,
   endpointTags,
   STALE_DEFINITION_TAGS_CODE,
+  tagDiscoverResults,
 } from "./definition-tags.js";
 import { staleTagsMeta } from "../../evolution/definition-tags/tag-decision.js";
 import { staleTagsMetaKey } from "../../evolution/definition-tags/known-tags.js";
@@ -100,6 +101,7 @@ export function createCoachMcpHandler(
     services.config.definitionTags && lane.id
       ? endpointTags(tools, contract.tools, lane.id, contract.contractMajor, tagging)
       : undefined;
+  const discoverMemo: { tag?: string } = {};
   const listTools = async (_request: unknown, ctx: ServerContext) =>
     tags && modernRequest(ctx) ? { tools: tags.tools, tag: tags.tag } : { tools };
   const listResources = async () => ({ resources: await ui.list() });
@@ -157,6 +159,7 @@ export function createCoachMcpHandler(
     createMcpHandler(
       ({ requestInfo }) => {
         const server = new Server(info, options);
+        if (tags && lane.id) tagDiscoverResults(server, lane.id, discoverMemo);
         server.setRequestHandler("tools/list", listTools);
         server.setRequestHandler("resources/list", listResources);
         server.setRequestHandler("resources/templates/list", listResourceTemplates);

@@ -99,6 +99,32 @@ const refusal = (promise: Promise<unknown>) =>
     (e: { code?: number; data?: Wire; message: string }) => e,
   );
 
+/** A raw 2026-07-28 `server/discover` (no token: it is public), answering its result. */
+async function discover(url: string): Promise<Wire> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-method": "server/discover",
+      "mcp-protocol-version": "2026-07-28",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "server/discover",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "skillpilot-test", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  return ((await res.json()) as Wire).result;
+}
+
 const footprint = async (fx: RuntimeFixture) => ({
   receipts: Number((await fx.db("receipts").count({ n: "*" }))[0].n),
   idempotency: Number((await fx.db("idempotency_records").count({ n: "*" }))[0].n),
@@ -155,7 +181,11 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
     await revision?.cleanup();
   });
 
-  it("tools/list carries the lane's tag and each tool's digest under 2026-07-28, as the statement records them; a 2025 listing carries neither", async () => {
+  it("tools/list carries the lane's tag and each tool's digest under 2026-07-28, as the statement records them, and server/discover a tag of its own; a 2025 listing carries neither", async () => {
+    const found = await discover(fx.mcpUrl);
+    assert.match(found.tag, /^sha256:[0-9a-f]{64}$/);
+    assert.deepEqual(found.supportedVersions, ["2026-07-28"]);
+    assert.equal((await discover(fx.mcpUrl)).tag, found.tag, "the same on every request");
     const listed = (await client.listTools()) as Wire;
     assert.equal(listed.tag, laneEntry("openai").served!.tag);
     for (const tool of listed.tools as Wire[])
@@ -266,11 +296,35 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
       const other = await taggingClient(again);
       try {
         assert.equal(((await other.listTools()) as Wire).tag, laneEntry("openai").served!.tag);
+        assert.equal((await discover(again.mcpUrl)).tag, (await discover(fx.mcpUrl)).tag);
       } finally {
         await other.close();
       }
     } finally {
       await again.close();
+    }
+  });
+
+  it("off by default: no tag, no digest, echoed tags ignored, no statement served", async () => {
+    const off = await startFixture(project.overrides as never, serving(revision), project.root);
+    try {
+      const other = await taggingClient(off);
+      try {
+        const listed = (await other.listTools()) as Wire;
+        assert.equal(listed.tag, undefined);
+        assert.ok(listed.tools.every((t: Wire) => !(digestMetaKey in (t._meta ?? {}))));
+        assert.equal((await discover(off.mcpUrl)).tag, undefined);
+        const result = await call(other, CONTEXT, { learningSessionId: "nope" }, "forged");
+        assert.equal(result._meta?.[STALE], undefined, "served as without tags");
+      } finally {
+        await other.close();
+      }
+      const jws = await fetch(
+        `${off.server.origin}/.well-known/skillpilot/approved-definitions.jws`,
+      );
+      assert.equal(jws.status, 404);
+    } finally {
+      await off.close();
     }
   });
 
