@@ -119,7 +119,13 @@ export async function checkLiveStatement(
         ...init,
         headers: { ...(init.headers as object), ...options.laneHeaders?.[entry.lane] },
       }),
-    ).catch((error: unknown) => ({ error: firstLine(error) }));
+    ).catch((error: unknown) => ({
+      error:
+        firstLine(error) +
+        (/HTTP 401/.test(firstLine(error))
+          ? ` (it signs in at connect: pass --lane-header ${entry.lane}="Authorization: Bearer …")`
+          : ""),
+    }));
     if ("error" in listed) {
       out.push(mismatch("unread", { lane: entry.lane, url: laneUrl, reason: listed.error }));
       continue;

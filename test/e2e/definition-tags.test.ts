@@ -15,6 +15,7 @@ import { STALE_DEFINITION_TAGS_CODE } from "../../runtime/mcp/definition-tags.js
 import type { ServeOptions } from "../../runtime/served-contracts.js";
 import { connectClient, type CoachClient } from "../runtime/support/mcp-clients.js";
 import { repoRoot, type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
+import { runCli } from "../support/run-cli.js";
 import type { Wire } from "../support/wire.js";
 import { activeGoal } from "./support/active-goal.js";
 import { type ContractRevision, replacedCompleteGoal } from "./support/contract-revision.js";
@@ -349,6 +350,33 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
       };
     const ok = await checkLiveStatement(project.root, fx.mcpUrl, { laneHeaders });
     assert.deepEqual(ok, [], JSON.stringify(ok));
+    // The same through the CLI as a team runs it: no statement finding on any lane.
+    const flags = Object.entries(laneHeaders).flatMap(([lane, h]) => [
+      "--lane-header",
+      `${lane}=Authorization: ${h.authorization}`,
+    ]);
+    const verify = (...extra: string[]) =>
+      runCli(["-C", project.root, "verify", "--live", fx.mcpUrl, "--format", "json", ...extra], {
+        SKILLPILOT_NO_PROGRESS: "1",
+      });
+    const statementFindings = (run: { stdout: string }) =>
+      (JSON.parse(run.stdout).diagnostics as Wire[]).filter((d) =>
+        String(d.ruleId).startsWith("LIVE_STATEMENT"),
+      );
+    const cliOk = await verify(...flags);
+    const reached = (JSON.parse(cliOk.stdout).diagnostics as Wire[]).map((d) => d.ruleId);
+    assert.ok(
+      reached.some((id) => /^LIVE_SERVER_/.test(id)),
+      cliOk.stdout + cliOk.stderr,
+    );
+    assert.deepEqual(statementFindings(cliOk), [], cliOk.stdout + cliOk.stderr);
+    // Without a token for the lanes that sign in at connect, those lanes are named as unread.
+    const unread = await checkLiveStatement(project.root, fx.mcpUrl);
+    assert.deepEqual(unread.map((d) => d.message.split(" ")[0]).sort(), [
+      "claude",
+      "gemini",
+      "mcp",
+    ]);
 
     const file = path.join(project.root, projectLayout.approvedStatementJws);
     const [h, p, s] = held.trim().split(".");
@@ -357,6 +385,12 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
       const refused = await checkLiveStatement(project.root, fx.mcpUrl, { laneHeaders });
       assert.equal(refused[0]?.ruleId, "LIVE_STATEMENT_MISMATCH", JSON.stringify(refused));
       assert.match(refused[0].message, /another statement/);
+      const cliRefused = await verify(...flags);
+      assert.equal(cliRefused.code, 1);
+      assert.match(
+        statementFindings(cliRefused)[0]?.message ?? cliRefused.stdout,
+        /another statement/,
+      );
     } finally {
       await writeFile(file, held);
     }

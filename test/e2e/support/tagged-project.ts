@@ -41,7 +41,8 @@ export async function taggedProject(
     const at = (rel: string) => path.join(root, rel);
     await mkdir(at("schemas"), { recursive: true });
     await mkdir(at("generated"), { recursive: true });
-    await cp(path.join(repoRoot, "schemas/lanes.json"), at("schemas/lanes.json"));
+    for (const file of ["schemas/lanes.json", "schemas/plugin.json"])
+      await cp(path.join(repoRoot, file), at(file));
     await cp(snapshotFile, at(projectLayout.snapshotFile));
     await cp(path.join(repoRoot, "contracts/ui"), at("contracts/ui"), { recursive: true });
     const base = JSON.parse(await readFile(snapshotFile, "utf8")) as Wire;
