@@ -114,7 +114,7 @@ export async function checkLiveStatement(
     const at = lanePaths.get(entry.lane) ?? (entry.lane === "openai" ? "/mcp" : undefined);
     if (!at) continue;
     const laneUrl = new URL(at, url).href;
-    const listed = await listRaw(laneUrl, (init) =>
+    const listed = await listRaw(laneUrl, limits.maxPages, (init) =>
       get(laneUrl, {
         ...init,
         headers: { ...(init.headers as object), ...options.laneHeaders?.[entry.lane] },
@@ -181,12 +181,13 @@ const envelope = {
 /** Every page of a `tools/list` under 2026-07-28, as JSON-RPC over HTTP (no field dropped). */
 async function listRaw(
   url: string,
+  maxPages: number,
   post: (init: RequestInit) => Promise<{ status: number; text: string }>,
 ): Promise<{ tools: unknown[]; tag?: unknown }> {
   const tools: unknown[] = [];
   let tag: unknown;
   let cursor: string | undefined;
-  for (let page = 0; page < defaultLiveReadLimits.maxPages; page++) {
+  for (let page = 0; page < maxPages; page++) {
     const res = await post({
       method: "POST",
       headers: {
@@ -212,7 +213,7 @@ async function listRaw(
     cursor = json.result.nextCursor;
     if (!cursor) return { tools, ...(tag !== undefined && { tag }) };
   }
-  throw new Error(`tools/list goes on beyond ${defaultLiveReadLimits.maxPages} pages`);
+  throw new Error(`tools/list goes on beyond ${maxPages} pages (raise the cap with --max-pages)`);
 }
 
 /** A response body as text, read no further than the configured bytes. */
