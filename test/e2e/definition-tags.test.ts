@@ -324,6 +324,11 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
         `${off.server.origin}/.well-known/skillpilot/approved-definitions.jws`,
       );
       assert.equal(jws.status, 404);
+      const absent = await checkLiveStatement(project.root, off.mcpUrl);
+      assert.deepEqual(
+        absent.map((d) => [d.ruleId, d.severity]),
+        [["LIVE_STATEMENT_ABSENT", "warning"]],
+      );
     } finally {
       await off.close();
     }
