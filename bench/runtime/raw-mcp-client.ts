@@ -41,8 +41,9 @@ export class RawMcpCaller {
   async call(
     name: string,
     args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
   ): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
-    const { status, message } = await this.send(name, args);
+    const { status, message } = await this.send(name, args, meta);
     if (message?.result) return message.result;
     throw new Error(`MCP error: ${message?.error?.message ?? status}`);
   }
@@ -51,7 +52,12 @@ export class RawMcpCaller {
    * Call a tool and resolve with the HTTP status and the parsed JSON-RPC message (undefined when
    * the body is not JSON); rejects only on a transport error (connection refused or reset).
    */
-  send(name: string, args: Record<string, unknown>): Promise<RawAnswer> {
+  send(
+    name: string,
+    args: Record<string, unknown>,
+    /** Further request `_meta` members (e.g. the definition tags a host holds). */
+    meta?: Record<string, unknown>,
+  ): Promise<RawAnswer> {
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: ++this.id,
@@ -63,6 +69,7 @@ export class RawMcpCaller {
           "io.modelcontextprotocol/protocolVersion": "2026-07-28",
           "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
           "io.modelcontextprotocol/clientCapabilities": {},
+          ...meta,
         },
       },
     });
