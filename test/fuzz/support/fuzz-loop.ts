@@ -1,3 +1,4 @@
+import { harvest } from "./answer-harvest.js";
 import type { BlockCoverage } from "./block-coverage.js";
 import { ArgumentSource, freshInput, type IngressInput } from "./ingress-input.js";
 import { mutate, type MutationSources } from "./ingress-mutators.js";
@@ -14,7 +15,8 @@ export interface FuzzOptions {
   timeLimitMs: number;
   /**
    * `guided`: inputs that reach new blocks are kept and mutated further; `random`: the baseline,
-   * every input fresh (generated, half of them mutated once), nothing kept.
+   * every input fresh (generated, half of them mutated), nothing kept. Both send back values the
+   * server handed out (`harvest`).
    */
   mode: "guided" | "random";
   /** Stop at the first violation (the planted-defect check). */
@@ -111,6 +113,7 @@ export async function fuzzIngress(
     iteration++;
     const input = next();
     const answer = await target.send(input);
+    if (harvest(answer, target.pools.args)) args.refresh();
     for (const violation of judge(input, answer))
       if (!findings.has(violation.signature))
         findings.set(violation.signature, { ...violation, iteration, request: shown(input) });

@@ -100,6 +100,11 @@ export class ArgumentSource {
 
   constructor(private readonly pools: Pools) {}
 
+  /** The pools changed: derive the arbitraries anew. */
+  refresh(): void {
+    this.cache.clear();
+  }
+
   /** Valid arguments of `tool` (`good`), else mutated or junk ones; junk for a name not a tool. */
   draw(rng: Rng, tool: string, good: boolean): unknown {
     const descriptor = toolDescriptors.find((d) => d.name === tool);

@@ -30,7 +30,7 @@ function knownDefect(method: string | undefined, message: unknown): string | und
 /** JSON-RPC Internal error. */
 const INTERNAL_ERROR = -32603;
 
-interface RpcMessage {
+export interface RpcMessage {
   id?: unknown;
   method?: unknown;
   params?: { name?: unknown };
@@ -39,7 +39,7 @@ interface RpcMessage {
 }
 
 /** The JSON-RPC messages of an answer: a JSON body (one, or a batch) or SSE `data:` lines. */
-function messagesOf(answer: { contentType: string; body: string }): RpcMessage[] {
+export function messagesOf(answer: { contentType: string; body: string }): RpcMessage[] {
   const texts = answer.contentType.startsWith("text/event-stream")
     ? [...answer.body.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1])
     : [answer.body];
