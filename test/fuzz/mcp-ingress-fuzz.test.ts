@@ -41,7 +41,7 @@ describe("MCP ingress fuzz: coverage-guided, two oracles (no 5xx or internal err
     );
     const unknown = report.findings.filter((f) => !f.known);
     assert.deepEqual(unknown, [], `seed ${report.seed}: ${JSON.stringify(unknown, null, 2)}`);
-    assert.ok(report.iterations >= 50, `only ${report.iterations} requests`);
+    assert.ok(report.iterations >= 30, `only ${report.iterations} requests`);
     assert.ok(report.blocks > 150, `only ${report.blocks} blocks reached`);
     assert.ok(report.corpus > 0, "no input was kept");
   });

@@ -101,7 +101,10 @@ export async function fuzzIngress(
     return rng.chance(0.5) ? input : mutate(input, rng, sources);
   };
   const next = (): IngressInput => {
-    if (options.mode === "random" || corpus.length === 0 || rng.chance(0.5)) return fresh();
+    // Early on nearly everything reaches new blocks, most of it early refusals: fresh requests
+    // then explore more, and their share falls to one half as the corpus fills.
+    const freshShare = 0.5 + 0.5 * Math.exp(-iteration / 100);
+    if (options.mode === "random" || corpus.length === 0 || rng.chance(freshShare)) return fresh();
     return mutate(rng.chance(0.7) ? rare() : rng.pick(corpus), rng, sources);
   };
   await coverage.take();
