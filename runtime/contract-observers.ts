@@ -33,6 +33,7 @@ export async function contractObservers(
         serviceVersion: identity.serverBuild,
       },
     }),
+    spansDropped: metrics.spansDropped,
     logHmacKey,
     facts,
     tools,

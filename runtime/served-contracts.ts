@@ -14,6 +14,7 @@ import { primaryContract } from "./primary-contract.js";
 import type { CallContext } from "./domain/call-context.js";
 import type { RuntimeServices } from "./services.js";
 import type { DefinitionSet } from "../evolution/tool-naming.js";
+import type { DefinitionTagging, ToolChangeClassifier } from "./mcp/definition-tags.js";
 
 /** Another contract major a server serves beside its own (e.g. the next one, or an older one). */
 export interface AdditionalContract {
@@ -38,12 +39,20 @@ export interface ServeOptions {
   adapters?: CoachAdapters<CallContext>;
   /** Further contract majors, each on its own internal adapter path. */
   contracts?: readonly AdditionalContract[];
+  /**
+   * Contract-Diff's class of a tool's change, for the definition-tag decisions (experimental,
+   * `definitionTags`); the CLI hands in `checks/diff/tool-change-class.ts`. Without it every
+   * changed definition counts as incompatible.
+   */
+  classifyToolChange?: ToolChangeClassifier;
 }
 
 /** A served contract and the internal adapter path it answers on. */
 export interface MountedContract {
   path: string;
   served: ServedContract;
+  /** What its endpoints tag their listings and decide echoed tags with (`definitionTags`). */
+  tagging?: DefinitionTagging;
 }
 
 /** The internal adapter of a contract major (schemas/plugin.json `internalAdapterPath`). */
@@ -99,9 +108,13 @@ export async function mountContracts(
   live: ApprovedDefinitions | undefined,
 ): Promise<MountedContract[]> {
   const held = liveDefinitionSets(live);
+  const tagging: DefinitionTagging = {
+    ...(live && { approved: live }),
+    ...(options.classifyToolChange && { classify: options.classifyToolChange }),
+  };
   const primary = servePrimary(services, options, held.get(services.identity.contractMajor));
   const mounted: MountedContract[] = [
-    { path: internalAdapterPath(primaryContract), served: primary },
+    { path: internalAdapterPath(primaryContract), served: primary, tagging },
   ];
   for (const extra of options.contracts ?? []) {
     const major = extra.contract.pluginIdentity.contractMajor;
@@ -124,6 +137,7 @@ export async function mountContracts(
         lineFile: extra.lineFile,
         ...(held.has(major) && { live: held.get(major) }),
       }),
+      tagging,
     });
   }
   return mounted;

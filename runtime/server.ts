@@ -21,6 +21,11 @@ import { rollbackIncompatibility } from "./auth/rollback-compatibility.js";
 import { liveApprovedDefinitions } from "../evolution/approved-definitions.js";
 import { metricsAuth } from "./http/metrics-auth.js";
 import { wellKnownRoutes } from "./http/well-known.route.js";
+import {
+  readServedStatement,
+  type ServedStatement,
+  statementRoutes,
+} from "./http/statement.route.js";
 import { startPage } from "./http/start-page.js";
 import { startPageFiles } from "./http/start-page-files.js";
 import { signedInOr, startPageSignIn } from "./http/sign-in.js";
@@ -59,6 +64,8 @@ export function createApp(
   services: RuntimeServices,
   contracts: readonly MountedContract[],
   policy?: Pick<PolicyLease, "current">,
+  /** The signed statement of approved definitions, served with `definitionTags` on. */
+  statement?: ServedStatement,
 ) {
   const { config, identity } = services;
   // The configuration names the port actually bound (see `serve`).
@@ -76,12 +83,14 @@ export function createApp(
     const key = `${mount.contractMajor} ${mount.lane.id}`;
     let handler = handlers.get(key);
     if (!handler) {
-      const served = contracts.find((c) => c.served.contractMajor === mount.contractMajor)?.served;
-      if (!served) throw new Error(`no contract major ${mount.contractMajor} is mounted`);
-      handler = createCoachMcpHandler(services, served, {
-        id: mount.lane.id,
-        openaiMeta: mount.lane.openaiMeta,
-      });
+      const mounted = contracts.find((c) => c.served.contractMajor === mount.contractMajor);
+      if (!mounted) throw new Error(`no contract major ${mount.contractMajor} is mounted`);
+      handler = createCoachMcpHandler(
+        services,
+        mounted.served,
+        { id: mount.lane.id, openaiMeta: mount.lane.openaiMeta },
+        mounted.tagging,
+      );
       handlers.set(key, handler);
     }
     return handler;
@@ -175,6 +184,7 @@ export function createApp(
   app.use(router.routes());
   if (signIn) app.use(signIn.router.routes());
   app.use(wellKnown.routes());
+  if (config.definitionTags) app.use(statementRoutes(statement).routes());
   app.use(router.allowedMethods());
   return { app, mcp };
 }
@@ -237,6 +247,7 @@ export async function startServer(
   const lease = new PolicyLease(
     () => clientPolicyHeartbeat(services.store, registration, new Date()),
     () => {
+      services.auth.policyChanged();
       services.logger.error(
         "another instance activated different OAuth client profiles on this database: " +
           "this instance stops serving",
@@ -245,7 +256,8 @@ export async function startServer(
     },
     leaseStart,
   );
-  const { app, mcp } = createApp(services, mounted, lease);
+  const statement = config.definitionTags ? await readServedStatement(config.root) : undefined;
+  const { app, mcp } = createApp(services, mounted, lease, statement);
   const handle = app.callback();
   let inFlight = 0;
   let drained: (() => void) | undefined;

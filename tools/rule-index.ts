@@ -85,6 +85,7 @@ import "../release/submission/test-cases.js";
 import "../release/verify/approved-statement.check.js";
 import "../release/verify/freeze.check.js";
 import "../release/verify/live-server.check.js";
+import "../release/verify/live-statement.check.js";
 import "../release/verify/imported.check.js";
 import "../release/verify/line-publication.check.js";
 import "../release/verify/manifest-gate.rules.js";

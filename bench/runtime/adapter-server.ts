@@ -6,6 +6,8 @@
  * not the identity). A call of the old name pays what every adapted call pays — the old input's
  * validation, the mapping, the mapped input's validation, the result's mapping and its check
  * against the old output schema — on top of the direct call of the replacement.
+ * The benchmark starts it with definition tags on (SKILLPILOT_DEFINITION_TAGS=1) for its
+ * direct+tag row.
  * Usage: node --import tsx bench/runtime/adapter-server.ts DATA_DIR. Prints its MCP URL on stdout;
  * SIGTERM stops it.
  */

@@ -50,8 +50,9 @@ export class RawMcpCaller {
   async call(
     name: string,
     args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
   ): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown> }> {
-    const { status, message } = await this.send(name, args);
+    const { status, message } = await this.send(name, args, meta);
     if (message?.result) return message.result;
     throw new Error(`MCP error: ${message?.error?.message ?? status}`);
   }
@@ -60,10 +61,15 @@ export class RawMcpCaller {
    * Call a tool and resolve with the HTTP status and the parsed JSON-RPC message (undefined when
    * the body is not JSON); rejects only on a transport error (connection refused or reset).
    */
-  send(name: string, args: Record<string, unknown>): Promise<RawAnswer> {
+  send(
+    name: string,
+    args: Record<string, unknown>,
+    /** Further request `_meta` members (e.g. the definition tags a host holds). */
+    meta?: Record<string, unknown>,
+  ): Promise<RawAnswer> {
     return this.post(
       "tools/call",
-      { name, arguments: args, _meta: META },
+      { name, arguments: args, _meta: { ...META, ...meta } },
       this.tokenFor(args),
       name,
     );

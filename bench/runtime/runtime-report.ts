@@ -70,6 +70,11 @@ export function runtimeRatios(
       target: 0.15,
     },
     { label: "direct call (adapter server), CPU / peer echo", value: vsPeer("direct") },
+    {
+      label: "current definition tag sent (direct+tag - direct), CPU / peer echo",
+      value: vsPeer("direct+tag") - vsPeer("direct"),
+      target: 0.05,
+    },
     { label: "our echo mount, CPU / peer echo", value: vsPeer("echo") },
     {
       label: "authentication (echo+auth - echo), CPU / peer echo",

@@ -19,7 +19,9 @@
  *    first output (floor-server.ts): round − floor is what the domain work costs,
  *  - direct / adapted: on a server whose contract also carries a superseded tool served through an
  *    adapter (adapter-server.ts), the context read by its current name and by the old name:
- *    adapted − direct is what an adapter costs a call,
+ *    adapted − direct is what an adapter costs a call; that server has definition tags on
+ *    (experimental), and direct+tag reads the context sending the current tag in knownTags:
+ *    direct+tag − direct is what tags cost a call,
  *  - context@claude, context@mcp: the context read on the coach server's Claude lane
  *    (/claude/mcp) and standard-client lane (/standard/mcp), each with its own resource, tokens and
  *    sessions, auth at connect, MCP Apps metadata: lane routing should cost nothing measurable
@@ -45,7 +47,8 @@
  * threads of all instances of a scenario) is the cost figure the targets are set in: other load on
  * a shared machine barely moves it; throughput ratios are printed beside it.
  * Targets, server CPU per call against the peer echo: context ≤ 1.0, complete ≤ 1.1, a Verified
- * Recall round ≤ 3.5 peer calls, an adapted call ≤ 0.15 more than the direct one; PostgreSQL
+ * Recall round ≤ 3.5 peer calls, an adapted call ≤ 0.15 more than the direct one, a current tag
+ * ≤ 0.05 more than none; PostgreSQL
  * complete ≤ 1.5 × its SQLite CPU; with a baseline, context and complete ≤ 1.05 × the base's.
  * Run: npm run bench:runtime -- --repeat 3   (BENCH_BASELINE_ROOT, BENCH_CLIENTS, BENCH_ROUNDS, BENCH_SLICE_SECONDS,
  * BENCH_WARM_SECONDS, BENCH_RECALL_POOL, BENCH_REPEAT; BENCH_POSTGRES=0 leaves the PostgreSQL
@@ -57,6 +60,7 @@ import { fileURLToPath } from "node:url";
 import { type BaselineColumn, baselineColumn } from "./baseline-column.js";
 import { benchTokens } from "./bench-tokens.js";
 import { geminiColumn } from "./gemini-column.js";
+import { currentTag } from "./current-tag.js";
 import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
 import { interleave, type Scenario, warmUp } from "./interleave.js";
 import { type Call, type Measurement, type Result, summarize } from "./load-driver.js";
@@ -119,7 +123,10 @@ const started = await Promise.all([
     { SKILLPILOT_LOG: path.join(dir, "calls.log"), ...publicUrl },
   ),
   startProcess(root, node("floor-server.ts", floorDir), publicUrl),
-  startProcess(root, node("adapter-server.ts", adapterDir), publicUrl),
+  startProcess(root, node("adapter-server.ts", adapterDir), {
+    ...publicUrl,
+    SKILLPILOT_DEFINITION_TAGS: "1",
+  }),
 ]);
 const [peerServer, echoServer, echoAuthServer, coachServer, floorServer, adapterServer] = started;
 const adapterTokens = await benchTokens(adapterDir, BENCH_MCP_URL);
@@ -192,10 +199,14 @@ try {
     Array.from({ length: CLIENTS }, (_, i) => `bench-adapter-${i}`),
     adapterTokens.bind,
   );
-  const readAs = (tool: string) =>
+  const readAs = (tool: string, meta?: Record<string, unknown>) =>
     adapterLearners.map(
-      (s) => async () => !(await callers.adapter.call(tool, { learningSessionId: s.id })).isError,
+      (s) => async () =>
+        !(await callers.adapter.call(tool, { learningSessionId: s.id }, meta)).isError,
     );
+  const heldTag = {
+    "io.modelcontextprotocol/knownTags": { "tools/list": await currentTag(adapterServer.url) },
+  };
   const recallPool = seededRecallPool(
     recallSeeder,
     coachTokens.bind,
@@ -248,6 +259,11 @@ try {
       calls: readAs("get_skillpilot_learning_context_v0"),
       pids: pid(adapterServer),
     },
+    {
+      name: "direct+tag",
+      calls: readAs("get_skillpilot_learning_context", heldTag),
+      pids: pid(adapterServer),
+    },
     ...tracing.scenarios,
     ...gemini.scenarios,
     ...(baseline?.scenarios ?? []),
@@ -283,7 +299,7 @@ try {
           `${VERDICT_RUNS} runs (npm run bench:runtime -- --repeat ${VERDICT_RUNS})`,
   );
   printRatios(summarizeRatios(runs), out);
-  out(tracing.note());
+  out(await tracing.note());
   out(gemini.note());
   out(
     baseline

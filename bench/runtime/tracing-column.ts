@@ -72,9 +72,18 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
         },
       ];
     },
-    /** What the column adds below the ratios. */
-    note(): string {
-      return `tracing: ${exported} OTLP exports`;
+    /**
+     * What the column adds below the ratios: the exports, and the spans the server dropped (a full
+     * queue would make tracing look cheaper than it is).
+     */
+    async note(): Promise<string> {
+      let dropped = 0;
+      for (const s of servers) {
+        const text = await (await fetch(`${new URL(s.server.url).origin}/metrics`)).text();
+        for (const m of text.matchAll(/^skillpilot_trace_spans_dropped_total\{[^}]*\} (\d+)$/gm))
+          dropped += Number(m[1]);
+      }
+      return `tracing: ${exported} OTLP exports, ${dropped} spans dropped`;
     },
     async close() {
       for (const s of servers) s.caller.close();

@@ -15,8 +15,12 @@ export class SoakCaller extends RawMcpCaller {
     super(url, connections, tokenFor);
   }
 
-  override send(name: string, args: Record<string, unknown>): Promise<RawAnswer> {
-    return this.logged(name, args.learningSessionId, () => super.send(name, args));
+  override send(
+    name: string,
+    args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ): Promise<RawAnswer> {
+    return this.logged(name, args.learningSessionId, () => super.send(name, args, meta));
   }
 
   override listTools(token?: string): Promise<RawAnswer> {

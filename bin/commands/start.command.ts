@@ -70,8 +70,13 @@ export function registerStartCommand(program: Command): void {
       // Every further contract major the project holds (majors/v<N>/, compiled by npm run build).
       const { loadProjectMajors } = await import("../../runtime/project-majors.js");
       const config = await loadConfig(root, overrides(opts));
+      // Definition tags (experimental) decide echoed tags by Contract-Diff's class of each change.
+      const classifier = config.definitionTags
+        ? (await import("../../checks/diff/tool-change-class.js")).classifyToolChange
+        : undefined;
       const { running, services } = await serve(config, {
         contracts: await loadProjectMajors(root),
+        ...(classifier && { classifyToolChange: classifier }),
       });
       // The stop handlers go in before the ready line: a supervisor that stops the server as soon
       // as it reads the line must get the clean stop, not the default signal death.

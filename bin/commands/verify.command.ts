@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { DiagnosticFormat } from "../../diagnostics/render/index.js";
 import { hasErrors } from "../../diagnostics/diagnostic.js";
 import { ExitCode, exitCodesHelp } from "../exit-codes.js";
@@ -15,6 +15,17 @@ interface VerifyOptions extends LiveServerFlags {
   format: DiagnosticFormat;
   since?: string;
   live?: string;
+  laneHeader?: Record<string, Record<string, string>>;
+}
+
+/** `--lane-header "LANE=Name: value"` (repeatable) into headers per lane id. */
+function collectLaneHeader(
+  value: string,
+  previous: Record<string, Record<string, string>> | undefined,
+): Record<string, Record<string, string>> {
+  const m = /^([a-z0-9-]+)=([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/.exec(value);
+  if (!m) throw new InvalidArgumentError(`expected "LANE=Name: value", got "${value}".`);
+  return { ...previous, [m[1]]: { ...previous?.[m[1]], [m[2]]: m[3] } };
 }
 
 /** `skillpilot verify`: the release CI gate. */
@@ -45,6 +56,13 @@ export function registerVerifyCommand(program: Command): void {
           "run is recorded in contracts/live-evidence.json (the server's origin, the date and the " +
           "candidate contract's hash), which record-published requires",
         serverUrlArgument,
+      )
+      .option(
+        "--lane-header <lane=header>",
+        "with --live and a signed statement of approved definitions: a request header for one " +
+          'provider lane\'s endpoint, "LANE=Name: value" (repeatable), e.g. a token for a lane ' +
+          "that signs in at connect",
+        collectLaneHeader,
       ),
   )
     .addHelpText(
@@ -80,6 +98,16 @@ export function registerVerifyCommand(program: Command): void {
           checking.done,
         );
         diagnostics.push(...live.diagnostics);
+        // The signed statement (experimental): the deployed one is the repository's, and it
+        // approves every tool each lane lists.
+        const { checkLiveStatement } = await import("../../release/verify/live-statement.check.js");
+        if (!live.diagnostics.some((d) => d.ruleId === "LIVE_SERVER_UNREACHABLE"))
+          diagnostics.push(
+            ...(await checkLiveStatement(root, opts.live, {
+              ...liveClientOptions(opts),
+              ...(opts.laneHeader && { laneHeaders: opts.laneHeader }),
+            })),
+          );
         // Only a whole passing run is evidence record-published accepts.
         if (live.evidence && !hasErrors(diagnostics)) {
           const { appendLiveEvidence } = await import("../../release/publish/live-evidence.js");

@@ -6,6 +6,7 @@ import { introspectionSecret } from "./introspection-settings.js";
 import { createIntrospectionVerifier } from "./introspection-verifier.js";
 import { keyResolver } from "./key-source.js";
 import { createTokenVerifier, type VerifiedToken } from "./token-verifier.js";
+import { PolicyGeneration } from "./verified-token-cache.js";
 
 /** Who is calling: the verified token's subject, client and scopes (never the token itself). */
 export type Caller = VerifiedToken;
@@ -21,6 +22,11 @@ export interface AuthRuntime {
    * re-activated after a retirement: fresh authorization). Set at start, before serving.
    */
   requireFreshAuthorization(after: ReadonlyMap<string, number>): void;
+  /**
+   * The client policy this instance served under is no longer the database's (another instance
+   * took over): every remembered verification is forgotten, on every lane.
+   */
+  policyChanged(): void;
   /** The local development issuer, when it signs the tokens (loopback only). */
   devIssuer?: DevIssuer;
 }
@@ -61,6 +67,8 @@ export async function createAuthRuntime(
       settings.profiles.filter((p) => !p.lanes || p.lanes.includes(lane)).map((p) => p.clientId),
     );
   let freshAfter: ReadonlyMap<string, number> = new Map();
+  // One generation for every lane's remembered verifications: a policy change forgets them all.
+  const generation = new PolicyGeneration();
   const verifierFor = (resource: string, lane: string) => {
     const clientIds = clientsOf(lane);
     return createTokenVerifier({
@@ -71,6 +79,7 @@ export async function createAuthRuntime(
       clockSkewSeconds: settings.clockSkewSeconds,
       clientAllowed: (id) => clientIds.has(id),
       freshAfter: (id) => freshAfter.get(id),
+      generation,
     });
   };
   // The public /mcp and the internal adapters are the openai lane.
@@ -91,6 +100,7 @@ export async function createAuthRuntime(
       cacheMaxEntries: i.cacheMaxEntries,
       clockSkewSeconds: settings.clockSkewSeconds,
       timeoutMs: i.timeoutMs,
+      generation,
     });
   };
   // One verifier per lane, each for its own resource and clients: a token of one lane serves no
@@ -115,7 +125,9 @@ export async function createAuthRuntime(
     },
     requireFreshAuthorization: (after) => {
       freshAfter = after;
+      generation.advance();
     },
+    policyChanged: () => generation.advance(),
     ...(devIssuer && { devIssuer }),
   };
 }

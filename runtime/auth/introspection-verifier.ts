@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { LRUCache } from "lru-cache";
 import { TokenRejected, type VerifiedToken } from "./token-verifier.js";
+import { type PolicyGeneration, VerifiedTokenCache } from "./verified-token-cache.js";
 
 /**
  * The introspection endpoint could not say whether a token is active (down, timed out, a 5xx, a
@@ -33,6 +33,8 @@ export interface IntrospectionOptions {
   clockSkewSeconds: number;
   /** How long one introspection request may take. */
   timeoutMs: number;
+  /** The client policy's generation: answers remembered under an earlier one are asked again. */
+  generation?: PolicyGeneration;
 }
 
 /** The cache key of a token: its SHA-256, so the token itself is never kept. */
@@ -75,22 +77,28 @@ function judge(
  * token to the endpoint with HTTP Basic client authentication; the answer must be a JSON object
  * with `active: true`, an `exp` still ahead, a `sub`, and either an `aud` containing this resource
  * or (no `aud`) a client id of `acceptedClientIds`. Active answers are remembered under a hash of
- * the token, until its `exp` and at most `cacheMaxSeconds`; refusals are not remembered. Anything
+ * the token, until its `exp` and at most `cacheMaxSeconds`, under the client policy generation they
+ * were given in (`VerifiedTokenCache`); refusals are not remembered. Anything
  * but a clear answer throws `IntrospectionUnavailable` (fail closed).
  */
 export function createIntrospectionVerifier(options: IntrospectionOptions): {
   verify(token: string): Promise<VerifiedToken>;
 } {
-  const memo = new LRUCache<string, VerifiedToken>({ max: options.cacheMaxEntries });
+  const memo = new VerifiedTokenCache<VerifiedToken>({
+    maxEntries: options.cacheMaxEntries,
+    maxAgeSeconds: options.cacheMaxSeconds,
+    ...(options.generation && { generation: options.generation }),
+  });
   const basic = `Basic ${Buffer.from(
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
   ).toString("base64")}`;
   return {
     async verify(token) {
       const key = keyOf(token);
-      const now = Date.now() / 1000;
+      const generation = memo.currentGeneration();
       const known = memo.get(key);
-      if (known && known.expiresAt + options.clockSkewSeconds > now) return known;
+      if (known) return known;
+      const now = Date.now() / 1000;
       let response: Response;
       try {
         response = await fetch(options.endpoint, {
@@ -118,8 +126,7 @@ export function createIntrospectionVerifier(options: IntrospectionOptions): {
           `the token introspection endpoint answered ${response.status} without a usable answer`,
         );
       const verified = judge(body as Record<string, unknown>, options, now);
-      const ttl = Math.min(verified.expiresAt - now, options.cacheMaxSeconds);
-      if (ttl > 0) memo.set(key, verified, { ttl: ttl * 1000 });
+      memo.set(key, verified, generation);
       return verified;
     },
   };

@@ -1,5 +1,5 @@
 import { errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
-import { LRUCache } from "lru-cache";
+import { type PolicyGeneration, VerifiedTokenCache } from "./verified-token-cache.js";
 
 /** Asymmetric algorithms only: never `none`, never a shared secret (HS*). */
 export const allowedAlgorithms = [
@@ -45,8 +45,15 @@ export interface VerifierOptions {
    * retirement): a token issued before needs fresh authorization. Undefined: any `iat`.
    */
   freshAfter?(clientId: string): number | undefined;
-  /** Verified tokens remembered until they expire. */
+  /** How many verified tokens are remembered (each until its `exp` at most). */
   memoSize?: number;
+  /**
+   * The client policy's generation: a token verified under an earlier one is verified again (the
+   * clients allowed or the fresh-authorization times may have changed since).
+   */
+  generation?: PolicyGeneration;
+  /** Epoch seconds now (tests move it). */
+  now?: () => number;
 }
 
 const scopesOf = (payload: JWTPayload): string[] => {
@@ -107,24 +114,32 @@ function describe(error: unknown): string {
  * an allowed algorithm, issued by exactly the configured issuer, for exactly this resource (a
  * token naming any other audience as well is refused: no dual audience), unexpired (with a small
  * clock skew for `exp`, `nbf` and `iat`), for a subject, through an active client. Verified tokens
- * are remembered until they expire.
+ * are remembered (`VerifiedTokenCache`: bounded in number, never at or past their `exp`, only
+ * under the client policy generation they were verified in); a remembered token's client is still
+ * checked against the active profiles on every request, and anything not remembered is verified in
+ * full.
  */
 export function createTokenVerifier(options: VerifierOptions): {
   verify(token: string): Promise<VerifiedToken>;
 } {
-  const memo = new LRUCache<string, VerifiedToken>({ max: options.memoSize ?? 10_000 });
+  const clock = options.now ?? (() => Date.now() / 1000);
+  const memo = new VerifiedTokenCache<VerifiedToken>({
+    maxEntries: options.memoSize ?? 10_000,
+    now: clock,
+    ...(options.generation && { generation: options.generation }),
+  });
   return {
     async verify(token) {
       if (!COMPACT_JWS.test(token)) throw new TokenRejected("the access token is malformed");
       // Keyed by the token itself: the verifier holds it in memory during the call anyway.
-      const key = token;
-      const known = memo.get(key);
-      const now = Date.now() / 1000;
-      if (known && known.expiresAt + options.clockSkewSeconds > now) {
+      const generation = memo.currentGeneration();
+      const known = memo.get(token);
+      if (known) {
         if (!options.clientAllowed(known.clientId))
           throw new TokenRejected("the access token's client is not allowed for this resource");
         return known;
       }
+      const now = clock();
       let payload: JWTPayload;
       let typ: unknown;
       try {
@@ -137,6 +152,7 @@ export function createTokenVerifier(options: VerifierOptions): {
           algorithms: [...options.algorithms],
           clockTolerance: options.clockSkewSeconds,
           requiredClaims: ["exp", "iat", "sub"],
+          currentDate: new Date(now * 1000),
         }));
       } catch (error) {
         throw new TokenRejected(describe(error));
@@ -170,7 +186,7 @@ export function createTokenVerifier(options: VerifierOptions): {
         scopes: scopesOf(payload),
         expiresAt: payload.exp as number,
       };
-      memo.set(key, verified, { ttl: Math.max(1, (verified.expiresAt - now) * 1000) });
+      memo.set(token, verified, generation);
       return verified;
     },
   };

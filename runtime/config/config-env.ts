@@ -39,6 +39,7 @@ export const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[]
   ["SKILLPILOT_TRACE_FILE", "/traceFile"],
   ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "/openTelemetry/tracesEndpoint"],
   ["SKILLPILOT_LISTING_TTL_MS", "/listingCache/ttlMs"],
+  ["SKILLPILOT_DEFINITION_TAGS", "/definitionTags"],
 ];
 
 /** The environment variables the configuration reads that are set (non-empty) in `env`. */
@@ -59,7 +60,7 @@ function envValue(name: string, value: string): unknown {
   if (name === "PORT") return parsePort(value, "PORT");
   // A number where one is meant; anything else stays text, so the schema check names it.
   if (name === "SKILLPILOT_LISTING_TTL_MS") return /^\d+$/.test(value) ? Number(value) : value;
-  if (name === "SKILLPILOT_DEVELOPMENT_TUNNEL")
+  if (name === "SKILLPILOT_DEVELOPMENT_TUNNEL" || name === "SKILLPILOT_DEFINITION_TAGS")
     return value === "1" || value === "true"
       ? true
       : value === "0" || value === "false"

@@ -92,6 +92,12 @@ export interface RuntimeConfig {
    */
   listingCache?: { ttlMs?: number; scope?: "public" | "private" };
   /**
+   * Experimental, tracking a draft (docs/definition-tags.md): under MCP 2026-07-28, put a definition
+   * tag on `tools/list` and each tool's digest in its `_meta`, and decide `tools/call`s that send
+   * the tags they hold. Off unless set (env SKILLPILOT_DEFINITION_TAGS=1).
+   */
+  definitionTags?: boolean;
+  /**
    * TEST ONLY: the crash harness's commit delay (ms) of the SQLite store. Set only by the
    * environment variable `SKILLPILOT_TEST_COMMIT_DELAY_MS` (no config file key, no flag); the
    * server warns loudly at start when it is on.
@@ -272,6 +278,7 @@ export async function loadConfig(
     ...(merged.publicUrl && { publicUrl: merged.publicUrl }),
     ...(merged.lanePublicUrls && { lanePublicUrls: merged.lanePublicUrls }),
     ...(merged.developmentTunnel && { developmentTunnel: true }),
+    ...(merged.definitionTags && { definitionTags: true }),
     ...(merged.launchSecret && { launchSecret: merged.launchSecret }),
     ...(merged.metricsToken && { metricsToken: merged.metricsToken }),
     ...(merged.logHmacKey && { logHmacKey: merged.logHmacKey }),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
+import { answerWritten } from "../mcp/traffic-tap.js";
 import { MAX_BODY_BYTES, type McpBody, type UnreadBody } from "./request-body.js";
 
 /**
@@ -72,6 +73,8 @@ async function writeResponse(
     headers["content-length"] = String(body.length);
     res.writeHead(response.status, headers);
     res.end(body);
+    // Traffic taps (when configured) see the answer as written: it is read only here.
+    answerWritten(response, body);
     return;
   }
   res.writeHead(response.status, headers);

@@ -2,6 +2,8 @@ import {
   type CallToolRequest,
   createMcpHandler,
   type McpHttpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceRequest,
   ResourceNotFoundError,
   Server,
@@ -12,12 +14,28 @@ import { defaultListingCache } from "../config/config.js";
 import type { RuntimeServices } from "../services.js";
 import { callerOf } from "../auth/auth-info.js";
 import { callTool } from "./dispatch.js";
+import {
+  type DefinitionTagging,
+  type EndpointTags,
+  endpointTags,
+  STALE_DEFINITION_TAGS_CODE,
+  tagDiscoverResults,
+} from "./definition-tags.js";
+import { staleTagsMeta } from "../../evolution/definition-tags/tag-decision.js";
+import { staleTagsMetaKey } from "../../evolution/definition-tags/known-tags.js";
 import { carriesPrototypeKey } from "./prototype-keys.js";
 import { sdkSchemaValidator } from "./sdk-schema-validator.js";
 import { tapTraffic } from "./traffic-tap.js";
 import type { ServedContract } from "./served-contract.js";
 import { createUiResources } from "./ui-resources.js";
 import { type LaneProjection, projectPage, projectTools } from "../lanes/lane-projection.js";
+
+/** Whether a request speaks MCP 2026-07-28 or later (its per-request `_meta` envelope names it). */
+function modernRequest(ctx: ServerContext): boolean {
+  const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope;
+  const version = envelope?.["io.modelcontextprotocol/protocolVersion"];
+  return typeof version === "string" && version >= "2026-07-28";
+}
 
 /**
  * Create the SDK handler without its start-up warning that JSON responses drop mid-call
@@ -56,6 +74,8 @@ export function createCoachMcpHandler(
   services: RuntimeServices,
   contract: ServedContract,
   lane: LaneProjection = { openaiMeta: true },
+  /** With `definitionTags` on: the live approved definitions and Contract-Diff's classifier. */
+  tagging: DefinitionTagging = {},
 ): McpHttpHandler {
   const info = { name: services.identity.packageName, version: services.identity.serverBuild };
   // The contract and its content-addressed pages are the same for every caller: 2026-07-28 hosts
@@ -78,7 +98,15 @@ export function createCoachMcpHandler(
   // tools/list exactly as generated (the schemas advertised unchanged), without the superseded
   // tools no live approved definition holds any more.
   const tools = projectTools(contract.listing as Tool[], lane);
-  const listTools = async () => ({ tools });
+  // Definition tags (experimental, off by default): the tag and digests of this endpoint's
+  // definition set, computed here once; served to 2026-07-28 requests only.
+  const tags: EndpointTags | undefined =
+    services.config.definitionTags && lane.id
+      ? endpointTags(tools, contract.tools, lane.id, contract.contractMajor, tagging)
+      : undefined;
+  const discoverMemo: { tag?: string } = {};
+  const listTools = async (_request: unknown, ctx: ServerContext) =>
+    tags && modernRequest(ctx) ? { tools: tags.tools, tag: tags.tag } : { tools };
   const listResources = async () => ({ resources: await ui.list() });
   // Declaring `resources` covers list, read and templates/list: the UI pages are fixed URIs, so
   // there are no templates, but the method answers (an empty list), as clients expect.
@@ -93,18 +121,48 @@ export function createCoachMcpHandler(
     (server: Server, prototypeKey: boolean) =>
     async (request: CallToolRequest, ctx: ServerContext) => {
       const { name, arguments: args } = request.params;
+      // The tags a call echoes are decided first: before the tool name, scopes and arguments are
+      // looked at, and before any read of a session, so a refused call runs nothing at all.
+      const stale = tags && modernRequest(ctx) ? tagsOfCall(tags, name, request.params._meta) : {};
       const caller = callerOf(ctx.http?.authInfo);
       const result = await callTool(services, contract, name, args, {
         caller,
         prototypeKey,
         ...(lane.id && { lane: lane.id }),
       });
-      return server.projectCallToolResult(result, contract.tools.get(name)?.outputSchema);
+      const projected = server.projectCallToolResult(
+        result,
+        contract.tools.get(name)?.outputSchema,
+      );
+      return staleTagsMetaKey in stale
+        ? { ...projected, _meta: { ...projected._meta, ...stale } }
+        : projected;
     };
+  /** The result `_meta` a call's tags add, or the JSON-RPC error that refuses the call. */
+  const tagsOfCall = (endpoint: EndpointTags, name: unknown, meta: unknown) => {
+    const verdict = endpoint.decide(name, meta);
+    if (verdict.action === "invalid")
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, verdict.message);
+    if (verdict.action === "reject") {
+      const tool = typeof name === "string" && contract.tools.has(name) ? name : "unknown";
+      services.logger.info(
+        { toolName: tool, reason: verdict.decision.reason },
+        "tools/call refused: stale definition tag",
+      );
+      throw new ProtocolError(
+        STALE_DEFINITION_TAGS_CODE as ProtocolErrorCode,
+        "Stale definition tag: the tools/list this call was built from is not one this server " +
+          "approves on this endpoint (retired, unknown or another endpoint's); list the tools again",
+        { staleTags: verdict.decision.staleTags },
+      );
+    }
+    return staleTagsMeta(verdict.decision);
+  };
   const handler = withoutJsonModeWarning(() =>
     createMcpHandler(
       ({ requestInfo }) => {
         const server = new Server(info, options);
+        if (tags && lane.id) tagDiscoverResults(server, lane.id, discoverMemo);
         server.setRequestHandler("tools/list", listTools);
         server.setRequestHandler("resources/list", listResources);
         server.setRequestHandler("resources/templates/list", listResourceTemplates);

@@ -1,4 +1,5 @@
 import { jsonShape, MAX_JSON_DEPTH } from "./json-shape.js";
+import { paramsProblem } from "./request-params.js";
 
 /**
  * Protocol revisions whose HTTP transport takes a JSON-RPC batch (a JSON array of messages): 2025-03-26
@@ -87,6 +88,8 @@ export type MessageVerdict =
  * - nested deeper than `MAX_JSON_DEPTH` levels;
  * - a batch under a protocol revision without batching (every revision from 2025-06-18 on), an empty
  *   batch, one whose items are not message objects, or one in which two requests share an id;
+ * - a request of a method the SDK answers itself (initialize, the list methods, resources/read)
+ *   whose params that method does not take (-32602, where the SDK would answer -32603);
  * - a message other than `tools/call` with an own `__proto__` key anywhere (the SDK's schemas would
  *   drop it silently); a `tools/call` that carries one is served, and refused as a tool result
  *   (`toolCallPrototypeKey`).
@@ -99,6 +102,11 @@ export function messageVerdict(body: unknown, protocolVersion: string | null): M
   if (Array.isArray(body)) {
     const refusal = batchRefusal(body, protocolVersion ?? "2025-03-26");
     if (refusal) return { refusal };
+  }
+  for (const message of messagesOf(body)) {
+    const problem = paramsProblem(message);
+    if (problem)
+      return { refusal: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } };
   }
   if (!shape.prototypeKey) return { toolCallPrototypeKey: false };
   let toolCallPrototypeKey = false;

@@ -24,6 +24,8 @@ export interface RuntimeMetrics {
   latency: Histogram<Label>;
   /** Turn-contract deviations the server saw on its own (C2, C13, G10). */
   deviations: Counter<(typeof deviationLabels)[number]>;
+  /** OpenTelemetry spans lost: the export queue was full, or their export failed. */
+  spansDropped: Counter<"reason">;
   /**
    * JSON Schema validators compiled in this process (`schemaCompilations`), brought up to date on
    * every scrape: it moves at start and should never move after (a validator compiled per request
@@ -54,6 +56,12 @@ export function createMetrics(): RuntimeMetrics {
     labelNames: deviationLabels,
     registers: [registry],
   });
+  const spansDropped = new Counter({
+    name: "skillpilot_trace_spans_dropped_total",
+    help: "OpenTelemetry spans never exported: reason is queue_full (the bounded export queue was full) or export_failed (the collector did not take them).",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
   let reported = 0;
   const compilations = new Counter({
     name: "skillpilot_schema_compilations_total",
@@ -65,5 +73,12 @@ export function createMetrics(): RuntimeMetrics {
       reported = now;
     },
   });
-  return { registry, calls, latency, deviations, schemaCompilations: compilations };
+  return {
+    registry,
+    calls,
+    latency,
+    deviations,
+    spansDropped,
+    schemaCompilations: compilations,
+  };
 }

@@ -1,4 +1,5 @@
 import {
+  type Attributes,
   context,
   defaultTextMapGetter,
   ROOT_CONTEXT,
@@ -10,8 +11,13 @@ import {
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type BufferConfig,
+} from "@opentelemetry/sdk-trace-base";
 import type { JsonRpcMessage } from "../../contract-model/trace/trace-event.js";
+import { type SpanDropCounter, spanDropMeterProvider } from "./span-drop-counter.js";
 
 /** Where spans go. */
 export interface TracingSettings {
@@ -37,8 +43,14 @@ const asObject = (v: unknown): Record<string, unknown> | undefined =>
  * `mcp.protocol.version`, `network.transport`,
  * `network.protocol.name`, the contract's result code (`coach.result_code`), and on failure
  * `error.type` (`tool_error` or the JSON-RPC code) and `rpc.response.status_code`. No learner data:
- * no arguments, results, session ids or messages. Exported over OTLP/HTTP in batches (the SDK's
- * exporter); the provider is not registered globally.
+ * no arguments, results, session ids or messages. The provider is not registered globally.
+ *
+ * Export never touches a call: a finished span goes into the SDK's batch processor's bounded queue
+ * (`OTEL_BSP_MAX_QUEUE_SIZE`, default 2048) and is sent over OTLP/HTTP in batches, on the event
+ * loop's own time, never awaited by a request. A slow or dead collector fills the queue; the spans
+ * that find it full are dropped, and counted (`spansDropped`, reason `queue_full`), as are those
+ * whose export failed (`export_failed`). The other `OTEL_BSP_*` and `OTEL_EXPORTER_OTLP_TRACES_*`
+ * variables tune the batches and the exporter as the SDK documents.
  */
 export class McpTracing {
   /** The ui:// URI a resources/read span asked for, recorded once it was served. */
@@ -49,14 +61,18 @@ export class McpTracing {
     private readonly tracer: Tracer,
   ) {}
 
-  static create(settings: TracingSettings): McpTracing {
+  static create(settings: TracingSettings, spansDropped?: SpanDropCounter): McpTracing {
+    // The processor's self-observability option is not in the shim's config type (it passes it on).
+    const batching: BufferConfig & Record<string, unknown> = spansDropped
+      ? { selfObsMeterProvider: spanDropMeterProvider(spansDropped) }
+      : {};
     const provider = new BasicTracerProvider({
       resource: resourceFromAttributes({
         "service.name": settings.serviceName,
         "service.version": settings.serviceVersion,
       }),
       spanProcessors: [
-        new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesEndpoint })),
+        new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.tracesEndpoint }), batching),
       ],
     });
     return new McpTracing(
@@ -84,20 +100,22 @@ export class McpTracing {
       (method === "initialize" && typeof params?.protocolVersion === "string"
         ? params.protocolVersion
         : protocolVersion);
+    // Every attribute known at the start, in one object built once (the SDK copies it once).
+    const attributes: Attributes = {
+      "mcp.method.name": method,
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+    };
+    if (message.id !== undefined && message.id !== null)
+      attributes["jsonrpc.request.id"] = String(message.id);
+    if (tool) {
+      attributes["gen_ai.tool.name"] = tool;
+      attributes["gen_ai.operation.name"] = "execute_tool";
+    }
+    if (version) attributes["mcp.protocol.version"] = version;
     const span = this.tracer.startSpan(
       tool ? `${method} ${tool}` : method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          "mcp.method.name": method,
-          "network.transport": "tcp",
-          "network.protocol.name": "http",
-          ...(message.id !== undefined &&
-            message.id !== null && { "jsonrpc.request.id": String(message.id) }),
-          ...(tool && { "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" }),
-          ...(version && { "mcp.protocol.version": version }),
-        },
-      },
+      { kind: SpanKind.SERVER, attributes },
       parent,
     );
     if (
@@ -123,15 +141,28 @@ export class McpTracing {
       span.setAttributes({ "error.type": "tool_error", "coach.result_code": code ?? "TOOL_ERROR" });
       span.setStatus({ code: SpanStatusCode.ERROR, message: code ?? "tool_error" });
     } else if (result) {
-      span.setAttribute("coach.result_code", "OK");
-      const uri = this.uris.get(span);
-      if (uri) span.setAttribute("mcp.resource.uri", uri);
+      this.endOk(span);
+      return;
     }
     span.end();
   }
 
-  /** Export what is buffered and stop. */
-  close(): Promise<void> {
-    return this.provider.shutdown();
+  /**
+   * End a span whose message was answered with a plain result (no JSON-RPC error, no tool error):
+   * what `end` does with such an answer, without it.
+   */
+  endOk(span: Span): void {
+    span.setAttribute("coach.result_code", "OK");
+    const uri = this.uris.get(span);
+    if (uri) span.setAttribute("mcp.resource.uri", uri);
+    span.end();
+  }
+
+  /**
+   * Export what is buffered and stop. A collector that cannot take the last spans (down, failing)
+   * loses them (counted as `export_failed`) and never fails the server's stop.
+   */
+  async close(): Promise<void> {
+    await this.provider.shutdown().catch(() => undefined);
   }
 }

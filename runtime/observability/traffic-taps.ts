@@ -1,18 +1,27 @@
-import type { JsonRpcMessage } from "../../contract-model/trace/trace-event.js";
+import type { Span } from "@opentelemetry/api";
+import { answerMessages, type JsonRpcMessage } from "../../contract-model/trace/trace-event.js";
 import type { ToolShape, TurnFacts } from "../../contract-model/trace/turn-facts.js";
-import type { McpTracing, TracingSettings } from "./tracing.js";
 import { SelfTrace } from "./self-trace.js";
+import type { SpanDropCounter } from "./span-drop-counter.js";
+import type { McpTracing, TracingSettings } from "./tracing.js";
+
+/** The server's HTTP answer to one request, as its body's text: parsed only when a tap needs it. */
+export interface TappedAnswer {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
 
 /** What sees the raw MCP traffic: the server's own trace and OpenTelemetry spans. */
 export interface TrafficTaps {
   /**
    * The client messages of one HTTP request (and the protocol version its header names); returns
-   * what to call with the server's answers once they are known.
+   * what to call with the server's answer once it is known (undefined: none could be read).
    */
   exchange(
     messages: readonly JsonRpcMessage[],
     protocolVersion: string | undefined,
-  ): (answers: readonly JsonRpcMessage[]) => void;
+  ): (answer: TappedAnswer | undefined) => void;
   close(): Promise<void>;
 }
 
@@ -22,9 +31,30 @@ export interface TrafficTapOptions {
   traceFile?: string;
   /** OTLP export (config `openTelemetry`); unset: no spans. */
   tracing?: TracingSettings;
+  /** Where spans lost on the way to the collector are counted. */
+  spansDropped?: SpanDropCounter;
   logHmacKey: string;
   facts: TurnFacts;
   tools: readonly ToolShape[];
+}
+
+/** A JSON-RPC id as a map key (a string id and a number id never meet). */
+const idKey = (id: unknown) => JSON.stringify(id);
+
+/**
+ * Whether an answer is one plain JSON-RPC result: a 200 JSON object with a `result` whose text
+ * names no `error` and no `isError` member anywhere (JSON never escapes a letter of a member name),
+ * so neither a JSON-RPC error nor a tool error — a span's outcome known without parsing it.
+ */
+function plainResult(answer: TappedAnswer | undefined): boolean {
+  if (answer?.status !== 200 || !answer.contentType?.startsWith("application/json")) return false;
+  const { text } = answer;
+  return (
+    text.startsWith("{") &&
+    text.includes('"result"') &&
+    !text.includes('"error"') &&
+    !text.includes('"isError"')
+  );
 }
 
 /**
@@ -41,24 +71,46 @@ export async function openTrafficTaps(
   let tracing: McpTracing | undefined;
   if (options.tracing) {
     const { McpTracing } = await import("./tracing.js");
-    tracing = McpTracing.create(options.tracing);
+    tracing = McpTracing.create(options.tracing, options.spansDropped);
   }
-  const idOf = (m: JsonRpcMessage) => (m.id === undefined ? undefined : JSON.stringify(m.id));
   return {
     exchange(messages, protocolVersion) {
       trace?.record("client", messages);
-      const spans = tracing
-        ? messages.map((m) => ({ id: idOf(m), span: tracing.start(m, protocolVersion) }))
-        : [];
-      return (answers) => {
-        trace?.record("server", answers);
+      const spans = tracing ? startSpans(tracing, messages, protocolVersion) : [];
+      return (answer) => {
+        // The answer's messages, parsed at most once, and only when a tap needs them.
+        let parsed: JsonRpcMessage[] | undefined;
+        const answers = () =>
+          (parsed ??= answer ? answerMessages(answer.contentType, answer.text) : []);
+        trace?.record("server", answers());
+        if (!tracing || spans.length === 0) return;
+        const [only] = spans;
+        if (spans.length === 1 && only.id !== undefined && plainResult(answer)) {
+          tracing.endOk(only.span);
+          return;
+        }
+        const byId = new Map<string, JsonRpcMessage>();
+        for (const a of answers()) if (a.id !== undefined) byId.set(idKey(a.id), a);
         for (const { id, span } of spans)
-          if (span)
-            tracing?.end(span, id === undefined ? undefined : answers.find((a) => idOf(a) === id));
+          tracing.end(span, id === undefined ? undefined : byId.get(id));
       };
     },
     async close() {
       await Promise.all([trace?.close(), tracing?.close()]);
     },
   };
+}
+
+/** A span per client message that has one (requests, notifications), keyed by its id if any. */
+function startSpans(
+  tracing: McpTracing,
+  messages: readonly JsonRpcMessage[],
+  protocolVersion: string | undefined,
+) {
+  const spans: { id: string | undefined; span: Span }[] = [];
+  for (const m of messages) {
+    const span = tracing.start(m, protocolVersion);
+    if (span) spans.push({ id: m.id === undefined ? undefined : idKey(m.id), span });
+  }
+  return spans;
 }

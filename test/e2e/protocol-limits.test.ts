@@ -198,4 +198,51 @@ describe("request limits: no input answers a 5xx (issue #21 items 1 and 9; C5, G
       assert.equal(served.status, 200);
     });
   });
+
+  describe("params a method does not take are -32602 Invalid params with the reason, never -32603 (found by the ingress fuzzer)", () => {
+    const malformed: [method: string, params: unknown, reason: RegExp][] = [
+      ["initialize", {}, /params\.protocolVersion must be a string/],
+      [
+        "initialize",
+        { protocolVersion: "2025-11-25", capabilities: [], clientInfo: {} },
+        /capabilities/,
+      ],
+      [
+        "initialize",
+        { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: 1 } },
+        /clientInfo/,
+      ],
+      ["tools/list", { cursor: 7 }, /params\.cursor must be a string/],
+      ["tools/list", "all", /params must be an object/],
+      ["resources/list", { cursor: {} }, /params\.cursor/],
+      ["resources/templates/list", [], /params must be an object/],
+      ["resources/read", {}, /params\.uri must be a string/],
+      ["resources/read", { uri: 42 }, /params\.uri must be a string/],
+    ];
+    for (const revision of ["2025-11-25", "2026-07-28"])
+      it(`${revision}: each answered 400 with -32602 and what is wrong, with and without a token`, async () => {
+        for (const [method, params, reason] of malformed)
+          for (const credential of [token, undefined]) {
+            const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method, params });
+            const { status, json } = await post(fx, body, revision, credential);
+            const what = `${method} ${JSON.stringify(params)}`;
+            assert.equal(status, 400, what);
+            assert.equal(json.error?.code, -32602, what);
+            assert.match(String(json.error?.message), reason, what);
+          }
+      });
+
+    it("well-formed params still pass: a list without params, a cursor string, a read of a page", async () => {
+      for (const [method, params] of [
+        ["tools/list", undefined],
+        ["tools/list", {}],
+        ["resources/list", {}],
+      ] as const) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params && { params }) });
+        const { status, json } = await post(fx, body, "2025-11-25", token);
+        assert.equal(status, 200, `${method}: ${JSON.stringify(json)}`);
+        assert.equal(json.error, undefined, method);
+      }
+    });
+  });
 });

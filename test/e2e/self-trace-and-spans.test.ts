@@ -155,4 +155,57 @@ describe("the server's own trace and OpenTelemetry spans, both off by default (G
     assert.equal(propagated.traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
     assert.equal(propagated.parentSpanId, "00f067aa0ba902b7");
   });
+
+  it("in the 2025 era, whose answers are event streams, records and spans them the same way", async () => {
+    const receiver = await otlpReceiver();
+    const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-self-trace-"));
+    const traceFile = path.join(dir, "self-trace.jsonl");
+    const fx = await startFixture({ traceFile, openTelemetry: { tracesEndpoint: receiver.url } });
+    let sid = "";
+    try {
+      sid = await fx.newSession("self-trace-2025");
+      const client = await connectClient(fx, "2025 stateless (SDK v1)");
+      const read = await client.callTool("get_skillpilot_learning_context", {
+        learningSessionId: sid,
+      });
+      assert.ok(!read.isError);
+      const stale = await client.callTool("choose_skillpilot_option", {
+        learningSessionId: sid,
+        expectedStateVersion: 99,
+        clientRequestId: randomUUID(),
+        option: "x",
+      });
+      assert.ok(stale.isError);
+      await client.close();
+    } finally {
+      await fx.close();
+      await receiver.close();
+    }
+    const text = await readFile(traceFile, "utf8");
+    await rm(dir, { recursive: true, force: true });
+    const served = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as WireObject)
+      .filter((e) => e.from === "server");
+    assert.ok(
+      served.some((e) => JSON.stringify(e).includes('"stateVersion"')),
+      "the context answer's result is in the trace",
+    );
+    const spans = receiver.bodies.flatMap((b) =>
+      (b.resourceSpans as WireObject[]).flatMap((r) =>
+        (r.scopeSpans as WireObject[]).flatMap((s) => s.spans as WireObject[]),
+      ),
+    );
+    const calls = spans.filter((s) => String(s.name).startsWith("tools/call "));
+    assert.deepEqual(
+      calls.map((s) => [s.name, attrs(s)["coach.result_code"]]),
+      [
+        ["tools/call get_skillpilot_learning_context", "OK"],
+        ["tools/call choose_skillpilot_option", attrs(calls[1])["coach.result_code"]],
+      ],
+    );
+    assert.notEqual(attrs(calls[1])["coach.result_code"], "OK");
+    assert.equal(attrs(calls[1])["error.type"], "tool_error");
+  });
 });

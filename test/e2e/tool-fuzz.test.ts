@@ -5,9 +5,8 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import type { ToolName } from "../../generated/handlers.gen.js";
 import { toolDescriptors } from "../../generated/tools.gen.js";
-import * as validators from "../../generated/validators.gen.js";
 import { inputValidators } from "../../runtime/mcp/input-validators.js";
-import { CoachDriver, type Out } from "../runtime/support/coach-driver.js";
+import { CoachDriver } from "../runtime/support/coach-driver.js";
 import {
   errorCode,
   eras,
@@ -16,6 +15,14 @@ import {
   type ToolResult,
 } from "../runtime/support/mcp-clients.js";
 import { repoRoot, useServedClient } from "../runtime/support/runtime-fixture.js";
+import { seedArgumentPools } from "./support/argument-pools.js";
+import {
+  mutated,
+  outputValidator,
+  type Pools,
+  type Schema,
+  valid,
+} from "./support/tool-arguments.js";
 
 /**
  * Issue #15 item 6 (G9, C5, C14): every tool, through the real MCP client of both protocol eras,
@@ -39,121 +46,6 @@ const documentedCodes = new Set<string>(
 /** JSON-RPC Invalid params: the SDK's answer to a tools/call whose arguments are not an object. */
 const INVALID_PARAMS = -32602;
 
-interface Schema {
-  type?: string;
-  enum?: unknown[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  minItems?: number;
-  maxItems?: number;
-  minimum?: number;
-  maximum?: number;
-  pattern?: string;
-  format?: string;
-  maxLength?: number;
-}
-
-/** Real values seen on the wire, by property name: valid inputs pick them half of the time. */
-type Pools = Record<string, unknown[]>;
-
-/** An arbitrary of values valid under `schema` (the subset of JSON Schema the tool inputs use). */
-function valid(schema: Schema, pools: Pools, name = ""): fc.Arbitrary<unknown> {
-  const pool = pools[name];
-  const own = ((): fc.Arbitrary<unknown> => {
-    if (schema.enum) return fc.constantFrom(...schema.enum);
-    switch (schema.type) {
-      case "object": {
-        const props = Object.entries(schema.properties ?? {});
-        return fc.record(Object.fromEntries(props.map(([k, s]) => [k, valid(s, pools, k)])), {
-          requiredKeys: schema.required ?? [],
-        });
-      }
-      case "array":
-        return fc.array(valid(schema.items ?? {}, pools), {
-          minLength: schema.minItems ?? 0,
-          maxLength: Math.min(schema.maxItems ?? 8, 8),
-        });
-      case "boolean":
-        return fc.boolean();
-      case "integer":
-        return fc.integer({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6 });
-      case "string":
-        if (schema.format === "uuid") return fc.uuid();
-        if (schema.pattern)
-          return fc
-            .stringMatching(new RegExp(schema.pattern, "u"))
-            .filter((s) => s.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY));
-        return fc.string({ maxLength: schema.maxLength ?? 40 });
-      default:
-        throw new Error(`the fuzz generator does not know schema ${JSON.stringify(schema)}`);
-    }
-  })();
-  return pool && pool.length > 0 ? fc.oneof(fc.constantFrom(...pool), own) : own;
-}
-
-/** No own `__proto__` anywhere: an SDK client may drop it (prototype-keys.test.ts covers it raw). */
-const noProtoKey = (v: unknown) => !JSON.stringify(v ?? null).includes('"__proto__"');
-
-/** Values of every kind, for swapping in where the schema wants another. */
-const strange: fc.Arbitrary<unknown> = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }).filter(noProtoKey),
-  fc.string({ maxLength: 300 }),
-  fc.string({ unit: "grapheme", maxLength: 50 }),
-  fc.constant("x".repeat(20_000)),
-  fc.constant("sps_\u0000\u202e/../../etc/passwd"),
-  fc.double(),
-  fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
-  fc.constantFrom(-1, 0.5, 1e308, -0, 2 ** 53, null, true, false, [], {}, ""),
-  // 200 levels of nesting.
-  fc.constant(JSON.parse(`${"[".repeat(200)}1${"]".repeat(200)}`)),
-);
-
-/** Mutated or junk argument sets derived from a valid one. */
-function mutated(schema: Schema, base: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  const names = Object.keys(schema.properties ?? {});
-  const required = schema.required ?? [];
-  const asObject = base as fc.Arbitrary<Record<string, unknown>>;
-  const extraKey = fc
-    .oneof(
-      fc.constantFrom("constructor", "prototype", "toString", "learnerAnswer", "notes", ""),
-      fc.string({ maxLength: 20 }),
-    )
-    .filter((k) => !names.includes(k) && k !== "__proto__");
-  return fc.oneof(
-    // A required property missing.
-    {
-      weight: 2,
-      arbitrary: fc.tuple(asObject, fc.constantFrom(...required)).map(([v, k]) => {
-        const { [k]: _dropped, ...rest } = v;
-        return rest;
-      }),
-    },
-    // An unknown property (C5).
-    {
-      weight: 2,
-      arbitrary: fc.tuple(asObject, extraKey, strange).map(([v, k, x]) => ({ ...v, [k]: x })),
-    },
-    // A property of the wrong type, shape or range.
-    {
-      weight: 3,
-      arbitrary: fc
-        .tuple(asObject, fc.constantFrom(...names), strange)
-        .map(([v, k, x]) => ({ ...v, [k]: x })),
-    },
-    // Several at once.
-    {
-      weight: 2,
-      arbitrary: fc
-        .tuple(asObject, fc.dictionary(fc.constantFrom(...names), strange, { maxKeys: 4 }))
-        .map(([v, d]) => ({ ...v, ...d })),
-    },
-    // Junk for the whole argument set: arrays, strings, numbers, null, random objects.
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).filter(noProtoKey) },
-    { weight: 1, arbitrary: fc.constantFrom(null, [], "", 0, {}) },
-  );
-}
-
 type Outcome =
   | { kind: "result"; result: ToolResult }
   | { kind: "rpcError"; code: number | undefined; message: string };
@@ -166,13 +58,6 @@ async function call(client: CoachClient, tool: string, args: unknown): Promise<O
   }
 }
 
-const pascal = (snake: string) =>
-  snake.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
-const outputValidator = (tool: string) =>
-  (validators as Record<string, unknown>)[`validate${pascal(tool)}Output`] as (
-    data: unknown,
-  ) => boolean;
-
 for (const era of eras) {
   describe(`tool fuzz, ${era}: schema-derived and mutated arguments (issue #15 item 6; G9, C5, C14; FUZZ_SEED=${SEED})`, function () {
     this.timeout(180_000);
@@ -182,46 +67,7 @@ for (const era of eras) {
 
     before(async () => {
       probe = new Database(served.fx.dbFile, { readonly: true });
-      const d = new CoachDriver(served.client, served.fx);
-      const add = (name: string, value: unknown) => {
-        pools[name] = [...(pools[name] ?? []), value];
-      };
-      // A new learner (an open choice), one with a goal active, one whose recall is due with an
-      // open batch and its grading capability, one with a finished skill (assessment), and a deck.
-      const fresh = await d.fx.newSession(`fuzz-fresh-${era}`);
-      const open = await d.context(fresh);
-      for (const o of open.options) add("option", o.payload);
-      const active = await d.sessionWithMastered(`fuzz-active-${era}`, 0);
-      const { sid: recallSid, ctx } = await d.sessionWithMastered(`fuzz-recall-${era}`, 1);
-      d.advanceDays(2);
-      await d.master(ctx);
-      const started = await d.ok("start_skillpilot_verified_recall", {
-        learningSessionId: recallSid,
-      });
-      add("batchCapability", started.batchCapability);
-      add(
-        "gradingCapability",
-        (
-          await d.ok("get_skillpilot_verified_recall_answers", {
-            learningSessionId: recallSid,
-            batchCapability: started.batchCapability,
-          })
-        ).gradingCapability,
-      );
-      const exam = await d.sessionWithMastered(`fuzz-exam-${era}`, 5);
-      if (exam.ctx.currentStep?.assessmentCapability)
-        add("assessmentCapability", exam.ctx.currentStep.assessmentCapability);
-      const deck = await d.call("start_skillpilot_memory_practice", {
-        learningSessionId: active.sid,
-      });
-      const practice = (deck._meta as Out | undefined)?.["skillpilot/memoryPractice"];
-      if (practice) add("practiceCapability", practice.practiceCapability);
-      for (const sid of [fresh, active.sid, recallSid, exam.sid]) {
-        add("learningSessionId", sid);
-        add("expectedStateVersion", (await d.context(sid)).stateVersion);
-      }
-      for (const goalId of ["git-basics.repository", "git-basics.staging", "git-basics.commit"])
-        add("goalId", goalId);
+      Object.assign(pools, await seedArgumentPools(new CoachDriver(served.client, served.fx), era));
     });
     after(() => probe?.close());
 
@@ -278,7 +124,7 @@ for (const era of eras) {
       if (!result.isError) {
         assert.ok(!expectInvalid, `invalid arguments succeeded (${context})`);
         assert.ok(
-          outputValidator(tool)(result.structuredContent),
+          outputValidator(tool)?.(result.structuredContent),
           `output outside the schema (${context})`,
         );
         return;
