@@ -76,13 +76,8 @@ export function decideTag(call: TagCall): TagDecision {
       staleTags: stale,
     };
   }
-  if (held.digest === current)
-    return {
-      action: "signal",
-      reason: "the tool is unchanged",
-      servedDigest: current,
-      staleTags: stale,
-    };
+  // Equal digests are not enough: the digest leaves `_meta` out, where a change can still break the
+  // host (e.g. `_meta.ui.visibility` taking the tool from the model). Contract-Diff decides.
   const change = current === undefined ? "not-current" : call.classify(held.digest);
   if (change === "server-only" || change === "PATCH" || change === "MINOR")
     return {

@@ -151,8 +151,13 @@ function heldSets(
     for (const [name, digest] of Object.entries(set.digests)) {
       const now = descriptorOf.get(name);
       const heldDescriptor = byDigest.get(digest);
-      if (!now || current.get(name) === digest || !heldDescriptor) {
+      if (!now || !heldDescriptor) {
         entries.set(name, { digest });
+        continue;
+      }
+      // The same definition, `_meta` included (the digest leaves it out): nothing to classify.
+      if (current.get(name) === digest && canonicalize(heldDescriptor) === canonicalize(now)) {
+        entries.set(name, { digest, change: "server-only" });
         continue;
       }
       const key = `${digest} ${name}`;

@@ -45,13 +45,20 @@ describe("evolution/definition-tags: the server's decision table", () => {
   });
 
   it("signals when the called tool is unchanged, or changed compatibly, and serves it as current", () => {
-    assert.equal(decideTag(call({ held: "d-now" })).action, "signal");
+    // An unchanged tool is Contract-Diff's `server-only`: signalled.
+    assert.equal(decideTag(call({ held: "d-now", change: "server-only" })).action, "signal");
     for (const change of ["server-only", "PATCH", "MINOR"] as const) {
       const d = decideTag(call({ change }));
       assert.equal(d.action, "signal", change);
       assert.equal(d.servedDigest, "d-now");
       assert.deepEqual(staleTagsMeta(d), { [staleTagsMetaKey]: ["tools/list"] });
     }
+  });
+
+  it("does not take equal digests for an unchanged tool: the digest leaves out _meta, where a change can break", () => {
+    // e.g. _meta.ui.visibility made the tool app-only: same digest, Contract-Diff says incompatible.
+    const d = decideTag(call({ held: "d-now", change: "incompatible" }));
+    assert.equal(d.action, "reject");
   });
 
   it("honours an incompatible change only while the held definition is still served", () => {
