@@ -63,6 +63,39 @@ export const statements = {
   raiseFloor: named("sp_raise_floor", numbered(floorSql.raise)),
 };
 
+/**
+ * The reads a write announced (`WriteOpening`) as one statement: the learner row, and beside it the
+ * live idempotency record under the key (`idem_*`, null when none) and the token's spend record
+ * (`spent_by`, null when unspent) — each at most one row (unique keys), so the joins never
+ * multiply the learner row. Named by which parts it has.
+ */
+export function openingRead(idempotency: boolean, spend: boolean): NamedStatement {
+  const columns = ["s.state_version", "s.state_json", "s.progress"];
+  const joins: string[] = [];
+  let n = 1;
+  if (idempotency) {
+    columns.push(
+      "i.fingerprint AS idem_fingerprint",
+      "i.response AS idem_response",
+      "i.created_at AS idem_created_at",
+      "i.expires_at AS idem_expires_at",
+    );
+    joins.push(
+      `LEFT JOIN idempotency_records i ON i.session_id = $${n + 1} AND i.tool_name = $${n + 2} ` +
+        `AND i.client_request_id = $${n + 3} AND i.expires_at > $${n + 4}`,
+    );
+    n += 4;
+  }
+  if (spend) {
+    columns.push("c.use_key AS spent_by");
+    joins.push(`LEFT JOIN spent_capabilities c ON c.jti = $${n + 1}`);
+  }
+  return named(
+    `sp_open${idempotency ? "_key" : ""}${spend ? "_spend" : ""}`,
+    `SELECT ${columns.join(", ")} FROM (${learnerSelect("$1")}) s ${joins.join(" ")}`,
+  );
+}
+
 /** How a write transaction opens (every write of the store runs SERIALIZABLE). */
 export const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
 

@@ -9,12 +9,22 @@ import {
   heldWrites,
   type LearnerRow,
   type NamedStatement,
+  openingRead,
   statements,
   toLearnerSnapshot,
   VERSION_MOVED,
 } from "./postgres-statements.js";
 import { sessionValues, toSession, type SessionRow } from "./session-row.js";
 import type { IdempotencyKey, WriteOpening, WriteTx } from "../domain/ports/coach-store.js";
+
+/** The row of the opening read: the learner, and the announced records beside it. */
+interface OpeningRow extends LearnerRow {
+  idem_fingerprint?: string | null;
+  idem_response: string;
+  idem_created_at: string;
+  idem_expires_at: number | string;
+  spent_by?: string | null;
+}
 
 /** A named statement with its values, as the connection sends it. */
 type Outgoing = NamedStatement & { values: unknown[] };
@@ -48,8 +58,8 @@ const sameKey = (a: IdempotencyKey, b: IdempotencyKey) =>
  * go out without waiting for the answers before them, each with its own sync point), so whatever
  * is due goes out together and its answers come back together:
  *  - BEGIN goes out with the first reads: those the write announced (`WriteOpening`: the learner,
- *    the idempotency record, the spend record of the capability), which the work's calls then
- *    get without asking the server again;
+ *    the idempotency record, the spend record of the capability, read by one statement), which
+ *    the work's calls then get without asking the server again;
  *  - writes whose answer nobody waits for (state, progress, receipt, idempotency record, the spend
  *    of a fresh token) are held and sent as one statement with the next read or with the COMMIT,
  *    so a write of the write pipeline takes two round trips. A held state update that matched no
@@ -182,29 +192,35 @@ export class PostgresWriteTx {
     };
   }
 
-  /** Send the announced reads with BEGIN (one round trip); the work's calls get their answers. */
+  /**
+   * Send the announced reads with BEGIN (one round trip, one statement); the work's calls get
+   * their answers.
+   */
   async open(opening: WriteOpening): Promise<void> {
     const { learnerId, idempotency, capabilityJti } = opening;
-    const reads: Outgoing[] = [{ ...statements.learner, values: [learnerId] }];
-    if (idempotency)
-      reads.push({
-        ...statements.idempotency,
-        values: idempotencyLookup(idempotency.key, idempotency.now),
-      });
-    if (capabilityJti) reads.push({ ...statements.spentBy, values: [capabilityJti] });
-    const { results } = await this.send(reads);
-    const rest = results.slice(1);
-    this.opened.learner = { learnerId, row: results[0].rows[0] as LearnerRow | undefined };
-    if (idempotency)
+    const values: unknown[] = [learnerId];
+    if (idempotency) values.push(...idempotencyLookup(idempotency.key, idempotency.now));
+    if (capabilityJti) values.push(capabilityJti);
+    const statement = openingRead(idempotency !== undefined, capabilityJti !== undefined);
+    const row = (await this.send([{ ...statement, values }])).results[0].rows[0] as
+      | OpeningRow
+      | undefined;
+    this.opened.learner = { learnerId, row };
+    // Without the learner row nothing else was read: the work fails on the learner first.
+    if (idempotency && row)
       this.opened.idempotency = {
         ...idempotency,
-        row: rest.shift()?.rows[0] as IdempotencyRow | undefined,
+        row: row?.idem_fingerprint
+          ? {
+              fingerprint: row.idem_fingerprint,
+              response: row.idem_response,
+              created_at: row.idem_created_at,
+              expires_at: row.idem_expires_at,
+            }
+          : undefined,
       };
-    if (capabilityJti)
-      this.opened.spentBy = {
-        jti: capabilityJti,
-        use: (rest.shift()?.rows[0] as { use_key: string } | undefined)?.use_key,
-      };
+    if (capabilityJti && row)
+      this.opened.spentBy = { jti: capabilityJti, use: row.spent_by ?? undefined };
   }
 
   /** An opened answer for a call that matches it, given once. */
@@ -241,17 +257,24 @@ export class PostgresWriteTx {
     if (!this.begun && (writes || commit || this.held.length > 0)) await this.begin();
     const sent: Promise<pg.QueryResult>[] = [];
     const opens = !this.begun;
-    if (opens) sent.push(this.client.query(BEGIN));
     let writesAt = -1;
-    if (this.held.length > 0) {
-      writesAt = sent.length;
-      sent.push(this.client.query(combinedWrites(this.held)));
-      this.held = [];
-      this.heldRows = new Set();
+    const tailAt = (opens ? 1 : 0) + (this.held.length > 0 ? 1 : 0);
+    // One socket write for the exchange (the driver writes each statement as it is queried).
+    const socket = (this.client as unknown as pg.Client).connection.stream;
+    socket.cork();
+    try {
+      if (opens) sent.push(this.client.query(BEGIN));
+      if (this.held.length > 0) {
+        writesAt = sent.length;
+        sent.push(this.client.query(combinedWrites(this.held)));
+        this.held = [];
+        this.heldRows = new Set();
+      }
+      for (const statement of tail) sent.push(this.client.query(statement));
+      if (commit) sent.push(this.client.query(COMMIT));
+    } finally {
+      socket.uncork();
     }
-    const tailAt = sent.length;
-    for (const statement of tail) sent.push(this.client.query(statement));
-    if (commit) sent.push(this.client.query(COMMIT));
     if (sent.length === 0) return { results: [] };
     this.touched = true;
     const settled = await Promise.allSettled(sent);
