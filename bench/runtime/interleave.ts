@@ -11,6 +11,8 @@ export interface Scenario {
    * with the stretch's length in seconds: e.g. topping up the learners its calls use up.
    */
   prepare?: (seconds: number) => Promise<void>;
+  /** The CPU time (ms) its database server has used so far, when it runs on one. */
+  databaseCpu?: () => number | undefined;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function interleave(
     const order = round % 2 === 0 ? rotated : rotated.reverse();
     for (const s of order) {
       await s.prepare?.(sliceSeconds + rewarmMs / 1000);
-      slices.get(s.name)!.push(await drive(s.calls, sliceSeconds, rewarmMs, s.pids));
+      slices.get(s.name)!.push(await drive(s.calls, sliceSeconds, rewarmMs, s.pids, s.databaseCpu));
     }
   }
   return slices;

@@ -11,6 +11,8 @@ export interface Measurement {
   seconds: number;
   /** Server CPU used meanwhile (ms), from /proc; undefined without a pid or /proc. */
   serverCpuMs?: number;
+  /** The database server's CPU used meanwhile (ms), for a scenario on one. */
+  databaseCpuMs?: number;
 }
 
 /** A scenario's figures, from one or more measurements. */
@@ -25,6 +27,8 @@ export interface Result {
   p99: number;
   /** Server CPU time per unit (ms). */
   serverCpuMs?: number;
+  /** The database server's CPU time per unit (ms), for a scenario on one. */
+  databaseCpuMs?: number;
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -44,13 +48,14 @@ function cpuOf(pids: readonly (number | undefined)[]): number | undefined {
 /**
  * Run every client's call in a loop for `seconds` (after `warmupMs` of unmeasured calls, so JIT and
  * caches settle) and measure latencies and the server processes' CPU time (summed, when a scenario
- * spreads its calls over several).
+ * spreads its calls over several), and with `databaseCpu` (CPU ms used so far) the database's.
  */
 export async function drive(
   calls: Call[],
   seconds: number,
   warmupMs: number,
   serverPid?: number | readonly (number | undefined)[],
+  databaseCpu?: () => number | undefined,
 ): Promise<Measurement> {
   const pids =
     serverPid === undefined ? [] : typeof serverPid === "number" ? [serverPid] : serverPid;
@@ -65,6 +70,7 @@ export async function drive(
   const start = performance.now();
   const end = start + seconds * 1000;
   const cpuBefore = pids.length ? cpuOf(pids) : undefined;
+  const databaseBefore = databaseCpu?.();
   await Promise.all(
     calls.map(async (call) => {
       while (performance.now() < end) {
@@ -77,12 +83,15 @@ export async function drive(
   );
   const elapsed = (performance.now() - start) / 1000;
   const cpuAfter = pids.length ? cpuOf(pids) : undefined;
+  const databaseAfter = databaseCpu?.();
   return {
     latencies,
     errors,
     seconds: elapsed,
     serverCpuMs:
       cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    ...(databaseBefore !== undefined &&
+      databaseAfter !== undefined && { databaseCpuMs: databaseAfter - databaseBefore }),
   };
 }
 
@@ -93,6 +102,9 @@ export function summarize(name: string, parts: Measurement[], unit?: string): Re
   const cpu = parts.every((p) => p.serverCpuMs !== undefined)
     ? parts.reduce((sum, p) => sum + p.serverCpuMs!, 0)
     : undefined;
+  const database = parts.every((p) => p.databaseCpuMs !== undefined)
+    ? parts.reduce((sum, p) => sum + p.databaseCpuMs!, 0)
+    : undefined;
   return {
     name,
     ...(unit && { unit }),
@@ -102,6 +114,7 @@ export function summarize(name: string, parts: Measurement[], unit?: string): Re
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     ...(cpu !== undefined && { serverCpuMs: cpu / latencies.length }),
+    ...(database !== undefined && { databaseCpuMs: database / latencies.length }),
   };
 }
 

@@ -18,6 +18,7 @@ import { postgresRoundTrips, type RoundTrips } from "./postgres-round-trips.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
 import { type RecallPool, seededRecallPool } from "./recall-pool.js";
 import { openRecallSeeder, type RecallSeeder, recallRounds } from "./recall-round.js";
+import { processTreeCpuMs } from "./server-process.js";
 
 /** The PostgreSQL scenarios and how to stop what they run on. */
 export interface PostgresColumn {
@@ -59,6 +60,9 @@ export async function postgresColumn(
   };
   try {
     const pids = cluster.instances.map((p) => p.child.pid);
+    // The database server's own CPU, measured beside the instances' (never added to theirs).
+    const postmaster = pg.pid();
+    const databaseCpu = () => (postmaster ? processTreeCpuMs(postmaster) : undefined);
     const origin = cluster.instances[0].origin;
     const names = (prefix: string) => Array.from({ length: clients }, (_, i) => `${prefix}${i}`);
     const one = await activeLearners(origin, callers[0], names("pg-one-"), book.bind);
@@ -78,22 +82,34 @@ export async function postgresColumn(
       Array.from({ length: clients }, (_, i) => recallRounds(on(i), from.next(i)));
     return {
       oneInstance: [
-        { name: "pg1 context", calls: contextCalls(callers.slice(0, 1), one), pids: [pids[0]] },
-        { name: "pg1 complete", calls: completeCalls(callers.slice(0, 1), one), pids: [pids[0]] },
+        {
+          name: "pg1 context",
+          calls: contextCalls(callers.slice(0, 1), one),
+          pids: [pids[0]],
+          databaseCpu,
+        },
+        {
+          name: "pg1 complete",
+          calls: completeCalls(callers.slice(0, 1), one),
+          pids: [pids[0]],
+          databaseCpu,
+        },
         {
           name: "pg1 recall",
           calls: rounds(onOne, () => callers[0]),
           pids: [pids[0]],
+          databaseCpu,
           prepare: (seconds) => onOne.prepare(seconds),
         },
       ],
       twoInstances: [
-        { name: "pg2 context", calls: contextCalls(callers, two), pids },
-        { name: "pg2 complete", calls: completeCalls(callers, two), pids },
+        { name: "pg2 context", calls: contextCalls(callers, two), pids, databaseCpu },
+        { name: "pg2 complete", calls: completeCalls(callers, two), pids, databaseCpu },
         {
           name: "pg2 recall",
           calls: rounds(onTwo, (i) => callers[i % 2]),
           pids,
+          databaseCpu,
           prepare: (seconds) => onTwo.prepare(seconds),
         },
       ],

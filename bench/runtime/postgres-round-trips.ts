@@ -2,15 +2,15 @@
  * Round trips to PostgreSQL per call (issue #25 item 3), counted rather than timed: the runtime's
  * own services in this process, on the benchmark's PostgreSQL database and configuration, call
  * `callTool` (the dispatcher, no HTTP) for context reads, goal completions and Verified Recall
- * rounds while every query the `pg` driver sends is counted. The driver sends one query at a time
- * and waits for its answer (no pipelining), so queries are round trips. Sessions are read once
- * before counting, as a serving instance has them cached.
+ * rounds while the round trips of every `pg` connection are counted: a request sent while its
+ * connection waits for no answer (statements pipelined behind an unanswered one share its round
+ * trip; see round-trip-counter.ts). Sessions are read once before counting, as a serving instance
+ * has them cached.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import type { ToolName } from "../../generated/handlers.gen.js";
 import { closeServices, createServices } from "../../runtime/boot.js";
 import { loadConfig } from "../../runtime/config/config.js";
@@ -18,6 +18,7 @@ import { launchSession } from "../../runtime/domain/launch.js";
 import type { RuntimeServices } from "../../runtime/services.js";
 import { callInProcess } from "./in-process-call.js";
 import { seedRecallLearners } from "./recall-round.js";
+import { countRoundTrips as counted } from "../../test/runtime/support/round-trip-counter.js";
 
 /** Round trips per call (per round for recall). */
 export interface RoundTrips {
@@ -27,23 +28,6 @@ export interface RoundTrips {
 }
 
 const CALLS = 20;
-
-/** Count the queries `pg` sends while `work` runs (this process only). */
-async function counted(work: () => Promise<void>): Promise<number> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const query = proto.query;
-  let queries = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    queries++;
-    return query.apply(this, args);
-  };
-  try {
-    await work();
-  } finally {
-    proto.query = query;
-  }
-  return queries;
-}
 
 const call = (services: RuntimeServices, name: ToolName, args: Record<string, unknown>) =>
   callInProcess(services, name, args) as unknown as Promise<Record<string, unknown>>;

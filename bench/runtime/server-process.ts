@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * Start a Node server process in `root` (its stdout is watched, stderr inherited) and wait for the
@@ -36,19 +36,46 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** The fields of /proc/<pid>/stat after the command name (state, ppid, …); undefined if gone. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock ticks (100 per second on Linux) of the given stat fields, in ms. */
+const ticksMs = (fields: string[], ...at: number[]) =>
+  at.reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+
 /**
  * CPU time (user + system, all threads) a process has used so far, in ms, from /proc. Clock ticks
  * are 100 per second on Linux; undefined where /proc is missing.
  */
 export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
+  const fields = statFields(pid);
+  return fields && ticksMs(fields, 11, 12);
+}
+
+/**
+ * CPU time a server of several processes has used so far, in ms: the parent (e.g. the PostgreSQL
+ * postmaster), its live children (one backend per connection, the background workers) and the
+ * children it has reaped. A child that exits between two readings moves its time from the live sum
+ * into the reaped one, so the difference of two readings stays the time used in between.
+ */
+export function processTreeCpuMs(pid: number): number | undefined {
+  const own = statFields(pid);
+  if (!own) return undefined;
+  let sum = ticksMs(own, 11, 12, 13, 14);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (fields && Number(fields[1]) === pid) sum += ticksMs(fields, 11, 12);
   }
+  return sum;
 }
 
 /** Resident set size of a process (bytes), from /proc; undefined where /proc is missing. */

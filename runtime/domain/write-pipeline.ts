@@ -8,7 +8,12 @@ import type { GoalProgress, LearnerSnapshot, LearnerState } from "./learner-stat
 import { openSession } from "./session-gate.js";
 import { CoachError } from "../errors.js";
 import { randomId } from "../random-pool.js";
-import { StateVersionMismatch, type IdempotencyKey, type WriteTx } from "./ports/coach-store.js";
+import {
+  StateVersionMismatch,
+  type IdempotencyKey,
+  type WriteOpening,
+  type WriteTx,
+} from "./ports/coach-store.js";
 import { TxReplayStore } from "./tx-replay-store.js";
 
 /** What a rule sees before the transaction (step 3). */
@@ -149,6 +154,12 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
     const fingerprint = key || spent ? canonicalSha256({ tool: rule.tool, input }) : "";
     if (flightKey) inFlight.add(flightKey);
     try {
+      // The reads the transaction starts with, so a database server gets them with its BEGIN.
+      const opening: WriteOpening = {
+        learnerId: session.learnerId,
+        ...(key && { idempotency: { key, now: now.getTime() } }),
+        ...(spent && { capabilityJti: spent.jti }),
+      };
       const response = await deps.store.write(async (tx): Promise<string | ToolOutput<N>> => {
         const snapshot = await tx.loadLearner(session.learnerId);
         facts.stateVersion = snapshot.stateVersion;
@@ -218,7 +229,7 @@ export function writeHandler<N extends ToolName, Auth = undefined, Value = undef
           expiresAt: now.getTime() + deps.idempotencyTtlSeconds * 1000,
         });
         return serialized;
-      });
+      }, opening);
       // Parsing the stored text makes a first answer and its replay the same bytes (G6).
       const output =
         typeof response === "string" ? (JSON.parse(response) as ToolOutput<N>) : response;

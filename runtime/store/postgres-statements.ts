@@ -40,13 +40,8 @@ export const statements = {
     "SELECT fingerprint, response, created_at, expires_at FROM idempotency_records " +
       "WHERE session_id = $1 AND tool_name = $2 AND client_request_id = $3 AND expires_at > $4",
   ),
-  // A fresh token (the common case) costs this one statement; only a token seen before is looked
-  // up. Under SERIALIZABLE a concurrent spend of the same token is a serialization failure (retried).
-  spend: named(
-    "sp_spend",
-    "INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES ($1, $2, $3) " +
-      "ON CONFLICT (jti) DO NOTHING",
-  ),
+  // The spend record of a token: none means fresh (the insert is then held with the other writes;
+  // a concurrent spend of the same token makes one of the two a serialization failure, retried).
   spentBy: named("sp_spent_by", "SELECT use_key FROM spent_capabilities WHERE jti = $1"),
   learnerByName: named("sp_learner_by_name", "SELECT id FROM learners WHERE external_name = $1"),
   insertLearner: named(
@@ -68,17 +63,44 @@ export const statements = {
   raiseFloor: named("sp_raise_floor", numbered(floorSql.raise)),
 };
 
+/**
+ * The reads a write announced (`WriteOpening`) as one statement: the learner row, and beside it the
+ * live idempotency record under the key (`idem_*`, null when none) and the token's spend record
+ * (`spent_by`, null when unspent) — each at most one row (unique keys), so the joins never
+ * multiply the learner row. Named by which parts it has.
+ */
+export function openingRead(idempotency: boolean, spend: boolean): NamedStatement {
+  const columns = ["s.state_version", "s.state_json", "s.progress"];
+  const joins: string[] = [];
+  let n = 1;
+  if (idempotency) {
+    columns.push(
+      "i.fingerprint AS idem_fingerprint",
+      "i.response AS idem_response",
+      "i.created_at AS idem_created_at",
+      "i.expires_at AS idem_expires_at",
+    );
+    joins.push(
+      `LEFT JOIN idempotency_records i ON i.session_id = $${n + 1} AND i.tool_name = $${n + 2} ` +
+        `AND i.client_request_id = $${n + 3} AND i.expires_at > $${n + 4}`,
+    );
+    n += 4;
+  }
+  if (spend) {
+    columns.push("c.use_key AS spent_by");
+    joins.push(`LEFT JOIN spent_capabilities c ON c.jti = $${n + 1}`);
+  }
+  return named(
+    `sp_open${idempotency ? "_key" : ""}${spend ? "_spend" : ""}`,
+    `SELECT ${columns.join(", ")} FROM (${learnerSelect("$1")}) s ${joins.join(" ")}`,
+  );
+}
+
 /** How a write transaction opens (every write of the store runs SERIALIZABLE). */
 export const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
 
-/**
- * BEGIN and the learner read in one round trip: a simple-protocol query of two statements, which
- * carries no parameters, so the learner id is written into it — only ever a safe integer.
- */
-export function beginWithLearner(learnerId: number): string {
-  if (!Number.isSafeInteger(learnerId)) throw new Error("learner id is not an integer");
-  return `${BEGIN}; ${learnerSelect(String(learnerId))}`;
-}
+/** How it ends; in a transaction a failed statement has aborted, the server rolls back instead. */
+export const COMMIT = "COMMIT";
 
 /** A learner row as the learner statements return it (`progress` parsed by the driver). */
 export interface LearnerRow {
@@ -103,7 +125,7 @@ export interface HeldWrite {
   row: string;
   sql: string;
   values: unknown[];
-  /** A state update: the statement reports whether it matched the expected version. */
+  /** A state update: the statement fails unless it matched the expected version. */
   checksVersion?: boolean;
 }
 
@@ -135,6 +157,14 @@ export const heldWrites = {
       "recorded_at) VALUES ($1, $2, $3, $4, $5, $6)",
     values,
   }),
+  // Plain INSERT: the transaction read the token as unspent, so a row there now is a concurrent
+  // spend, which fails this statement (a serialization failure) rather than being skipped.
+  spend: (jti: string, use: string, expiresAt: number): HeldWrite => ({
+    kind: "spend",
+    row: `spend:${jti}`,
+    sql: "INSERT INTO spent_capabilities (jti, use_key, expires_at) VALUES ($1, $2, $3)",
+    values: [jti, use, expiresAt],
+  }),
   // An expired record under the same key is overwritten by the new operation.
   saveIdempotency: (values: unknown[], key: string): HeldWrite => ({
     kind: "idempotency",
@@ -162,15 +192,19 @@ function shapeName(shape: string): string {
   return name;
 }
 
+/** The SQLSTATE of the held writes' statement when a state update matched no row (see below). */
+export const VERSION_MOVED = "22012";
+
 /**
  * The held writes as one statement: each a data-modifying WITH clause (PostgreSQL runs every one
- * exactly once, in the statement's one snapshot), and a row reporting for each state update whether
- * it matched. Named by its shape, so each shape is prepared once per connection.
+ * exactly once, in the statement's one snapshot). A state update that matched no row (the version
+ * moved) fails the whole statement: its check divides by the number of rows updated, so the server
+ * raises division_by_zero (VERSION_MOVED), nothing of the statement stays, the transaction is
+ * aborted and a COMMIT sent behind it rolls back. The check runs in the server, so a COMMIT can
+ * go out in the same round trip. Named by its shape, so each shape is prepared once per connection.
  */
-export function combinedWrites(writes: readonly HeldWrite[]): {
-  statement: NamedStatement;
+export function combinedWrites(writes: readonly HeldWrite[]): NamedStatement & {
   values: unknown[];
-  versionChecks: string[];
 } {
   const values: unknown[] = [];
   const clauses: string[] = [];
@@ -182,12 +216,8 @@ export function combinedWrites(writes: readonly HeldWrite[]): {
     if (w.checksVersion) versionChecks.push(`w${i}`);
   });
   const report = versionChecks.length
-    ? versionChecks.map((c) => `(SELECT count(*) FROM ${c})::int AS ${c}`).join(", ")
+    ? versionChecks.map((c) => `(SELECT 1 / count(*) FROM ${c})::int AS ${c}`).join(", ")
     : "1 AS none";
   const text = `WITH ${clauses.join(", ")} SELECT ${report}`;
-  return {
-    statement: { name: shapeName(writes.map((w) => w.kind).join(",")), text },
-    values,
-    versionChecks,
-  };
+  return { name: shapeName(writes.map((w) => w.kind).join(",")), text, values };
 }

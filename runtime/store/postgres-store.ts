@@ -10,6 +10,7 @@ import type {
   LearnerSnapshot,
   SessionRecord,
   SqlExecutor,
+  WriteOpening,
   WriteTx,
 } from "../domain/ports/coach-store.js";
 
@@ -54,10 +55,11 @@ const ADMIN_CONNECTIONS = 3;
 
 /**
  * The scale-out store: the same schema and migrations on PostgreSQL. knex owns the schema
- * (migrations) and the administrative work; tool calls run on a `pg` pool of their own with named
- * statements, prepared once per connection, in as few round trips as possible (see
- * postgres-write-tx.ts): a read is one statement, a write of the write pipeline four (BEGIN with
- * the learner read, the idempotency lookup, all its writes in one statement, COMMIT). Every write
+ * (migrations) and the administrative work; tool calls run on a `pg` pool of their own, in the
+ * driver's pipeline mode, with named statements, prepared once per connection, in as few round
+ * trips as possible (see postgres-write-tx.ts): a read is one round trip, a write of the write
+ * pipeline two (BEGIN with the reads it announced; all its writes in one statement with COMMIT).
+ * Every write
  * runs under SERIALIZABLE and is retried (bounded, with jitter) on 40001/40P01, so concurrent
  * read-then-write transactions never lose an update; READ COMMITTED would. A write's `work` may
  * therefore run more than once and must keep its effects inside the transaction.
@@ -85,7 +87,12 @@ export class PostgresStore implements CoachStore {
       await knex.destroy();
       throw error;
     }
-    const pool = new pg.Pool({ connectionString: connection, max: SERVING_CONNECTIONS });
+    // Pipeline mode: a transaction sends what is due together and waits once (postgres-write-tx.ts).
+    const pool = new pg.Pool({
+      connectionString: connection,
+      max: SERVING_CONNECTIONS,
+      pipeline: true,
+    });
     // An idle connection the server dropped: the pool discards it, the next call gets a new one.
     pool.on("error", () => undefined);
     return new PostgresStore(knex, pool, stateSchemaVersion);
@@ -108,11 +115,11 @@ export class PostgresStore implements CoachStore {
     return toLearnerSnapshot(learnerId, rows[0]);
   }
 
-  async write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  async write<T>(work: (tx: WriteTx) => Promise<T>, opening?: WriteOpening): Promise<T> {
     const giveUpAt = Date.now() + RETRY_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(work);
+        return await this.attempt(work, opening);
       } catch (error) {
         if (!retryable(error) || Date.now() >= giveUpAt) throw error;
         await new Promise((resolve) =>
@@ -122,12 +129,19 @@ export class PostgresStore implements CoachStore {
     }
   }
 
-  /** One attempt: the work in one transaction on one connection, committed or rolled back. */
-  private async attempt<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  /**
+   * One attempt: the work in one transaction on one connection, committed or rolled back; what
+   * `opening` announces is read first, with BEGIN.
+   */
+  private async attempt<T>(
+    work: (tx: WriteTx) => Promise<T>,
+    opening: WriteOpening | undefined,
+  ): Promise<T> {
     const client = await this.pool.connect();
     const tx = new PostgresWriteTx(client, this.stateSchemaVersion);
     let reusable = true;
     try {
+      if (opening) await tx.open(opening);
       const value = await work(tx.api);
       await tx.commit();
       return value;

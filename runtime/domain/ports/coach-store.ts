@@ -63,6 +63,22 @@ export interface ReceiptRecord {
   recordedAt: string;
 }
 
+/**
+ * The reads a write's work starts with, announced to `CoachStore.write` so that a store talking to
+ * a database server can send them together with its BEGIN, in one round trip. The work still makes
+ * the calls; the store answers them from what it read in the transaction's own snapshot, as if
+ * they were made then. Nothing here writes: a spend announced but never made spends nothing. A
+ * store may ignore it.
+ */
+export interface WriteOpening {
+  /** `loadLearner(learnerId)`, the work's first call. */
+  learnerId: number;
+  /** `findIdempotency(key, now)`. */
+  idempotency?: { key: IdempotencyKey; now: number };
+  /** The token id of the capability the work spends (`spendCapability(jti, …)`). */
+  capabilityJti?: string;
+}
+
 /** Reads that see committed data only. */
 export interface StoreReader {
   findSession(sessionId: string): Promise<SessionRecord | undefined>;
@@ -114,8 +130,11 @@ export interface WriteTx extends StoreReader {
  */
 export interface CoachStore extends StoreReader {
   readonly dialect: "sqlite" | "postgres";
-  /** Run `work` in one atomic write transaction. */
-  write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T>;
+  /**
+   * Run `work` in one atomic write transaction; `opening` announces the reads it starts with (see
+   * WriteOpening).
+   */
+  write<T>(work: (tx: WriteTx) => Promise<T>, opening?: WriteOpening): Promise<T>;
   /** Delete idempotency records and spent capabilities expired at `now`; returns how many. */
   purgeExpired(now: number): Promise<number>;
   /**

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import knexFactory from "knex";
 import { initialLearnerState } from "../../../runtime/domain/learner-state.js";
+import type { WriteOpening, WriteTx } from "../../../runtime/domain/ports/coach-store.js";
 import { PostgresStore } from "../../../runtime/store/postgres-store.js";
+import { countRoundTrips } from "../support/round-trip-counter.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres.js";
 
 describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", function () {
@@ -166,5 +168,178 @@ describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", func
     } finally {
       await admin.destroy();
     }
+  });
+
+  /** A learner with a session, for writes that record receipts and idempotency keys. */
+  async function learnerWithSession(
+    name: string,
+  ): Promise<{ learnerId: number; sessionId: string }> {
+    const at = new Date().toISOString();
+    const learnerId = await store.write((tx) => tx.ensureLearner(name, initialLearnerState, at));
+    const sessionId = `sps_${name.replace(/[^a-z0-9]/g, "").padEnd(26, "0")}`;
+    await store.write((tx) =>
+      tx.insertSession({
+        sessionId,
+        learnerId,
+        locale: "en",
+        contractMajor: 1,
+        workflowVersion: "coach@2.3",
+        curriculumRevision: "r",
+        policyRevision: 3,
+        createdAt: at,
+        expiresAt: Date.now() + 60_000,
+      }),
+    );
+    return { learnerId, sessionId };
+  }
+
+  /** A write as the write pipeline makes it: announced reads, a spend, the lock, the effect. */
+  function pipelineWrite(
+    learnerId: number,
+    sessionId: string,
+    clientRequestId: string,
+    jti: string,
+    use: string,
+    expected = 1,
+  ) {
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const key = { sessionId, toolName: "complete_skillpilot_goal", clientRequestId };
+    const opening: WriteOpening = { learnerId, idempotency: { key, now }, capabilityJti: jti };
+    return {
+      opening,
+      work: async (tx: WriteTx) => {
+        const snapshot = await tx.loadLearner(learnerId);
+        const verdict = await tx.spendCapability(jti, use, now + 60_000);
+        if (verdict === "replayed") throw new Error("replayed");
+        const stored = await tx.findIdempotency(key, now);
+        if (stored) return { verdict, replayed: stored.response };
+        const version = await tx.saveState(learnerId, snapshot.state, expected, at);
+        await tx.saveProgress(
+          learnerId,
+          { goalId: "p", status: "practicing", attempts: version, masteredAt: null },
+          at,
+        );
+        await tx.insertReceipt({
+          receiptId: `rcp_${clientRequestId}`,
+          learnerId,
+          sessionId,
+          operation: "complete_skillpilot_goal",
+          stateVersion: version,
+          recordedAt: at,
+        });
+        await tx.saveIdempotency({
+          ...key,
+          fingerprint: use,
+          response: `{"v":${version}}`,
+          createdAt: at,
+          expiresAt: now + 60_000,
+        });
+        return { verdict, replayed: undefined };
+      },
+    };
+  }
+
+  it("takes two round trips for a write that announces its reads: BEGIN with them, its writes with COMMIT", async () => {
+    const { learnerId, sessionId } = await learnerWithSession("pg-two-trips");
+    const first = pipelineWrite(learnerId, sessionId, "req-1", "jti-two-trips", "use-a");
+    let outcome: Awaited<ReturnType<typeof first.work>> | undefined;
+    const trips = await countRoundTrips(async () => {
+      outcome = await store.write(first.work, first.opening);
+    });
+    assert.equal(trips, 2);
+    assert.deepEqual(outcome, { verdict: "fresh", replayed: undefined });
+    const s = await store.loadLearner(learnerId);
+    assert.equal(s.stateVersion, 2);
+    assert.equal(s.progress.get("p")?.attempts, 2);
+    const db = store.admin();
+    assert.equal(
+      (await db("spent_capabilities").where({ jti: "jti-two-trips" }).first()).use_key,
+      "use-a",
+    );
+    assert.equal(
+      (await db("receipts").where({ receipt_id: "rcp_req-1" }).first()).state_version,
+      2,
+    );
+    // The exact retry: the same token and key, answered from the stored record, in two round trips.
+    const again = pipelineWrite(learnerId, sessionId, "req-1", "jti-two-trips", "use-a");
+    const replayTrips = await countRoundTrips(async () => {
+      outcome = await store.write(again.work, again.opening);
+    });
+    assert.equal(replayTrips, 2);
+    assert.deepEqual(outcome, { verdict: "repeat", replayed: '{"v":2}' });
+    assert.equal((await store.loadLearner(learnerId)).stateVersion, 2);
+  });
+
+  it("commits nothing of a pipelined write whose state update matches no version, the token's spend included (G5, C14)", async () => {
+    const { learnerId, sessionId } = await learnerWithSession("pg-stale-pipelined");
+    const stale = pipelineWrite(learnerId, sessionId, "req-stale", "jti-stale", "use-s", 5);
+    await assert.rejects(
+      store.write(stale.work, stale.opening),
+      (error: unknown) => (error as { code?: string }).code === "STATE_CONFLICT",
+    );
+    const db = store.admin();
+    assert.equal(await db("spent_capabilities").where({ jti: "jti-stale" }).first(), undefined);
+    assert.equal(await db("receipts").where({ receipt_id: "rcp_req-stale" }).first(), undefined);
+    assert.equal((await store.loadLearner(learnerId)).stateVersion, 1);
+    // Every connection of the pool is still usable after the server rolled the COMMIT back.
+    for (let i = 0; i < 12; i++) {
+      const ok = pipelineWrite(learnerId, sessionId, `req-ok-${i}`, `jti-ok-${i}`, "u", i + 1);
+      await store.write(ok.work, ok.opening);
+    }
+    assert.equal((await store.loadLearner(learnerId)).stateVersion, 13);
+  });
+
+  it("spends nothing for an announced token the work never spends, and answers a read after a write from the database", async () => {
+    const { learnerId } = await learnerWithSession("pg-announced");
+    const at = new Date().toISOString();
+    const seen = await store.write(
+      async (tx) => {
+        const before = await tx.loadLearner(learnerId);
+        await tx.saveState(learnerId, before.state, before.stateVersion, at);
+        return tx.loadLearner(learnerId);
+      },
+      { learnerId, capabilityJti: "jti-never-spent" },
+    );
+    assert.equal(seen.stateVersion, 2);
+    assert.equal(
+      await store.admin()("spent_capabilities").where({ jti: "jti-never-spent" }).first(),
+      undefined,
+    );
+  });
+
+  it("lets exactly one of 6 concurrent writes spend one token; the others find it spent (C11)", async () => {
+    const { learnerId, sessionId } = await learnerWithSession("pg-one-spend");
+    const verdicts = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const w = pipelineWrite(learnerId, sessionId, `req-spend-${i}`, "jti-shared", `use-${i}`);
+        return store
+          .write(async (tx) => {
+            const snapshot = await tx.loadLearner(learnerId);
+            const verdict = await tx.spendCapability("jti-shared", `use-${i}`, Date.now() + 60_000);
+            if (verdict === "fresh")
+              await tx.saveState(
+                learnerId,
+                snapshot.state,
+                snapshot.stateVersion,
+                new Date().toISOString(),
+              );
+            return verdict;
+          }, w.opening)
+          .catch((error: unknown) => `failed: ${String(error)}`);
+      }),
+    );
+    assert.deepEqual([...verdicts].sort(), [
+      "fresh",
+      "replayed",
+      "replayed",
+      "replayed",
+      "replayed",
+      "replayed",
+    ]);
+    const rows = await store.admin()("spent_capabilities").where({ jti: "jti-shared" });
+    assert.equal(rows.length, 1);
+    assert.equal(verdicts[Number(String(rows[0].use_key).slice(4))], "fresh");
+    assert.equal((await store.loadLearner(learnerId)).stateVersion, 2);
   });
 });

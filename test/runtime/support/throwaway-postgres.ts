@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +11,8 @@ const run = promisify(execFile);
 /** A PostgreSQL server that lives for one test file. */
 export interface ThrowawayPostgres {
   url: string;
+  /** The server's main process (the postmaster; its children serve the connections). */
+  pid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,13 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | unde
     ]);
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      pid() {
+        try {
+          return Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+        } catch {
+          return undefined;
+        }
+      },
       async stop() {
         await pg("pg_ctl", ["-D", data, "-w", "-m", "immediate", "stop"]).catch(() => undefined);
         await rm(dir, { recursive: true, force: true });
