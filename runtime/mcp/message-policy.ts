@@ -104,7 +104,8 @@ export function messageVerdict(body: unknown, protocolVersion: string | null): M
     if (refusal) return { refusal };
   }
   for (const message of messagesOf(body)) {
-    const problem = paramsProblem(message);
+    const meta = metaRevision(message);
+    const problem = paramsProblem(message, typeof meta === "string" ? meta : protocolVersion);
     if (problem)
       return { refusal: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } };
   }

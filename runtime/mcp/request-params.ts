@@ -41,10 +41,14 @@ const CHECKS: Readonly<Record<string, ParamsCheck>> = {
 
 /**
  * Why a message's params are not what its method requires (undefined: they are, or the method is
- * not one of those checked here). Own keys only: a method named `constructor` checks nothing.
+ * not one of those checked here, or not one of `revision`, the request's protocol revision). Own
+ * keys only: a method named `constructor` checks nothing.
  */
-export function paramsProblem(message: unknown): string | undefined {
+export function paramsProblem(message: unknown, revision: string | null): string | undefined {
   if (!isObject(message) || typeof message.method !== "string") return undefined;
   if (!Object.hasOwn(CHECKS, message.method)) return undefined;
+  // From 2026-07-28 on there is no `initialize`: the SDK answers it as an unknown method.
+  if (message.method === "initialize" && revision !== null && revision >= "2026-07-28")
+    return undefined;
   return CHECKS[message.method](message.params);
 }
