@@ -8,6 +8,7 @@ import {
   authorizeHeadless,
   nativeCimdProfile as desktopProfile,
   startAuthorizationServer,
+  startPageClientMetadata,
   type TestAuthorizationServer,
 } from "../runtime/support/oidc-authorization-server.js";
 import { type RuntimeFixture, startFixture } from "../runtime/support/runtime-fixture.js";
@@ -45,17 +46,7 @@ describe("a session from each host's start page: real sign-in, launch, a tool ca
       profile: desktopProfile,
       scopes: ["coach.read", "coach.write"],
       introspectionClient: introspector,
-      clients: [
-        {
-          client_id: startPageClient,
-          application_type: "native",
-          token_endpoint_auth_method: "none",
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
-          post_logout_redirect_uris: [`http://127.0.0.1:${port}/start/signed-out`],
-        },
-      ],
+      clients: [startPageClientMetadata(startPageClient, port)],
     });
     fx = await startFixture({
       port,

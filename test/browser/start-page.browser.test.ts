@@ -10,6 +10,7 @@ import net from "node:net";
 import {
   nativeCimdProfile as desktopProfile,
   startAuthorizationServer,
+  startPageClientMetadata,
   type TestAuthorizationServer,
 } from "../runtime/support/oidc-authorization-server.js";
 
@@ -333,17 +334,7 @@ describe("start page sign-in through the configured OAuth issuer, in a real brow
       resource: () => resource,
       profile: desktopProfile,
       scopes: ["coach.read", "coach.write"],
-      clients: [
-        {
-          client_id: startPageClient,
-          application_type: "native",
-          token_endpoint_auth_method: "none",
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
-          post_logout_redirect_uris: [`http://127.0.0.1:${port}/start/signed-out`],
-        },
-      ],
+      clients: [startPageClientMetadata(startPageClient, port)],
     });
     fx = await startFixture({
       port,

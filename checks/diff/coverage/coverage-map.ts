@@ -131,6 +131,22 @@ export function coverageMap(model: ToolLocation[] = toolModel()): {
   return { entries, unmapped, stale };
 }
 
+/**
+ * Whether mapped edits can sit side by side in one case: distinct places, at most one per group,
+ * and either the whole outputSchema edited or keywords inside it.
+ */
+export function composable(picked: readonly MapEntry[]): boolean {
+  const places = new Set(picked.map((e) => e.edit.location.id));
+  const groups = picked.flatMap((e) => (e.group ? [e.group] : []));
+  const wholeOutput = picked.some((e) => e.edit.location.id === "outputSchema");
+  const inOutput = picked.some((e) => e.edit.location.side === "outputSchema");
+  return (
+    places.size === picked.length &&
+    new Set(groups).size === groups.length &&
+    !(wholeOutput && inOutput)
+  );
+}
+
 /** The listings of one edit, or of several composed side by side (each at its own slot). */
 export function buildCase(entries: readonly MapEntry[]): { before: Listing; after: Listing } {
   const before = baseListing();

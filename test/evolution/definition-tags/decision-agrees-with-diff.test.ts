@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   buildCase,
+  composable,
   coverageMap,
   type MapEntry,
 } from "../../../checks/diff/coverage/coverage-map.js";
@@ -12,19 +13,6 @@ import { toolDigest } from "../../../evolution/definition-tags/tool-digest.js";
 
 type Tool = Record<string, unknown> & { name: string };
 const entries = coverageMap().entries;
-
-/** Edits that can sit side by side (as the composition property of the diff places them). */
-function compatible(picked: MapEntry[]): boolean {
-  const places = new Set(picked.map((e) => e.edit.location.id));
-  const groups = picked.flatMap((e) => (e.group ? [e.group] : []));
-  const wholeOutput = picked.some((e) => e.edit.location.id === "outputSchema");
-  const inOutput = picked.some((e) => e.edit.location.side === "outputSchema");
-  return (
-    places.size === picked.length &&
-    new Set(groups).size === groups.length &&
-    !(wholeOutput && inOutput)
-  );
-}
 
 const toolsOf = (listing: unknown) => (listing as { tools: Tool[] }).tools;
 
@@ -45,7 +33,7 @@ describe("definition tags: the decision table agrees with Contract-Diff on rando
         }),
         (indexes) => {
           const picked = indexes.map((i) => entries[i]);
-          fc.pre(compatible(picked));
+          fc.pre(composable(picked));
           const { before, after } = buildCase(picked);
           const { verdict, result } = diffListings(before, after);
           const current = new Map(toolsOf(after).map((t) => [t.name, t]));

@@ -4,6 +4,7 @@ import {
   authorizeHeadless,
   nativeCimdProfile as desktopProfile,
   startAuthorizationServer,
+  startPageClientMetadata,
   type TestAuthorizationServer,
 } from "../support/oidc-authorization-server.js";
 import { type RuntimeFixture, startFixture } from "../support/runtime-fixture.js";
@@ -48,16 +49,7 @@ function signInAgainst(advertise: boolean, offerLogout = true) {
       scopes: ["coach.read", "coach.write"],
       advertiseIssParameter: advertise,
       offerLogout,
-      clients: [
-        {
-          client_id: startPageClient,
-          application_type: "native",
-          token_endpoint_auth_method: "none",
-          grant_types: ["authorization_code"],
-          response_types: ["code"],
-          redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
-        },
-      ],
+      clients: [startPageClientMetadata(startPageClient, port)],
     });
     fx = await startFixture({
       port,

@@ -15,6 +15,22 @@ export const nativeCimdProfile: ClientProfile = {
 };
 
 /**
+ * The start page's own client at the issuer (public, PKCE), for a server on `port` of loopback:
+ * its sign-in callback and its post-logout redirect registered.
+ */
+export function startPageClientMetadata(clientId: string, port: number): ClientMetadata {
+  return {
+    client_id: clientId,
+    application_type: "native",
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code"],
+    response_types: ["code"],
+    redirect_uris: [`http://127.0.0.1:${port}/start/callback`],
+    post_logout_redirect_uris: [`http://127.0.0.1:${port}/start/signed-out`],
+  };
+}
+
+/**
  * A real OAuth 2.1 authorization server for end-to-end tests: oidc-provider on a loopback port,
  * with its one client registered from a SkillPilot client profile (public, PKCE S256, loopback
  * redirect), RFC 8707 resource indicators for the one MCP resource, and JWT access tokens whose

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { bumps } from "../../../../diagnostics/rule.js";
 import {
   buildCase,
+  composable,
   coverageMap,
   type MapEntry,
 } from "../../../../checks/diff/coverage/coverage-map.js";
@@ -17,20 +18,6 @@ import { type GoldenFile, goldenPaths } from "../../../../checks/diff/coverage/g
 const golden = JSON.parse(readFileSync(goldenPaths.golden, "utf8")) as GoldenFile;
 const entries = coverageMap().entries;
 const single = (e: MapEntry) => golden.verdicts[`edit:${e.edit.id}`];
-
-/** Edits that can sit side by side: distinct places, at most one per group, and either the
- * whole outputSchema edited or keywords inside it. */
-function compatible(picked: MapEntry[]): boolean {
-  const places = new Set(picked.map((e) => e.edit.location.id));
-  const groups = picked.flatMap((e) => (e.group ? [e.group] : []));
-  const wholeOutput = picked.some((e) => e.edit.location.id === "outputSchema");
-  const inOutput = picked.some((e) => e.edit.location.side === "outputSchema");
-  return (
-    places.size === picked.length &&
-    new Set(groups).size === groups.length &&
-    !(wholeOutput && inOutput)
-  );
-}
 
 describe("Contract-Diff composed edits (L6, L12.2)", () => {
   it("judges 1000 random compositions of mapped edits as the composition of their verdicts", function () {
@@ -47,7 +34,7 @@ describe("Contract-Diff composed edits (L6, L12.2)", () => {
         }),
         (indexes) => {
           const picked = indexes.map((i) => entries[i]);
-          fc.pre(compatible(picked));
+          fc.pre(composable(picked));
           const { before, after } = buildCase(picked);
           const { verdict } = diffListings(before, after);
           const singles = picked.map(single);
