@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  buildCase,
-  composable,
-  coverageMap,
-  type MapEntry,
-} from "../../../checks/diff/coverage/coverage-map.js";
+import { buildCase, composable, coverageMap } from "../../../checks/diff/coverage/coverage-map.js";
 import { diffListings } from "../../../checks/diff/coverage/demonstrate.js";
 import { classifyToolChange } from "../../../checks/diff/tool-change-class.js";
 import { decideTag } from "../../../evolution/definition-tags/tag-decision.js";
