@@ -1,5 +1,6 @@
 import type { CoachAdapters, CoachHandlers } from "../generated/handlers.gen.js";
 import { coachAdapters } from "./domain/adapters/index.js";
+import { coachHeldDefinitionAdapters } from "./domain/adapters/held-definitions.js";
 import { coachHandlers } from "./domain/handlers/index.js";
 import { LineSource } from "./domain/line-source.js";
 import {
@@ -15,11 +16,14 @@ import type { CallContext } from "./domain/call-context.js";
 import type { RuntimeServices } from "./services.js";
 import type { DefinitionSet } from "../evolution/tool-naming.js";
 import type { DefinitionTagging, ToolChangeClassifier } from "./mcp/definition-tags.js";
+import type { HeldDefinitionAdapters } from "./mcp/held-definitions.js";
 
 /** Another contract major a server serves beside its own (e.g. the next one, or an older one). */
 export interface AdditionalContract {
   /** Its generated code (the exports of its project's `generated/` modules). */
-  contract: GeneratedContract & { pluginIdentity: { internalAdapterPath?: string } };
+  contract: GeneratedContract & {
+    pluginIdentity: { internalAdapterPath?: string };
+  };
   handlers: { readonly [name: string]: ToolImplementation };
   adapters?: { readonly [name: string]: ToolAdapter };
   /** Its contract line (absolute path): its policy, revision and floor, separate from the first. */
@@ -45,6 +49,12 @@ export interface ServeOptions {
    * changed definition counts as incompatible.
    */
   classifyToolChange?: ToolChangeClassifier;
+  /**
+   * How held definitions of tools changed incompatibly under their own name are served to hosts
+   * echoing a tag of a release that holds them (default: the coach's own,
+   * `domain/adapters/held-definitions.ts`).
+   */
+  heldDefinitionAdapters?: HeldDefinitionAdapters;
 }
 
 /** A served contract and the internal adapter path it answers on. */
@@ -111,6 +121,7 @@ export async function mountContracts(
   const tagging: DefinitionTagging = {
     ...(live && { approved: live }),
     ...(options.classifyToolChange && { classify: options.classifyToolChange }),
+    heldAdapters: options.heldDefinitionAdapters ?? coachHeldDefinitionAdapters,
   };
   const primary = servePrimary(services, options, held.get(services.identity.contractMajor));
   const mounted: MountedContract[] = [

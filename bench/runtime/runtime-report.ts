@@ -81,6 +81,11 @@ export function runtimeRatios(
       value: vsPeer("direct+tag") - vsPeer("direct"),
       target: 0.05,
     },
+    {
+      label: "held definition honoured (honoured - direct), CPU / peer echo",
+      value: vsPeer("honoured") - vsPeer("direct"),
+      target: 0.15,
+    },
     { label: "our echo mount, CPU / peer echo", value: vsPeer("echo") },
     {
       label: "authentication (echo+auth - echo), CPU / peer echo",

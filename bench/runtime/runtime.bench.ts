@@ -21,7 +21,9 @@
  *    adapter (adapter-server.ts), the context read by its current name and by the old name:
  *    adapted − direct is what an adapter costs a call; that server has definition tags on
  *    (experimental), and direct+tag reads the context sending the current tag in knownTags:
- *    direct+tag − direct is what tags cost a call,
+ *    direct+tag − direct is what tags cost a call; honoured reads it echoing the tag of a release
+ *    whose context tool changed incompatibly under its own name since, served through its
+ *    held-definition adapter: honoured − direct is what serving a held definition costs a call,
  *  - context@claude, context@mcp: the context read on the coach server's Claude lane
  *    (/claude/mcp) and standard-client lane (/standard/mcp), each with its own resource, tokens and
  *    sessions, auth at connect, MCP Apps metadata: lane routing should cost nothing measurable
@@ -49,7 +51,7 @@
  * a shared machine barely moves it; throughput ratios are printed beside it.
  * Targets, server CPU per call against the peer echo: context ≤ 1.0, complete ≤ 1.1, a Verified
  * Recall round ≤ 3.5 peer calls, an adapted call ≤ 0.15 more than the direct one, a current tag
- * ≤ 0.05 more than none, an introspected call ≤ 0.1 more than a JWT call; PostgreSQL against
+ * ≤ 0.05 more than none, a held definition honoured ≤ 0.15 more than the direct call, an introspected call ≤ 0.1 more than a JWT call; PostgreSQL against
  * SQLite, server CPU: complete ≤ 1.3 ×, context and recall ≤ 1.2 ×; with a baseline, context and
  * complete ≤ 1.05 × the base's.
  * Run: npm run bench:runtime -- --repeat 3   (BENCH_BASELINE_ROOT, BENCH_CLIENTS, BENCH_ROUNDS, BENCH_SLICE_SECONDS,
@@ -212,7 +214,15 @@ try {
         !(await callers.adapter.call(tool, { learningSessionId: s.id }, meta)).isError,
     );
   const heldTag = {
-    "io.modelcontextprotocol/knownTags": { "tools/list": await currentTag(adapterServer.url) },
+    "io.modelcontextprotocol/knownTags": {
+      "tools/list": await currentTag(adapterServer.url),
+    },
+  };
+  // A host holding release 1.0.0, whose context tool changed incompatibly under its own name since.
+  const releaseTag = {
+    "io.modelcontextprotocol/knownTags": {
+      "tools/list": /held definition tag (\S+)/.exec(adapterServer.stdout)![1],
+    },
   };
   const recallPool = seededRecallPool(
     recallSeeder,
@@ -269,6 +279,11 @@ try {
     {
       name: "direct+tag",
       calls: readAs("get_skillpilot_learning_context", heldTag),
+      pids: pid(adapterServer),
+    },
+    {
+      name: "honoured",
+      calls: readAs("get_skillpilot_learning_context", releaseTag),
       pids: pid(adapterServer),
     },
     ...tracing.scenarios,

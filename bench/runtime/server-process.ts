@@ -3,13 +3,13 @@ import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * Start a Node server process in `root` (its stdout is watched, stderr inherited) and wait for the
- * MCP URL it prints; rejects if it exits first.
+ * MCP URL it prints (resolving with what it printed up to there); rejects if it exits first.
  */
 export function startProcess(
   root: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<{ child: ChildProcess; url: string }> {
+): Promise<{ child: ChildProcess; url: string; stdout: string }> {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
@@ -20,7 +20,7 @@ export function startProcess(
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const m = /MCP endpoint (http:\/\/\S+\/mcp)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (m) resolve({ child, url: m[1], stdout: out });
     });
     child.once("exit", (code) =>
       reject(new Error(`server exited (${code}) before listening: ${out}`)),

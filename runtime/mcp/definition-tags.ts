@@ -11,6 +11,14 @@ import {
   type TagDecision,
 } from "../../evolution/definition-tags/tag-decision.js";
 import { toolDigest, withToolDigest } from "../../evolution/definition-tags/tool-digest.js";
+import {
+  heldAdapterOf,
+  heldAjv,
+  type HeldDefinitionAdapters,
+  type HeldServedTool,
+  serveHeldDefinition,
+} from "./held-definitions.js";
+import type { ServedTool } from "./served-contract.js";
 
 /**
  * The JSON-RPC error code of a `tools/call` refused for a stale definition tag (its `data` carries
@@ -39,11 +47,22 @@ export interface DefinitionTagging {
   /** The live approved definitions of the release records (each published release not retired, the frozen draft). */
   approved?: ApprovedDefinitions;
   classify?: ToolChangeClassifier;
+  /**
+   * How held definitions of tools that changed incompatibly under their own name are served (by
+   * tool, then by a release version holding the definition); without one such a definition is
+   * served only for calls the current input accepts too.
+   */
+  heldAdapters?: HeldDefinitionAdapters;
 }
 
 /** A call's answer to the tags it sent. */
 export type TagVerdict =
-  | { action: "serve"; decision: TagDecision }
+  | {
+      action: "serve";
+      decision: TagDecision;
+      /** Honour of a held definition of a tool changed under its own name: what runs the call. */
+      held?: HeldServedTool;
+    }
   | { action: "reject"; decision: TagDecision }
   | { action: "invalid"; message: string };
 
@@ -61,6 +80,14 @@ interface HeldTool {
   digest: string;
   /** Contract-Diff's class of the change to the current definition (absent: unchanged or gone). */
   change?: Exclude<HeldToolChange, "not-current">;
+  /** An incompatible change under the same name: the held definition as the server serves it. */
+  served?: HeldServedTool;
+}
+
+/** The tools an endpoint answers: every callable name, and (on a real endpoint) each served tool. */
+export interface CallableTools {
+  has(name: string): boolean;
+  get?(name: string): ServedTool | undefined;
 }
 
 /**
@@ -76,7 +103,7 @@ interface HeldTool {
  */
 export function endpointTags(
   listing: readonly Tool[],
-  callable: { has(name: string): boolean },
+  callable: CallableTools,
   lane: string,
   contractMajor: number,
   tagging: DefinitionTagging,
@@ -85,7 +112,7 @@ export function endpointTags(
   const current = new Map(listing.map((t) => [t.name, toolDigest(t)] as const));
   const descriptorOf = new Map(listing.map((t) => [t.name, t as Record<string, unknown>]));
   const tag = definitionTag(lane, current.values());
-  const held = heldSets(tagging, lane, contractMajor, current, descriptorOf);
+  const held = heldSets(tagging, lane, contractMajor, current, descriptorOf, callable);
   const decide = (name: unknown, meta: unknown): TagVerdict => {
     const map = (meta as Record<string, unknown> | undefined)?.[knownTagsMetaKey];
     if (map !== null && typeof map === "object" && tooManyEntries(map))
@@ -107,7 +134,9 @@ export function endpointTags(
       classify: () => set?.get(tool)?.change ?? "incompatible",
       serves: () => callable.has(tool),
     });
-    return { action: decision.action === "reject" ? "reject" : "serve", decision };
+    if (decision.action === "reject") return { action: "reject", decision };
+    const served = decision.action === "honour" ? set?.get(tool)?.served : undefined;
+    return served ? { action: "serve", decision, held: served } : { action: "serve", decision };
   };
   return { tag, tools, decide };
 }
@@ -121,14 +150,17 @@ function tooManyEntries(map: object): boolean {
 
 /**
  * Each live approved set of one contract major on one lane, by its tag: every tool's digest and,
- * where it differs from the current definition, Contract-Diff's class of the change.
+ * where it differs from the current definition, Contract-Diff's class of the change; a held
+ * definition of a current tool that changed incompatibly comes with the tool that serves it
+ * (validators compiled here, once per definition).
  */
 function heldSets(
-  { approved, classify }: DefinitionTagging,
+  { approved, classify, heldAdapters }: DefinitionTagging,
   lane: string,
   contractMajor: number,
   current: ReadonlyMap<string, string>,
   descriptorOf: ReadonlyMap<string, Record<string, unknown>>,
+  callable: CallableTools,
 ): Map<string, Map<string, HeldTool>> {
   const out = new Map<string, Map<string, HeldTool>>();
   if (!approved) return out;
@@ -143,9 +175,34 @@ function heldSets(
     ),
   );
   const byDigest = new Map<string, Record<string, unknown>>();
+  const versionsOf = new Map<string, string[]>();
   for (const defs of tools.values())
-    for (const d of defs) byDigest.set(toolDigest(d.descriptor), d.descriptor);
+    for (const d of defs) {
+      const digest = toolDigest(d.descriptor);
+      byDigest.set(digest, d.descriptor);
+      versionsOf.set(
+        `${digest} ${d.tool}`,
+        d.holders.map((h) => h.version),
+      );
+    }
   const classes = new Map<string, Exclude<HeldToolChange, "not-current">>();
+  const servedHeld = new Map<string, HeldServedTool | undefined>();
+  let ajv: ReturnType<typeof heldAjv> | undefined;
+  const ajvOnce = () => {
+    ajv ??= heldAjv();
+    return ajv;
+  };
+  const serveHeld = (name: string, digest: string, descriptor: Record<string, unknown>) => {
+    const key = `${digest} ${name}`;
+    if (servedHeld.has(key)) return servedHeld.get(key);
+    const tool = callable.get?.(name);
+    const adapter = heldAdapterOf(heldAdapters, name, versionsOf.get(key) ?? []);
+    const served = tool?.runAs
+      ? serveHeldDefinition(tool, descriptor, adapter, ajvOnce())
+      : undefined;
+    servedHeld.set(key, served);
+    return served;
+  };
   for (const set of liveDefinitionSets({ ...approved, tools, holders }, [lane])) {
     const entries = new Map<string, HeldTool>();
     for (const [name, digest] of Object.entries(set.digests)) {
@@ -166,7 +223,9 @@ function heldSets(
         change = classify ? classify(heldDescriptor, now) : "incompatible";
         classes.set(key, change);
       }
-      entries.set(name, { digest, change });
+      const served =
+        change === "incompatible" ? serveHeld(name, digest, heldDescriptor) : undefined;
+      entries.set(name, served ? { digest, change, served } : { digest, change });
     }
     out.set(set.tags[lane], entries);
   }

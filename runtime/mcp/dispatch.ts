@@ -99,7 +99,14 @@ export async function callTool(
     caller,
     prototypeKey = false,
     lane,
-  }: { caller?: Caller; prototypeKey?: boolean; lane?: string } = {},
+    served: heldServed,
+  }: {
+    caller?: Caller;
+    prototypeKey?: boolean;
+    lane?: string;
+    /** What serves the call instead of the contract's tool of that name (a held definition). */
+    served?: ServedTool;
+  } = {},
 ): Promise<CallToolResult> {
   const started = process.hrtime.bigint();
   const ctx: CallContext = {
@@ -110,7 +117,7 @@ export async function callTool(
     ...(lane && { lane }),
   };
   // A name outside the contract is caller text: it is neither logged nor used as a metric label.
-  const served = typeof name === "string" ? contract.tools.get(name) : undefined;
+  const served = heldServed ?? (typeof name === "string" ? contract.tools.get(name) : undefined);
   if (!served) {
     record(services, contract, "unknown", UNKNOWN_TOOL, {}, started);
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name));
@@ -142,7 +149,7 @@ export async function callTool(
     if (error instanceof AdapterMappingError)
       services.logger.error(
         { toolName: tool, side: error.side },
-        "the adapter of a superseded tool produced a value its schema refuses",
+        "the adapter of a superseded tool or held definition produced a value its schema refuses",
       );
     if (code === "INTERNAL_ERROR")
       services.logger.error(

@@ -23,6 +23,7 @@ import {
 } from "./definition-tags.js";
 import { staleTagsMeta } from "../../evolution/definition-tags/tag-decision.js";
 import { staleTagsMetaKey } from "../../evolution/definition-tags/known-tags.js";
+import type { HeldServedTool } from "./held-definitions.js";
 import { carriesPrototypeKey } from "./prototype-keys.js";
 import { sdkSchemaValidator } from "./sdk-schema-validator.js";
 import { tapTraffic } from "./traffic-tap.js";
@@ -123,40 +124,62 @@ export function createCoachMcpHandler(
       const { name, arguments: args } = request.params;
       // The tags a call echoes are decided first: before the tool name, scopes and arguments are
       // looked at, and before any read of a session, so a refused call runs nothing at all.
-      const stale = tags && modernRequest(ctx) ? tagsOfCall(tags, name, request.params._meta) : {};
+      const tagged = tags && modernRequest(ctx) ? tagsOfCall(tags, name, request.params._meta) : {};
+      // A held definition of a tool changed under its own name that cannot take this call (no
+      // adapter, and the current input refuses it) is refused like a stale tag: re-list.
+      if (tagged.held && !tagged.held.accepts(args))
+        throw staleTagError(
+          name,
+          "the held definition cannot take this call",
+          "Stale definition tag: the tools/list this call was built from holds an earlier " +
+            "definition of this tool, which this server serves only for calls today's definition " +
+            "takes too; list the tools again",
+        );
       const caller = callerOf(ctx.http?.authInfo);
       const result = await callTool(services, contract, name, args, {
         caller,
         prototypeKey,
         ...(lane.id && { lane: lane.id }),
+        ...(tagged.held && { served: tagged.held.tool }),
       });
       const projected = server.projectCallToolResult(
         result,
-        contract.tools.get(name)?.outputSchema,
+        (tagged.held?.tool ?? contract.tools.get(name))?.outputSchema,
       );
-      return staleTagsMetaKey in stale
-        ? { ...projected, _meta: { ...projected._meta, ...stale } }
+      return tagged.meta && staleTagsMetaKey in tagged.meta
+        ? { ...projected, _meta: { ...projected._meta, ...tagged.meta } }
         : projected;
     };
-  /** The result `_meta` a call's tags add, or the JSON-RPC error that refuses the call. */
-  const tagsOfCall = (endpoint: EndpointTags, name: unknown, meta: unknown) => {
+  /** The JSON-RPC error refusing a call for its definition tag (logged with `reason`). */
+  const staleTagError = (
+    name: unknown,
+    reason: string,
+    message = "Stale definition tag: the tools/list this call was built from is not one this " +
+      "server approves on this endpoint (retired, unknown or another endpoint's); list the tools again",
+  ) => {
+    const tool = typeof name === "string" && contract.tools.has(name) ? name : "unknown";
+    services.logger.info({ toolName: tool, reason }, "tools/call refused: stale definition tag");
+    return new ProtocolError(STALE_DEFINITION_TAGS_CODE as ProtocolErrorCode, message, {
+      staleTags: ["tools/list"],
+    });
+  };
+  /**
+   * The result `_meta` a call's tags add and, for an honoured held definition, what serves it; or
+   * the JSON-RPC error that refuses the call.
+   */
+  const tagsOfCall = (
+    endpoint: EndpointTags,
+    name: unknown,
+    meta: unknown,
+  ): { meta?: Record<string, string[]>; held?: HeldServedTool } => {
     const verdict = endpoint.decide(name, meta);
     if (verdict.action === "invalid")
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, verdict.message);
-    if (verdict.action === "reject") {
-      const tool = typeof name === "string" && contract.tools.has(name) ? name : "unknown";
-      services.logger.info(
-        { toolName: tool, reason: verdict.decision.reason },
-        "tools/call refused: stale definition tag",
-      );
-      throw new ProtocolError(
-        STALE_DEFINITION_TAGS_CODE as ProtocolErrorCode,
-        "Stale definition tag: the tools/list this call was built from is not one this server " +
-          "approves on this endpoint (retired, unknown or another endpoint's); list the tools again",
-        { staleTags: verdict.decision.staleTags },
-      );
-    }
-    return staleTagsMeta(verdict.decision);
+    if (verdict.action === "reject") throw staleTagError(name, verdict.decision.reason);
+    return {
+      meta: staleTagsMeta(verdict.decision),
+      ...(verdict.held && { held: verdict.held }),
+    };
   };
   const handler = withoutJsonModeWarning(() =>
     createMcpHandler(

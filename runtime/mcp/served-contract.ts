@@ -17,7 +17,11 @@ type GeneratedValidator = ((value: unknown) => boolean) & { errors?: unknown };
  * it) is loaded from its own project's `generated/` the same way.
  */
 export interface GeneratedContract {
-  pluginIdentity: { packageName: string; contractMajor: number; workflowVersion: string };
+  pluginIdentity: {
+    packageName: string;
+    contractMajor: number;
+    workflowVersion: string;
+  };
   toolDescriptors: readonly {
     name: string;
     inputSchema: JsonObject;
@@ -76,6 +80,17 @@ export interface ServedTool {
    * `domain/call-facts.ts`).
    */
   run(input: unknown, ctx: CallContext): Promise<ToolRun>;
+  /**
+   * A current tool only: run the call and hand its answer (checked against this tool's output
+   * schema, named for the caller) to `finish`, whose value is sent instead; `finish` runs inside a
+   * write's transaction, so what it throws rolls the write back. How a held definition of the tool
+   * is served (`held-definitions.ts`).
+   */
+  runAs?(
+    input: unknown,
+    ctx: CallContext,
+    finish: (answer: unknown) => Promise<unknown>,
+  ): Promise<ToolRun>;
 }
 
 /** A contract major as one MCP endpoint serves it. */
@@ -106,7 +121,7 @@ export class OutputContractError extends CoachError {
 
 /**
  * An adapter mapped a call or a result to something its target schema refuses: a bug of the
- * backend's mapping, not of the caller. The call is refused as temporarily unavailable (text
+ * backend's mapping, not of the caller (an adapter of a superseded tool, or of a held definition). The call is refused as temporarily unavailable (text
  * coaching goes on), before anything is written when the input was at fault.
  */
 export class AdapterMappingError extends CoachError {
@@ -200,6 +215,8 @@ export function serveContract(impl: ContractImplementation): ServedContract {
     tools.set(name, {
       ...base(name),
       run: (input, ctx) => answered(handler, input, ctx, answer),
+      runAs: (input, ctx, finish) =>
+        answered(handler, input, ctx, async (output) => finish(await answer(output))),
     });
   }
   for (const [name, replacementName] of Object.entries(superseded)) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { classifyToolChange } from "../../checks/diff/tool-change-class.js";
 import { projectLayout } from "../../contract-model/project/project-layout.js";
 import { tagDefinitionSet } from "../../evolution/definition-tags/definition-tag.js";
@@ -20,11 +20,19 @@ import type { Wire } from "../support/wire.js";
 import { activeGoal } from "./support/active-goal.js";
 import { type ContractRevision, replacedCompleteGoal } from "./support/contract-revision.js";
 import { type TaggedProject, taggedProject } from "./support/tagged-project.js";
+import {
+  callHolding,
+  footprint,
+  refusal,
+  STALE_TAGS,
+  startTaggedServer,
+  type TaggedServer,
+  taggingClient,
+} from "./support/tagging-client.js";
 
 const ajv = createAjv({ strict: false });
 const valid = (schema: unknown, value: unknown) => ajv.validate(schema as object, value) as boolean;
-const KNOWN = "io.modelcontextprotocol/knownTags";
-const STALE = "io.modelcontextprotocol/staleTags";
+const STALE = STALE_TAGS;
 const OLD = "complete_skillpilot_goal";
 const CONTEXT = "get_skillpilot_learning_context";
 const MEMORY = "start_skillpilot_memory_practice";
@@ -66,39 +74,8 @@ const serving = (revision: ContractRevision): ServeOptions => ({
   classifyToolChange,
 });
 
-/** The official client (SDK v2, 2026-07-28), each call with the token of its session's learner. */
-async function taggingClient(fx: RuntimeFixture, url = fx.mcpUrl): Promise<Client> {
-  const client = new Client(
-    { name: "skillpilot-test", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-  );
-  const fetchWithToken: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Wire) : undefined;
-    const sid = body?.params?.arguments?.learningSessionId;
-    headers.set(
-      "authorization",
-      `Bearer ${await fx.token((typeof sid === "string" && fx.learnerOf.get(sid)) || "tags")}`,
-    );
-    return fetch(input, { ...init, headers });
-  };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchWithToken }));
-  return client;
-}
-
-/** A `tools/call` holding `tags` (a `tools/list` tag, or the whole knownTags value). */
 const call = (client: Client, name: string, args: Wire, tags: unknown) =>
-  client.callTool({
-    name,
-    arguments: args,
-    _meta: { [KNOWN]: typeof tags === "string" ? { "tools/list": tags } : tags },
-  } as never) as Promise<Wire>;
-
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => assert.fail("the call was served"),
-    (e: { code?: number; data?: Wire; message: string }) => e,
-  );
+  callHolding(client, name, args, tags);
 
 /** A raw 2026-07-28 `server/discover` (no token: it is public), answering its result. */
 async function discover(url: string): Promise<Wire> {
@@ -126,12 +103,6 @@ async function discover(url: string): Promise<Wire> {
   return ((await res.json()) as Wire).result;
 }
 
-const footprint = async (fx: RuntimeFixture) => ({
-  receipts: Number((await fx.db("receipts").count({ n: "*" }))[0].n),
-  idempotency: Number((await fx.db("idempotency_records").count({ n: "*" }))[0].n),
-  versions: Number((await fx.db("learner_state").sum({ v: "state_version" }))[0].v ?? 0),
-});
-
 describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)", function () {
   this.timeout(60_000);
   let revision: ContractRevision;
@@ -139,6 +110,7 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
   let fx: RuntimeFixture;
   let client: Client;
   let helper: CoachClient;
+  let server: TaggedServer;
   let statement: StatementDocument;
   const release100 = edited(published, CONTEXT, (t) => (t.description += " (1.0.0)"));
   const laneEntry = (lane: string) => statement.entries.at(-1)!.lanes.find((l) => l.lane === lane)!;
@@ -163,21 +135,11 @@ describe("definition tags on the wire (experimental, SKILLPILOT_DEFINITION_TAGS)
         ].filter((t) => t.name !== OLD),
       },
     ]);
-    statement = JSON.parse(
-      await readFile(path.join(project.root, projectLayout.approvedStatement), "utf8"),
-    ) as StatementDocument;
-    fx = await startFixture(
-      { ...project.overrides, definitionTags: true } as never,
-      serving(revision),
-      project.root,
-    );
-    client = await taggingClient(fx);
-    helper = await connectClient(fx, "2026-07-28 (SDK v2)");
+    server = await startTaggedServer(project, serving(revision));
+    ({ fx, client, helper, statement } = server);
   });
   after(async () => {
-    await client?.close();
-    await helper?.close();
-    await fx?.close();
+    await server?.close();
     await project?.cleanup();
     await revision?.cleanup();
   });

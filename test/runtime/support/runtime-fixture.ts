@@ -72,7 +72,10 @@ export async function startFixture(
 ): Promise<RuntimeFixture> {
   // A bare handler map (what most tests pass) serves the primary contract with those handlers.
   const options: ServeOptions | undefined =
-    serving && ["handlers", "adapters", "contract", "contracts"].some((key) => key in serving)
+    serving &&
+    ["handlers", "adapters", "contract", "contracts", "heldDefinitionAdapters"].some(
+      (key) => key in serving,
+    )
       ? (serving as ServeOptions)
       : serving
         ? { handlers: serving as CoachHandlers<CallContext> }
