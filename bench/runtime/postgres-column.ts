@@ -5,12 +5,16 @@
  * Verified Recall scenarios as on SQLite, first all on one instance, then with the clients spread
  * over both (client i on instance i % 2, as a balancer without stickiness would). The round trips
  * per call are counted once, in this process, on the same database (postgres-round-trips.ts).
+ * Beside them, a SQLite twin: one more `skillpilot start` started exactly like an instance (same
+ * compiled CLI, configuration, issuer, keys and public URL) but on its own SQLite file, so the
+ * PostgreSQL ratios compare servers that differ by their store alone.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startCluster } from "../../test/runtime/support/server-cluster.js";
 import { startThrowawayPostgres } from "../../test/runtime/support/throwaway-postgres.js";
+import { startServerProcess } from "../../test/support/server-process.js";
 import { tokenBook } from "./bench-tokens.js";
 import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
 import type { Scenario } from "./interleave.js";
@@ -24,6 +28,8 @@ import { processTreeCpuMs } from "./server-process.js";
 export interface PostgresColumn {
   oneInstance: Scenario[];
   twoInstances: Scenario[];
+  /** Context and completion on the SQLite twin, started like one PostgreSQL instance. */
+  twin: Scenario[];
   /** Round trips to the database per context read, goal completion and recall round. */
   roundTrips: RoundTrips;
   /** The recall scenarios' pools of due learners (minted as the run goes). */
@@ -51,7 +57,18 @@ export async function postgresColumn(
   const book = tokenBook((learner) => cluster.token(learner));
   const callers = cluster.urls.map((url) => new RawMcpCaller(url, clients, book.tokenFor));
   let seeder: RecallSeeder | undefined;
+  const twin = await startServerProcess(
+    ["--data-dir", path.join(seedDir, "sqlite-twin"), "--config", cluster.configFile],
+    { ...cluster.env, DATABASE_URL: "", SKILLPILOT_LOG: path.join(seedDir, "sqlite-twin.log") },
+  ).catch(async (error) => {
+    await cluster.close();
+    await pg.stop();
+    throw error;
+  });
+  const twinCaller = new RawMcpCaller(twin.mcpUrl, clients, book.tokenFor);
   const close = async () => {
+    twinCaller.close();
+    await twin.stop();
     for (const c of callers) c.close();
     await seeder?.close();
     await cluster.close();
@@ -67,6 +84,7 @@ export async function postgresColumn(
     const names = (prefix: string) => Array.from({ length: clients }, (_, i) => `${prefix}${i}`);
     const one = await activeLearners(origin, callers[0], names("pg-one-"), book.bind);
     const two = await activeLearners(origin, callers[0], names("pg-two-"), book.bind);
+    const onTwin = await activeLearners(twin.origin, twinCaller, names("sq-twin-"), book.bind);
     // Seeded through the same configuration, on the same database, outside the measured time.
     const seeds = await openRecallSeeder(root, seedDir, {
       configFile: cluster.configFile,
@@ -100,6 +118,14 @@ export async function postgresColumn(
           pids: [pids[0]],
           databaseCpu,
           prepare: (seconds) => onOne.prepare(seconds),
+        },
+      ],
+      twin: [
+        { name: "sq1 context", calls: contextCalls([twinCaller], onTwin), pids: [twin.child.pid] },
+        {
+          name: "sq1 complete",
+          calls: completeCalls([twinCaller], onTwin),
+          pids: [twin.child.pid],
         },
       ],
       twoInstances: [

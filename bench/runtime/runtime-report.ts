@@ -103,9 +103,19 @@ export function runtimeRatios(
     ratios.push(
       {
         label: `PostgreSQL ${name}, server CPU / SQLite's`,
-        value: cpu(r(`pg1 ${name}`)) / cpu(r(name)),
+        // Against the SQLite twin started like the instance where there is one (context,
+        // complete); the recall round against the main server's.
+        value: cpu(r(`pg1 ${name}`)) / cpu(r(`sq1 ${name}`) ?? r(name)),
         target: postgresTargets[name],
       },
+      ...(r(`sq1 ${name}`)
+        ? [
+            {
+              label: `PostgreSQL ${name}, server CPU / the main SQLite server's`,
+              value: cpu(r(`pg1 ${name}`)) / cpu(r(name)),
+            },
+          ]
+        : []),
       {
         label: `PostgreSQL ${name}, the database server's CPU / SQLite's server CPU`,
         value: database(r(`pg1 ${name}`)) / cpu(r(name)),

@@ -28,7 +28,8 @@
  *    (/claude/mcp) and standard-client lane (/standard/mcp), each with its own resource, tokens and
  *    sessions, auth at connect, MCP Apps metadata: lane routing should cost nothing measurable
  *    against the openai lane's context read,
- *  - context+otel: the context read with OpenTelemetry spans exported over OTLP (tracing-column.ts),
+ *  - context+otel / context@untraced: the context read with OpenTelemetry spans exported over OTLP,
+ *    and on a twin started alike without them (tracing-column.ts),
  *  - context@gemini / context@jwt: the context read on the Gemini lane (opaque tokens verified by
  *    token introspection, answers remembered) and on the Claude lane (JWTs) of one server
  *    (gemini-column.ts): an introspected call may cost at most 0.1 of a peer call more,
@@ -37,9 +38,11 @@
  *    complete@today on a server of today's code started alike (baseline-column.ts): today's
  *    server CPU per call within 5% of the base's,
  *  - pg1 / pg2 (when PostgreSQL is installed): context, complete and recall on one, then two
- *    instances sharing one PostgreSQL database (postgres-column.ts), the round trips to the
- *    database per call, counted (postgres-round-trips.ts), and the database server's own CPU per
- *    call (all its processes, from /proc), printed beside the instances' and never added to it.
+ *    instances sharing one PostgreSQL database (postgres-column.ts), context and complete on a
+ *    SQLite twin started exactly like an instance (sq1: the denominator of the PostgreSQL
+ *    ratios), the round trips to the database per call, counted (postgres-round-trips.ts), and
+ *    the database server's own CPU per call (all its processes, from /proc), printed beside the
+ *    instances' and never added to it.
  * Every server is warmed up first (BENCH_WARM_SECONDS per scenario, unmeasured); then all
  * scenarios run in BENCH_ROUNDS interleaved rounds of BENCH_SLICE_SECONDS slices (interleave.ts),
  * so each ratio compares figures measured side by side. That is one run; `--repeat N` makes N runs
@@ -289,7 +292,7 @@ try {
     ...tracing.scenarios,
     ...gemini.scenarios,
     ...(baseline?.scenarios ?? []),
-    ...(postgres ? [...postgres.oneInstance, ...postgres.twoInstances] : []),
+    ...(postgres ? [...postgres.oneInstance, ...postgres.twin, ...postgres.twoInstances] : []),
   ];
   await warmUp(scenarios, WARM_SECONDS);
   const runs: Ratio[][] = [];
