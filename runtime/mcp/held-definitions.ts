@@ -61,6 +61,8 @@ export function serveHeldDefinition(
   const validateInput = ajv.compile(held.inputSchema as JsonObject);
   const validateOutput = ajv.compile(held.outputSchema as JsonObject);
   const name = current.name;
+  // The same properties in the same order as the current tool's (`runAs` left undefined: a held
+  // definition is served as it is), so the dispatcher's call sites see one object shape.
   const tool: ServedTool = {
     ...current,
     validateInput,
@@ -74,8 +76,8 @@ export function serveHeldDefinition(
         return back;
       });
     },
+    runAs: undefined,
   };
-  delete tool.runAs;
   const accepts = adapter?.input
     ? () => true
     : (args: unknown) => !validateInput(args ?? {}) || current.validateInput(args ?? {});
