@@ -80,7 +80,7 @@ export function serveHeldDefinition(
   };
   const accepts = adapter?.input
     ? () => true
-    : (args: unknown) => !validateInput(args ?? {}) || current.validateInput(args ?? {});
+    : (args: unknown) => current.validateInput(args ?? {}) || !validateInput(args ?? {});
   return { tool, accepts };
 }
 
