@@ -49,8 +49,18 @@ export async function baselineColumn(today: string, dir: string, clients: number
       );
       const pids = [server.child.pid];
       const scenarios: Scenario[] = [
-        { name: `context@${tag}`, calls: contextCalls([caller], learners), pids },
-        { name: `complete@${tag}`, calls: completeCalls([caller], learners), pids },
+        {
+          name: `context@${tag}`,
+          calls: contextCalls([caller], learners),
+          pids,
+          group: "baseline context",
+        },
+        {
+          name: `complete@${tag}`,
+          calls: completeCalls([caller], learners),
+          pids,
+          group: "baseline complete",
+        },
       ];
       return { server, caller, scenarios };
     }),

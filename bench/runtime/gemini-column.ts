@@ -117,11 +117,13 @@ export async function geminiColumn(root: string, dir: string, clients: number) {
       name: "context@gemini",
       calls: contextCalls([gemini], geminiLearners),
       pids: [server.child.pid],
+      group: "gemini",
     },
     {
       name: "context@jwt",
       calls: contextCalls([claude], claudeLearners),
       pids: [server.child.pid],
+      group: "gemini",
     },
   ];
   return {

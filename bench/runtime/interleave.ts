@@ -1,4 +1,9 @@
 import { type Call, drive, type Measurement } from "./load-driver.js";
+import { untilQuiet } from "./machine-quiet.js";
+import { measureGroup } from "./paired-slices.js";
+
+/** The alternating parts a group's slice is cut into (each member runs once per part). */
+const GROUP_PARTS = 6;
 
 /** One thing a benchmark measures: its clients' calls and the server processes doing the work. */
 export interface Scenario {
@@ -11,6 +16,16 @@ export interface Scenario {
    * with the stretch's length in seconds: e.g. topping up the learners its calls use up.
    */
   prepare?: (seconds: number) => Promise<void>;
+  /**
+   * What to wait for before and after each slice instead of a quiet machine alone: e.g. a server
+   * that exports on a timer, whose last export belongs to the slice.
+   */
+  settle?: () => Promise<unknown>;
+  /**
+   * Scenarios compared with each other share a group: each round measures them together, in short
+   * alternating parts (paired-slices.ts), so they see the same stretches of the machine's speed.
+   */
+  group?: string;
   /** The CPU time (ms) its database server has used so far, when it runs on one. */
   databaseCpu?: () => number | undefined;
 }
@@ -19,7 +34,10 @@ export interface Scenario {
  * Measure scenarios in interleaved slices: `rounds` rounds, each running every scenario for
  * `sliceSeconds` (after `rewarmMs` of unmeasured calls on fresh connections), in an order that
  * rotates by one each round and reverses every other round, so load drift on a shared machine
- * reaches all scenarios alike. Returns each scenario's slices, in round order.
+ * reaches all scenarios alike. Each slice starts on a quiet machine and is charged what its calls
+ * leave behind (machine-quiet.ts). The scenarios of a group take their slices together, in
+ * alternating parts (paired-slices.ts): each member still runs `sliceSeconds` a round. Returns each
+ * scenario's slices, in round order.
  */
 export async function interleave(
   scenarios: readonly Scenario[],
@@ -28,12 +46,36 @@ export async function interleave(
   rewarmMs = 100,
 ): Promise<Map<string, Measurement[]>> {
   const slices = new Map<string, Measurement[]>(scenarios.map((s) => [s.name, []]));
+  // A group is one unit, at its first member's place.
+  const units: Scenario[][] = [];
+  for (const s of scenarios) {
+    const unit = s.group && units.find((u) => u[0].group === s.group);
+    if (unit) unit.push(s);
+    else units.push([s]);
+  }
   for (let round = 0; round < rounds; round++) {
-    const rotated = scenarios.map((_, i) => scenarios[(i + round) % scenarios.length]);
+    const rotated = units.map((_, i) => units[(i + round) % units.length]);
     const order = round % 2 === 0 ? rotated : rotated.reverse();
-    for (const s of order) {
+    for (const unit of order) {
+      if (unit.length > 1) {
+        const measured = await measureGroup(unit, sliceSeconds, rewarmMs, GROUP_PARTS);
+        for (const [name, m] of measured) slices.get(name)!.push(m);
+        continue;
+      }
+      const [s] = unit;
       await s.prepare?.(sliceSeconds + rewarmMs / 1000);
-      slices.get(s.name)!.push(await drive(s.calls, sliceSeconds, rewarmMs, s.pids, s.databaseCpu));
+      slices
+        .get(s.name)!
+        .push(
+          await drive(
+            s.calls,
+            sliceSeconds,
+            rewarmMs,
+            s.pids,
+            s.databaseCpu,
+            s.settle ?? untilQuiet,
+          ),
+        );
     }
   }
   return slices;

@@ -35,7 +35,7 @@ const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /** CPU time of every process in `pids` together (ms); undefined when one cannot be read. */
-function cpuOf(pids: readonly (number | undefined)[]): number | undefined {
+export function cpuOf(pids: readonly (number | undefined)[]): number | undefined {
   let sum = 0;
   for (const pid of pids) {
     const ms = processCpuMs(pid);
@@ -49,6 +49,10 @@ function cpuOf(pids: readonly (number | undefined)[]): number | undefined {
  * Run every client's call in a loop for `seconds` (after `warmupMs` of unmeasured calls, so JIT and
  * caches settle) and measure latencies and the server processes' CPU time (summed, when a scenario
  * spreads its calls over several), and with `databaseCpu` (CPU ms used so far) the database's.
+ * With `settle`, it is awaited before the calls start and again before the CPU is read at the end:
+ * the measured stretch then starts on a machine its predecessor's leftover work has left, and the
+ * work the calls leave behind in the measured processes (an export, a collection) is charged to
+ * them; the elapsed time excludes the waits.
  */
 export async function drive(
   calls: Call[],
@@ -56,7 +60,9 @@ export async function drive(
   warmupMs: number,
   serverPid?: number | readonly (number | undefined)[],
   databaseCpu?: () => number | undefined,
+  settle?: () => Promise<unknown>,
 ): Promise<Measurement> {
+  await settle?.();
   const pids =
     serverPid === undefined ? [] : typeof serverPid === "number" ? [serverPid] : serverPid;
   const warmEnd = performance.now() + warmupMs;
@@ -82,6 +88,7 @@ export async function drive(
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  await settle?.();
   const cpuAfter = pids.length ? cpuOf(pids) : undefined;
   const databaseAfter = databaseCpu?.();
   return {

@@ -105,12 +105,14 @@ export async function postgresColumn(
           calls: contextCalls(callers.slice(0, 1), one),
           pids: [pids[0]],
           databaseCpu,
+          group: "postgres context",
         },
         {
           name: "pg1 complete",
           calls: completeCalls(callers.slice(0, 1), one),
           pids: [pids[0]],
           databaseCpu,
+          group: "postgres complete",
         },
         {
           name: "pg1 recall",
@@ -121,11 +123,17 @@ export async function postgresColumn(
         },
       ],
       twin: [
-        { name: "sq1 context", calls: contextCalls([twinCaller], onTwin), pids: [twin.child.pid] },
+        {
+          name: "sq1 context",
+          calls: contextCalls([twinCaller], onTwin),
+          pids: [twin.child.pid],
+          group: "postgres context",
+        },
         {
           name: "sq1 complete",
           calls: completeCalls([twinCaller], onTwin),
           pids: [twin.child.pid],
+          group: "postgres complete",
         },
       ],
       twoInstances: [

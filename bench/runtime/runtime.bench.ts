@@ -45,8 +45,12 @@
  *    instances' and never added to it.
  * Every server is warmed up first (BENCH_WARM_SECONDS per scenario, unmeasured); then all
  * scenarios run in BENCH_ROUNDS interleaved rounds of BENCH_SLICE_SECONDS slices (interleave.ts),
- * so each ratio compares figures measured side by side. That is one run; `--repeat N` makes N runs
- * on the same servers and prints each ratio's median and range over them: a target is met when the
+ * so each ratio compares figures measured side by side; each slice starts on a quiet machine and
+ * its CPU is read once the work its calls left behind is done (machine-quiet.ts); scenarios
+ * compared with each other (a `group`) take their slices together in short alternating parts
+ * (paired-slices.ts), so a stretch of the host's slowness reaches both. That is one run;
+ * `--repeat N` makes N runs on the same servers and prints each ratio's median and range over
+ * them: a target is met when the
  * median of at least three runs meets it (ratio-summary.ts), since one run's ratios move by up to
  * ±30% on a shared machine. The recall scenarios' due learners are minted as the run goes, between
  * slices (recall-pool.ts), so a fast server never runs out of them. Server CPU per call (from /proc, all
@@ -83,6 +87,7 @@ import {
   recallRounds,
   seedRecallLearners,
 } from "./recall-round.js";
+import { quietWaits } from "./machine-quiet.js";
 import { repeatOption } from "./repeat-option.js";
 import {
   printPostgresLine,
@@ -242,8 +247,13 @@ try {
     throw new Error("the floor server's first round failed");
   const scenarios: Scenario[] = [
     { name: "peer", calls: echoCalls(callers.peer), pids: pid(peerServer) },
-    { name: "echo", calls: echoCalls(callers.echo), pids: pid(echoServer) },
-    { name: "echo+auth", calls: echoCalls(callers.echoAuth), pids: pid(echoAuthServer) },
+    { name: "echo", calls: echoCalls(callers.echo), pids: pid(echoServer), group: "echo" },
+    {
+      name: "echo+auth",
+      calls: echoCalls(callers.echoAuth),
+      pids: pid(echoAuthServer),
+      group: "echo",
+    },
     { name: "context", calls: contextCalls([callers.coach], learners), pids: pid(coachServer) },
     {
       name: "context@claude",
@@ -271,21 +281,25 @@ try {
     },
     {
       name: "direct",
+      group: "adapter",
       calls: readAs("get_skillpilot_learning_context"),
       pids: pid(adapterServer),
     },
     {
       name: "adapted",
+      group: "adapter",
       calls: readAs("get_skillpilot_learning_context_v0"),
       pids: pid(adapterServer),
     },
     {
       name: "direct+tag",
+      group: "adapter",
       calls: readAs("get_skillpilot_learning_context", heldTag),
       pids: pid(adapterServer),
     },
     {
       name: "honoured",
+      group: "adapter",
       calls: readAs("get_skillpilot_learning_context", releaseTag),
       pids: pid(adapterServer),
     },
@@ -330,6 +344,10 @@ try {
     baseline
       ? `baseline: the code at ${baseline.root}, interleaved with today's`
       : "baseline column left out: set BENCH_BASELINE_ROOT to a built checkout of the code before",
+  );
+  out(
+    `quiet machine: ${quietWaits.capped} of ${quietWaits.waits} waits before or after a slice ` +
+      "gave up after 3 s (busy machine: the ratios are less certain)",
   );
   if (postgres) printPostgresLine(postgres.roundTrips, results, out);
   else out("PostgreSQL column left out (BENCH_POSTGRES=0 or PostgreSQL not installed)");

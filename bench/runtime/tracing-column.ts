@@ -5,6 +5,7 @@ import { benchTokens } from "./bench-tokens.js";
 import { activeLearners, contextCalls } from "./coach-learners.js";
 import type { Scenario } from "./interleave.js";
 import type { Result } from "./load-driver.js";
+import { untilQuiet } from "./machine-quiet.js";
 import type { Ratio } from "./ratio-summary.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
 import { BENCH_MCP_URL, BENCH_PUBLIC_ENV } from "./recall-round.js";
@@ -16,8 +17,12 @@ import { startProcess, stopProcess } from "./server-process.js";
  * tracing on may cost at most 0.15 of an echo call. Tracing off is a twin started exactly alike
  * without the OTLP endpoint (context@untraced): the main coach server serves many scenarios and
  * costs less per call than a server started for one, so comparing with it would charge tracing
- * for the difference.
+ * for the difference. The traced twin exports a batch that is not full after OTLP_SCHEDULE_DELAY_MS
+ * (the SDK's default is 5 s): a slice waits that long after its calls before its CPU is read, so
+ * its last export is charged to it instead of landing in another scenario's slice.
  */
+const OTLP_SCHEDULE_DELAY_MS = 250;
+
 export async function tracingColumn(root: string, dir: string, clients: number) {
   let exported = 0;
   const sink = http.createServer((req, res) => {
@@ -30,7 +35,14 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
   await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", () => resolve()));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`;
   const variants = [
-    { name: "context+otel", root, env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sinkUrl } },
+    {
+      name: "context+otel",
+      root,
+      env: {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: sinkUrl,
+        OTEL_BSP_SCHEDULE_DELAY: String(OTLP_SCHEDULE_DELAY_MS),
+      },
+    },
     { name: "context@untraced", root, env: {} },
   ];
   const servers = await Promise.all(
@@ -56,10 +68,16 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
       return { ...v, server, caller, learners };
     }),
   );
+  const afterExport = async () => {
+    await new Promise((resolve) => setTimeout(resolve, OTLP_SCHEDULE_DELAY_MS + 50));
+    return untilQuiet();
+  };
   const scenarios: Scenario[] = servers.map((s) => ({
     name: s.name,
     calls: contextCalls([s.caller], s.learners),
     pids: [s.server.child.pid],
+    group: "tracing",
+    ...(s.name === "context+otel" && { settle: afterExport }),
   }));
   return {
     scenarios,

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import type { Scenario } from "../../../bench/runtime/interleave.js";
+import { measureGroup } from "../../../bench/runtime/paired-slices.js";
+
+/** Keep this thread busy for `ms` of wall time (so of CPU time). */
+function burn(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+/** A member whose every call takes `ms` of this process's CPU, now or (deferred) a little later. */
+function member(name: string, ms: number, deferred = false): Scenario {
+  const call = async () => {
+    if (deferred) setTimeout(() => burn(ms), 5);
+    else burn(ms);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    return true;
+  };
+  return { name, calls: [call], pids: [process.pid], group: "test" };
+}
+
+describe("bench group slices: alternating parts, CPU charged to whoever left it (issue #34 speed row, #35 item 0)", () => {
+  before(function () {
+    if (!existsSync(`/proc/${process.pid}/stat`)) this.skip();
+  });
+
+  it("charges a shared process's CPU to the member whose calls used it", async () => {
+    const result = await measureGroup([member("heavy", 6), member("light", 0)], 1.2, 20, 4);
+    const heavy = result.get("heavy")!;
+    const light = result.get("light")!;
+    assert.ok(heavy.latencies.length > 0 && light.latencies.length > 0);
+    assert.ok(heavy.seconds > 0.9 && light.seconds > 0.9, "each member runs a whole slice");
+    const perCall = (m: typeof heavy) => m.serverCpuMs! / m.latencies.length;
+    assert.ok(perCall(heavy) >= 4, `heavy ${perCall(heavy)} ms per call`);
+    assert.ok(perCall(heavy) > 4 * perCall(light), `light ${perCall(light)} ms per call`);
+  });
+
+  it("charges work a member's calls leave behind to that member, not to the next one", async () => {
+    const result = await measureGroup([member("leaves", 6, true), member("clean", 0)], 1.2, 20, 4);
+    const perCall = (name: string) =>
+      result.get(name)!.serverCpuMs! / result.get(name)!.latencies.length;
+    assert.ok(
+      perCall("leaves") > 4 * perCall("clean"),
+      `${perCall("leaves")} vs ${perCall("clean")}`,
+    );
+  });
+});
