@@ -24,6 +24,8 @@ export async function measureGroup(
   sliceSeconds: number,
   rewarmMs: number,
   parts: number,
+  /** What the group waits for before its first part and after its last: a quiet machine. */
+  quiet: () => Promise<unknown> = untilQuiet,
 ): Promise<Map<string, Measurement>> {
   const partSeconds = sliceSeconds / parts;
   const partRewarmMs = Math.min(rewarmMs, 50);
@@ -60,7 +62,7 @@ export async function measureGroup(
       meter.last = now;
     }
   };
-  await untilQuiet();
+  await quiet();
   checkpoint(false);
   for (let part = 0; part < parts; part++) {
     const order = part % 2 === 0 ? members : [...members].reverse();
@@ -81,7 +83,7 @@ export async function measureGroup(
   }
   // The members' own waits where they have them (a traced server's last export), else quiet.
   const settles = members.flatMap((m) => (m.settle ? [m.settle] : []));
-  if (settles.length === 0) await untilQuiet();
+  if (settles.length === 0) await quiet();
   for (const settle of settles) await settle();
   checkpoint(true);
   return new Map(

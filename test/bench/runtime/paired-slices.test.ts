@@ -3,11 +3,18 @@ import { existsSync } from "node:fs";
 import type { Scenario } from "../../../bench/runtime/interleave.js";
 import { measureGroup } from "../../../bench/runtime/paired-slices.js";
 
-/** Keep this thread busy for `ms` of wall time (so of CPU time). */
+/** Keep this process busy until it has used `ms` more of CPU time (however busy the machine). */
 function burn(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+  const used = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const end = used() + ms;
+  while (used() < end);
 }
+
+/** The wait before and after a group: long enough for deferred work, not for a quiet machine. */
+const brief = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 /** A member whose every call takes `ms` of this process's CPU, now or (deferred) a little later. */
 function member(name: string, ms: number, deferred = false): Scenario {
@@ -26,7 +33,7 @@ describe("bench group slices: alternating parts, CPU charged to whoever left it 
   });
 
   it("charges a shared process's CPU to the member whose calls used it", async () => {
-    const result = await measureGroup([member("heavy", 6), member("light", 0)], 1.2, 20, 4);
+    const result = await measureGroup([member("heavy", 6), member("light", 0)], 1.2, 20, 4, brief);
     const heavy = result.get("heavy")!;
     const light = result.get("light")!;
     assert.ok(heavy.latencies.length > 0 && light.latencies.length > 0);
@@ -37,7 +44,13 @@ describe("bench group slices: alternating parts, CPU charged to whoever left it 
   });
 
   it("charges work a member's calls leave behind to that member, not to the next one", async () => {
-    const result = await measureGroup([member("leaves", 6, true), member("clean", 0)], 1.2, 20, 4);
+    const result = await measureGroup(
+      [member("leaves", 6, true), member("clean", 0)],
+      1.2,
+      20,
+      4,
+      brief,
+    );
     const perCall = (name: string) =>
       result.get(name)!.serverCpuMs! / result.get(name)!.latencies.length;
     assert.ok(
