@@ -5,8 +5,9 @@ import { readFileSync } from "node:fs";
  * load stops (a batch of spans still to export, PostgreSQL's checkpointer and WAL writer, a
  * collection of the garbage it made) otherwise runs during the next slice, on the same two cores:
  * the next scenario's server then gets fewer requests per event-loop turn and pays more CPU per
- * call for work that is not its own. Measured here, a held-definition call read 0.8 ms CPU after
- * one neighbour and 1.7 ms after the tracing twins, in alternate rounds of one run.
+ * call for work that is not its own; and the slice's own leftovers would go uncounted. (The larger
+ * noise on this machine, stretches where every call needs twice the CPU, is what paired-slices.ts
+ * is for.)
  */
 
 /** How a run's waits went: how many there were and how many gave up at the cap. */

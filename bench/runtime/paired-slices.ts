@@ -29,19 +29,24 @@ export async function measureGroup(
 ): Promise<Map<string, Measurement>> {
   const partSeconds = sliceSeconds / parts;
   const partRewarmMs = Math.min(rewarmMs, 50);
-  type Meter = { read: () => number | undefined; last?: number; runner?: string };
+  /** A CPU counter of a server process or of the database server, and who it is charged to. */
+  type Meter = {
+    read: () => number | undefined;
+    database: boolean;
+    last?: number;
+    runner?: string;
+  };
   const meters = new Map<unknown, Meter>();
-  const pidMeters = new Map<Scenario, Meter[]>();
-  for (const m of members) {
-    const own: Meter[] = [];
-    for (const pid of m.pids) {
-      if (!meters.has(pid)) meters.set(pid, { read: () => cpuOf([pid]) });
-      own.push(meters.get(pid)!);
-    }
-    pidMeters.set(m, own);
-    if (m.databaseCpu && !meters.has(m.databaseCpu))
-      meters.set(m.databaseCpu, { read: m.databaseCpu });
-  }
+  const metersOf = new Map<Scenario, Meter[]>();
+  const meter = (key: unknown, read: () => number | undefined, database: boolean) => {
+    if (!meters.has(key)) meters.set(key, { read, database });
+    return meters.get(key)!;
+  };
+  for (const m of members)
+    metersOf.set(m, [
+      ...m.pids.map((pid) => meter(pid, () => cpuOf([pid]), false)),
+      ...(m.databaseCpu ? [meter(m.databaseCpu, m.databaseCpu, true)] : []),
+    ]);
   const out = new Map(
     members.map((m) => [
       m.name,
@@ -50,14 +55,13 @@ export async function measureGroup(
   );
   /** Read every meter; charge what it used since its last reading to its last runner, if any. */
   const checkpoint = (charge: boolean) => {
-    for (const [key, meter] of meters) {
+    for (const meter of meters.values()) {
       const now = meter.read();
       if (now === undefined) continue;
       if (charge && meter.last !== undefined && meter.runner !== undefined) {
         const m = out.get(meter.runner)!;
-        const used = now - meter.last;
-        if (typeof key === "function") m.databaseCpuMs += used;
-        else m.serverCpuMs += used;
+        if (meter.database) m.databaseCpuMs += now - meter.last;
+        else m.serverCpuMs += now - meter.last;
       }
       meter.last = now;
     }
@@ -71,8 +75,7 @@ export async function measureGroup(
       checkpoint(true);
       await drive(m.calls, 0, partRewarmMs);
       checkpoint(false);
-      for (const meter of pidMeters.get(m)!) meter.runner = m.name;
-      if (m.databaseCpu) meters.get(m.databaseCpu)!.runner = m.name;
+      for (const own of metersOf.get(m)!) own.runner = m.name;
       const measured = await drive(m.calls, partSeconds, 0);
       checkpoint(true);
       const total = out.get(m.name)!;

@@ -50,9 +50,8 @@
  * compared with each other (a `group`) take their slices together in short alternating parts
  * (paired-slices.ts), so a stretch of the host's slowness reaches both. That is one run;
  * `--repeat N` makes N runs on the same servers and prints each ratio's median and range over
- * them: a target is met when the
- * median of at least three runs meets it (ratio-summary.ts), since one run's ratios move by up to
- * ±30% on a shared machine. The recall scenarios' due learners are minted as the run goes, between
+ * them: a target is met when the median of at least three runs meets it (ratio-summary.ts), since
+ * one run's ratios move by up to ±30% on a shared machine. The recall scenarios' due learners are minted as the run goes, between
  * slices (recall-pool.ts), so a fast server never runs out of them. Server CPU per call (from /proc, all
  * threads of all instances of a scenario) is the cost figure the targets are set in: other load on
  * a shared machine barely moves it; throughput ratios are printed beside it.
