@@ -31,6 +31,7 @@ export async function contractObservers(
         tracesEndpoint: config.openTelemetry.tracesEndpoint,
         serviceName: config.openTelemetry.serviceName ?? identity.packageName,
         serviceVersion: identity.serverBuild,
+        ...(config.openTelemetry.protocol && { protocol: config.openTelemetry.protocol }),
       },
     }),
     spansDropped: metrics.spansDropped,

@@ -42,6 +42,35 @@ export const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[]
   ["SKILLPILOT_DEFINITION_TAGS", "/definitionTags"],
 ];
 
+/**
+ * The OTLP encodings the span exporter speaks. The variables that choose one matter only when spans
+ * are exported: a deployment that sets `OTEL_EXPORTER_OTLP_PROTOCOL=grpc` for other services
+ * starts fine with tracing off.
+ */
+const OTLP_PROTOCOLS = ["http/protobuf", "http/json"] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+/** The variables that choose it, the traces-specific one first, and the setting they set. */
+export const OTLP_PROTOCOL_ENV: readonly (readonly [name: string, pointer: string])[] = [
+  ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "/openTelemetry/protocol"],
+  ["OTEL_EXPORTER_OTLP_PROTOCOL", "/openTelemetry/protocol"],
+];
+
+/**
+ * The span encoding the environment asks for, if any; a value the exporter cannot speak (`grpc`,
+ * a typo) is a `StartupError` naming the variable, never a silent fallback.
+ */
+export function otlpProtocolEnv(env: NodeJS.ProcessEnv): OtlpProtocol | undefined {
+  const [name] = OTLP_PROTOCOL_ENV.find(([n]) => env[n]) ?? [];
+  if (name === undefined) return undefined;
+  const value = env[name]!.trim();
+  if ((OTLP_PROTOCOLS as readonly string[]).includes(value)) return value as OtlpProtocol;
+  throw new StartupError(
+    "CONFIG_INVALID",
+    `${name} must be ${OTLP_PROTOCOLS.join(" or ")} (spans are exported over OTLP/HTTP), ` +
+      `got ${JSON.stringify(value)}`,
+  );
+}
+
 /** The environment variables the configuration reads that are set (non-empty) in `env`. */
 export function configEnvironment(env: NodeJS.ProcessEnv): string[] {
   return ENV_SETTINGS.map(([name]) => name).filter((name) => env[name]);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { readConfigFile } from "./config-file.js";
-import { envConfig } from "./config-env.js";
+import { envConfig, type OtlpProtocol, otlpProtocolEnv } from "./config-env.js";
 import type { ClientProfile } from "../auth/client-profiles.js";
 import { StartupError } from "./startup-error.js";
 import { defaultLogDestination } from "./writable-paths.js";
@@ -84,7 +84,7 @@ export interface RuntimeConfig {
   /** A redacted trace of the server's own MCP traffic is appended here; unset: none. */
   traceFile?: string;
   /** OpenTelemetry spans exported over OTLP/HTTP; unset: none. */
-  openTelemetry?: { tracesEndpoint: string; serviceName?: string };
+  openTelemetry?: { tracesEndpoint: string; serviceName?: string; protocol?: OtlpProtocol };
   /**
    * How long hosts and shared caches may keep the contract's list results and UI pages under
    * MCP 2026-07-28 (`ttlMs`, `cacheScope`). The contract is public and its pages are
@@ -237,10 +237,13 @@ export async function loadConfig(
   // Environment settings of the auth section refine the file's, key by key.
   if (file.auth || fromEnv.auth || flags.auth)
     merged.auth = { ...file.auth, ...fromEnv.auth, ...flags.auth };
-  if (file.openTelemetry || fromEnv.openTelemetry)
-    merged.openTelemetry = { ...file.openTelemetry, ...fromEnv.openTelemetry } as {
+  if (file.openTelemetry || fromEnv.openTelemetry) {
+    const protocol = otlpProtocolEnv(env) ?? file.openTelemetry?.protocol ?? "http/protobuf";
+    merged.openTelemetry = { ...file.openTelemetry, ...fromEnv.openTelemetry, protocol } as {
       tracesEndpoint: string;
+      protocol: OtlpProtocol;
     };
+  }
   if (file.listingCache || fromEnv.listingCache)
     merged.listingCache = { ...file.listingCache, ...fromEnv.listingCache };
   if (file.lanePublicUrls || fromEnv.lanePublicUrls)

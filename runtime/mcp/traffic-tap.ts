@@ -46,28 +46,30 @@ export function tapTraffic(handler: McpHttpHandler, taps: TrafficTaps | undefine
       const response = await handler.fetch(request, options);
       const { status } = response;
       const contentType = response.headers.get("content-type") ?? undefined;
-      const later = (text: () => string | undefined) =>
+      const later = (body: Buffer | undefined) =>
         setImmediate(() => {
           try {
-            const answer = text();
-            done(answer === undefined ? undefined : { status, contentType, text: answer });
+            done(body === undefined ? undefined : { status, contentType, body });
           } catch {
             // A tap never fails a call.
           }
         });
-      if (response.body === null) later(() => "");
+      if (response.body === null) later(EMPTY);
       else if (contentType?.startsWith("text/event-stream"))
         void response
           .clone()
-          .text()
+          .arrayBuffer()
           .then(
-            (text) => later(() => text),
-            () => later(() => undefined),
+            (bytes) => later(Buffer.from(bytes)),
+            () => later(undefined),
           );
-      else awaitingBody.set(response, (bytes) => later(() => decoder.decode(bytes)));
+      else
+        awaitingBody.set(response, (bytes) =>
+          later(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+        );
       return response;
     },
   };
 }
 
-const decoder = new TextDecoder();
+const EMPTY = Buffer.alloc(0);

@@ -1,15 +1,17 @@
-import type { Span } from "@opentelemetry/api";
 import { answerMessages, type JsonRpcMessage } from "../../contract-model/trace/trace-event.js";
 import type { ToolShape, TurnFacts } from "../../contract-model/trace/turn-facts.js";
 import { SelfTrace } from "./self-trace.js";
 import type { SpanDropCounter } from "./span-drop-counter.js";
-import type { McpTracing, TracingSettings } from "./tracing.js";
+import type { McpTracing, TracedMessage, TracingSettings } from "./tracing.js";
 
-/** The server's HTTP answer to one request, as its body's text: parsed only when a tap needs it. */
+/**
+ * The server's HTTP answer to one request, as its body's bytes: decoded and parsed only when a tap
+ * needs its messages.
+ */
 export interface TappedAnswer {
   status: number;
   contentType: string | undefined;
-  text: string;
+  body: Buffer;
 }
 
 /** What sees the raw MCP traffic: the server's own trace and OpenTelemetry spans. */
@@ -41,19 +43,22 @@ export interface TrafficTapOptions {
 /** A JSON-RPC id as a map key (a string id and a number id never meet). */
 const idKey = (id: unknown) => JSON.stringify(id);
 
+const OPEN_BRACE = 0x7b;
+
 /**
- * Whether an answer is one plain JSON-RPC result: a 200 JSON object with a `result` whose text
- * names no `error` and no `isError` member anywhere (JSON never escapes a letter of a member name),
- * so neither a JSON-RPC error nor a tool error — a span's outcome known without parsing it.
+ * Whether an answer is one plain JSON-RPC result: a 200 JSON object with a `result` whose bytes
+ * name no `error` and no `isError` member anywhere (JSON never escapes a letter of a member name,
+ * and UTF-8 never puts an ASCII byte inside another character), so neither a JSON-RPC error nor a
+ * tool error — a span's outcome known without decoding or parsing the answer.
  */
 function plainResult(answer: TappedAnswer | undefined): boolean {
   if (answer?.status !== 200 || !answer.contentType?.startsWith("application/json")) return false;
-  const { text } = answer;
+  const { body } = answer;
   return (
-    text.startsWith("{") &&
-    text.includes('"result"') &&
-    !text.includes('"error"') &&
-    !text.includes('"isError"')
+    body[0] === OPEN_BRACE &&
+    body.includes('"result"') &&
+    !body.includes('"error"') &&
+    !body.includes('"isError"')
   );
 }
 
@@ -81,18 +86,18 @@ export async function openTrafficTaps(
         // The answer's messages, parsed at most once, and only when a tap needs them.
         let parsed: JsonRpcMessage[] | undefined;
         const answers = () =>
-          (parsed ??= answer ? answerMessages(answer.contentType, answer.text) : []);
+          (parsed ??= answer ? answerMessages(answer.contentType, answer.body.toString()) : []);
         trace?.record("server", answers());
         if (!tracing || spans.length === 0) return;
         const [only] = spans;
         if (spans.length === 1 && only.id !== undefined && plainResult(answer)) {
-          tracing.endOk(only.span);
+          tracing.endOk(only.traced);
           return;
         }
         const byId = new Map<string, JsonRpcMessage>();
         for (const a of answers()) if (a.id !== undefined) byId.set(idKey(a.id), a);
-        for (const { id, span } of spans)
-          tracing.end(span, id === undefined ? undefined : byId.get(id));
+        for (const { id, traced } of spans)
+          tracing.end(traced, id === undefined ? undefined : byId.get(id));
       };
     },
     async close() {
@@ -107,10 +112,10 @@ function startSpans(
   messages: readonly JsonRpcMessage[],
   protocolVersion: string | undefined,
 ) {
-  const spans: { id: string | undefined; span: Span }[] = [];
+  const spans: { id: string | undefined; traced: TracedMessage }[] = [];
   for (const m of messages) {
-    const span = tracing.start(m, protocolVersion);
-    if (span) spans.push({ id: m.id === undefined ? undefined : idKey(m.id), span });
+    const traced = tracing.start(m, protocolVersion);
+    if (traced) spans.push({ id: m.id === undefined ? undefined : idKey(m.id), traced });
   }
   return spans;
 }

@@ -2,35 +2,14 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { checkTrace, contractFacts } from "../../checks/trace/check-trace.js";
 import type { TurnFacts } from "../../contract-model/trace/turn-facts.js";
 import { logFingerprint } from "../../runtime/observability/session-fingerprint.js";
 import { connectClient, errorCode } from "../runtime/support/mcp-clients.js";
 import { repoRoot, startFixture } from "../runtime/support/runtime-fixture.js";
+import { otlpReceiver } from "../support/otlp-receiver.js";
 import type { WireObject } from "../support/wire.js";
-
-/** A loopback OTLP/HTTP receiver that keeps every JSON export it gets. */
-async function otlpReceiver() {
-  const bodies: WireObject[] = [];
-  const server = http.createServer((req, res) => {
-    let text = "";
-    req.on("data", (c: Buffer) => (text += c.toString()));
-    req.on("end", () => {
-      if (req.url === "/v1/traces") bodies.push(JSON.parse(text) as WireObject);
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1/traces`,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const attrs = (span: WireObject) =>
   Object.fromEntries(
@@ -117,13 +96,12 @@ describe("the server's own trace and OpenTelemetry spans, both off by default (G
     assert.equal(judged.unusable, false, JSON.stringify(judged.diagnostics));
     assert.equal(judged.inferred, true);
     // The spans: per the MCP semantic conventions, no learner data.
-    const exported = JSON.stringify(receiver.bodies);
+    // Binary Protobuf by default, the encoding every OTLP receiver reads.
+    assert.ok(receiver.contentTypes.length > 0);
+    for (const type of receiver.contentTypes) assert.match(type, /^application\/x-protobuf/);
+    const exported = Buffer.concat(receiver.raw).toString("latin1");
     assert.ok(!exported.includes(sid) && !exported.includes("stateVersion"));
-    const spans = receiver.bodies.flatMap((b) =>
-      (b.resourceSpans as WireObject[]).flatMap((r) =>
-        (r.scopeSpans as WireObject[]).flatMap((s) => s.spans as WireObject[]),
-      ),
-    );
+    const spans = receiver.spans();
     const calls = spans.filter((s) => String(s.name).startsWith("tools/call "));
     assert.deepEqual(
       calls.map((s) => s.name),
@@ -160,7 +138,11 @@ describe("the server's own trace and OpenTelemetry spans, both off by default (G
     const receiver = await otlpReceiver();
     const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-self-trace-"));
     const traceFile = path.join(dir, "self-trace.jsonl");
-    const fx = await startFixture({ traceFile, openTelemetry: { tracesEndpoint: receiver.url } });
+    // A receiver that reads only JSON is served with protocol http/json.
+    const fx = await startFixture({
+      traceFile,
+      openTelemetry: { tracesEndpoint: receiver.url, protocol: "http/json" },
+    });
     let sid = "";
     try {
       sid = await fx.newSession("self-trace-2025");
@@ -192,12 +174,9 @@ describe("the server's own trace and OpenTelemetry spans, both off by default (G
       served.some((e) => JSON.stringify(e).includes('"stateVersion"')),
       "the context answer's result is in the trace",
     );
-    const spans = receiver.bodies.flatMap((b) =>
-      (b.resourceSpans as WireObject[]).flatMap((r) =>
-        (r.scopeSpans as WireObject[]).flatMap((s) => s.spans as WireObject[]),
-      ),
-    );
-    const calls = spans.filter((s) => String(s.name).startsWith("tools/call "));
+    for (const type of receiver.contentTypes) assert.match(type, /^application\/json/);
+    assert.ok(!Buffer.concat(receiver.raw).toString().includes(sid));
+    const calls = receiver.spans().filter((s) => String(s.name).startsWith("tools/call "));
     assert.deepEqual(
       calls.map((s) => [s.name, attrs(s)["coach.result_code"]]),
       [

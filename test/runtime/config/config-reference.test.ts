@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { buildProgram } from "../../../bin/program.js";
-import { ENV_SETTINGS } from "../../../runtime/config/config-env.js";
+import { ENV_SETTINGS, OTLP_PROTOCOL_ENV } from "../../../runtime/config/config-env.js";
 import { TEST_COMMIT_DELAY_ENV } from "../../../runtime/config/config.js";
 import configSchema from "../../../runtime/config/config.schema.json" with { type: "json" };
 import { repoRoot } from "../../support/temp-project.js";
@@ -103,7 +103,8 @@ describe("the deployment guide's configuration reference (docs/deploy/configurat
 
   it("names each environment variable on the row of the setting it sets, and no other", async () => {
     const { rows, text } = await referenceRows();
-    for (const [name, pointer] of ENV_SETTINGS) {
+    const settings = [...ENV_SETTINGS, ...OTLP_PROTOCOL_ENV];
+    for (const [name, pointer] of settings) {
       const candidates = rowsOf(rows, pointer);
       assert.ok(candidates.length > 0, `${name}: no row for ${pointer}`);
       assert.ok(
@@ -111,7 +112,7 @@ describe("the deployment guide's configuration reference (docs/deploy/configurat
         `${name} is not named on the row of ${pointer}`,
       );
     }
-    const known = new Set(ENV_SETTINGS.map(([name]) => name));
+    const known = new Set(settings.map(([name]) => name));
     const named = rows.flatMap((row) => backticked(row.env));
     assert.deepEqual(
       named.filter((name) => !known.has(name)),

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../../runtime/config/config.js";
 import { StartupError } from "../../../runtime/config/startup-error.js";
@@ -119,10 +121,72 @@ describe("configuration of traces and OpenTelemetry (issue #22: off by default; 
       },
     );
     assert.equal(env.traceFile, path.join(repoRoot, "traces/self.jsonl"));
-    assert.deepEqual(env.openTelemetry, { tracesEndpoint: "http://127.0.0.1:4318/v1/traces" });
+    assert.deepEqual(env.openTelemetry, {
+      tracesEndpoint: "http://127.0.0.1:4318/v1/traces",
+      protocol: "http/protobuf",
+    });
     assert.match(
       await refusal({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "collector:4318" }),
       /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must /,
     );
+  });
+
+  it("encodes spans as binary Protobuf unless the OTLP protocol variables (traces first) say JSON", async () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" };
+    const protocol = async (env: Record<string, string>) =>
+      (await loadConfig(repoRoot, {}, { ...endpoint, ...env })).openTelemetry?.protocol;
+    assert.equal(await protocol({}), "http/protobuf");
+    assert.equal(await protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }), "http/json");
+    assert.equal(
+      await protocol({
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf",
+      }),
+      "http/protobuf",
+    );
+    assert.match(
+      await refusal({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }),
+      /^OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json .*got "grpc"/,
+    );
+    assert.match(
+      await refusal({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/xml" }),
+      /^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be /,
+    );
+    // A deployment-wide gRPC setting for other services does not stop a server that exports nothing.
+    const off = await loadConfig(repoRoot, {}, { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" });
+    assert.equal(off.openTelemetry, undefined);
+  });
+
+  it("takes the protocol from the config file, the environment overriding it", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "skillpilot-otlp-config-"));
+    try {
+      const file = path.join(dir, "config.json");
+      await writeFile(
+        file,
+        JSON.stringify({
+          openTelemetry: {
+            tracesEndpoint: "http://127.0.0.1:4318/v1/traces",
+            protocol: "http/json",
+          },
+        }),
+      );
+      const fromFile = await loadConfig(repoRoot, { configFile: file }, {});
+      assert.equal(fromFile.openTelemetry?.protocol, "http/json");
+      const overridden = await loadConfig(
+        repoRoot,
+        { configFile: file },
+        { OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" },
+      );
+      assert.equal(overridden.openTelemetry?.protocol, "http/protobuf");
+      await writeFile(
+        file,
+        JSON.stringify({
+          openTelemetry: { tracesEndpoint: "http://127.0.0.1:4318/v1/traces", protocol: "grpc" },
+        }),
+      );
+      await assert.rejects(loadConfig(repoRoot, { configFile: file }, {}), /protocol/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
