@@ -4,6 +4,8 @@ import { measureGroup } from "./paired-slices.js";
 
 /** The alternating parts a group's slice is cut into (each member runs once per part). */
 const GROUP_PARTS = 6;
+/** Unmeasured calls of each member of a group before its slice: its servers sat idle (ms). */
+const GROUP_WARM_MS = 500;
 
 /** One thing a benchmark measures: its clients' calls and the server processes doing the work. */
 export interface Scenario {
@@ -58,7 +60,14 @@ export async function interleave(
     const order = round % 2 === 0 ? rotated : rotated.reverse();
     for (const unit of order) {
       if (unit.length > 1) {
-        const measured = await measureGroup(unit, sliceSeconds, rewarmMs, GROUP_PARTS);
+        const measured = await measureGroup(
+          unit,
+          sliceSeconds,
+          rewarmMs,
+          GROUP_PARTS,
+          untilQuiet,
+          GROUP_WARM_MS,
+        );
         for (const [name, m] of measured) slices.get(name)!.push(m);
         continue;
       }

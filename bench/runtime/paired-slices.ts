@@ -18,6 +18,12 @@ import type { Scenario } from "./interleave.js";
  * during a member's unmeasured re-warm-up, which is charged to no one. So what a member's calls
  * leave behind — an export on a timer, a collection — is its own, whether its process is its own
  * or shared with the other members.
+ *
+ * Warm-up: a group's servers sit idle while the other scenarios run (tens of seconds), and an idle
+ * Node server is not warm when its load comes back (V8 collects and ages code while idle: its first
+ * seconds cost up to half as much again per call). Each member therefore runs `warmMs` of unmeasured
+ * calls before the first part, charged to no one, so the parts compare warm servers, as the short
+ * re-warm-up before each later part keeps them.
  */
 export async function measureGroup(
   members: readonly Scenario[],
@@ -26,6 +32,8 @@ export async function measureGroup(
   parts: number,
   /** What the group waits for before its first part and after its last: a quiet machine. */
   quiet: () => Promise<unknown> = untilQuiet,
+  /** Unmeasured calls of each member before the first part (ms). */
+  warmMs = 0,
 ): Promise<Map<string, Measurement>> {
   const partSeconds = sliceSeconds / parts;
   const partRewarmMs = Math.min(rewarmMs, 50);
@@ -66,6 +74,11 @@ export async function measureGroup(
       meter.last = now;
     }
   };
+  if (warmMs > 0)
+    for (const m of members) {
+      await m.prepare?.(warmMs / 1000);
+      await drive(m.calls, 0, warmMs);
+    }
   await quiet();
   checkpoint(false);
   for (let part = 0; part < parts; part++) {

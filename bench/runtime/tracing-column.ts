@@ -5,6 +5,7 @@ import { benchTokens } from "./bench-tokens.js";
 import { activeLearners, contextCalls } from "./coach-learners.js";
 import type { Scenario } from "./interleave.js";
 import type { Result } from "./load-driver.js";
+import { SPAN_BATCH_MS } from "../../runtime/observability/tracing.js";
 import { untilQuiet } from "./machine-quiet.js";
 import type { Ratio } from "./ratio-summary.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
@@ -69,7 +70,9 @@ export async function tracingColumn(root: string, dir: string, clients: number) 
     }),
   );
   const afterExport = async () => {
-    await new Promise((resolve) => setTimeout(resolve, OTLP_SCHEDULE_DELAY_MS + 50));
+    await new Promise((resolve) =>
+      setTimeout(resolve, OTLP_SCHEDULE_DELAY_MS + SPAN_BATCH_MS + 50),
+    );
     return untilQuiet();
   };
   const scenarios: Scenario[] = servers.map((s) => ({

@@ -58,4 +58,25 @@ describe("bench group slices: alternating parts, CPU charged to whoever left it 
       `${perCall("leaves")} vs ${perCall("clean")}`,
     );
   });
+
+  it("warms each member up before the first part, charged to no one", async () => {
+    /** A member whose calls are heavy until it has made `cold` calls (a server after idling). */
+    const warming = (name: string, cold: number): Scenario => {
+      let made = 0;
+      const call = async () => {
+        burn(made++ < cold ? 6 : 0);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return true;
+      };
+      return { name, calls: [call], pids: [process.pid], group: "test" };
+    };
+    const perCall = (m: { serverCpuMs?: number; latencies: number[] }) =>
+      m.serverCpuMs! / m.latencies.length;
+    const warmed = await measureGroup([warming("warmed", 20)], 0.6, 10, 2, brief, 400);
+    const cold = await measureGroup([warming("cold", 20)], 0.6, 10, 2, brief, 0);
+    assert.ok(
+      perCall(cold.get("cold")!) > 3 * perCall(warmed.get("warmed")!),
+      `cold ${perCall(cold.get("cold")!)} vs warmed ${perCall(warmed.get("warmed")!)} ms per call`,
+    );
+  });
 });
