@@ -1,5 +1,6 @@
 import { declaredLanes, primaryLaneId } from "../lanes/lane.js";
 import { schemaErrors, valueAt, violation } from "./config-file.js";
+import configSchema from "./config.schema.json" with { type: "json" };
 import { StartupError } from "./startup-error.js";
 
 /**
@@ -47,8 +48,9 @@ export const ENV_SETTINGS: readonly (readonly [name: string, pointer: string])[]
  * are exported: a deployment that sets `OTEL_EXPORTER_OTLP_PROTOCOL=grpc` for other services
  * starts fine with tracing off.
  */
-const OTLP_PROTOCOLS = ["http/protobuf", "http/json"] as const;
-export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+export type OtlpProtocol = "http/protobuf" | "http/json";
+const OTLP_PROTOCOLS = configSchema.properties.openTelemetry.properties.protocol
+  .enum as readonly OtlpProtocol[];
 /** The variables that choose it, the traces-specific one first, and the setting they set. */
 export const OTLP_PROTOCOL_ENV: readonly (readonly [name: string, pointer: string])[] = [
   ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "/openTelemetry/protocol"],

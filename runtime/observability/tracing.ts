@@ -15,6 +15,7 @@ import {
   BatchSpanProcessor,
   type BufferConfig,
 } from "@opentelemetry/sdk-trace-base";
+import type { OtlpProtocol } from "../config/config-env.js";
 import type { JsonRpcMessage } from "../../contract-model/trace/trace-event.js";
 import { type SpanDropCounter, spanDropMeterProvider } from "./span-drop-counter.js";
 
@@ -28,7 +29,7 @@ export interface TracingSettings {
    * The OTLP/HTTP encoding: binary Protobuf (the default; about half the exporter's CPU per span
    * of JSON's, a third of its bytes) or JSON, for a receiver that only reads JSON.
    */
-  protocol?: "http/protobuf" | "http/json";
+  protocol?: OtlpProtocol;
 }
 
 const leadingCode = /^([A-Z][A-Z0-9_]{2,}):/;
@@ -212,24 +213,31 @@ export class McpTracing {
     this.timer = undefined;
     const batch = this.finished;
     this.finished = [];
-    for (const traced of batch) {
-      const parent =
-        traced.traceparent === undefined
-          ? ROOT_CONTEXT
-          : propagator.extract(
-              ROOT_CONTEXT,
-              { traceparent: traced.traceparent, tracestate: traced.tracestate },
-              defaultTextMapGetter,
-            );
-      const span = this.tracer.startSpan(
-        traced.name,
-        { kind: SpanKind.SERVER, attributes: traced.attributes, startTime: traced.startTime },
-        parent,
-      );
-      if (traced.errorMessage !== undefined)
-        span.setStatus({ code: SpanStatusCode.ERROR, message: traced.errorMessage });
-      span.end(traced.endTime);
+    try {
+      for (const traced of batch) this.makeSpan(traced);
+    } catch {
+      // Spans never fail the server: a batch the SDK refuses is lost, not thrown from a timer.
     }
+  }
+
+  /** One SDK span from a finished message, with the times measured on its call. */
+  private makeSpan(traced: TracedMessage): void {
+    const parent =
+      traced.traceparent === undefined
+        ? ROOT_CONTEXT
+        : propagator.extract(
+            ROOT_CONTEXT,
+            { traceparent: traced.traceparent, tracestate: traced.tracestate },
+            defaultTextMapGetter,
+          );
+    const span = this.tracer.startSpan(
+      traced.name,
+      { kind: SpanKind.SERVER, attributes: traced.attributes, startTime: traced.startTime },
+      parent,
+    );
+    if (traced.errorMessage !== undefined)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: traced.errorMessage });
+    span.end(traced.endTime);
   }
 
   /**
