@@ -1,4 +1,11 @@
-import type { GoalProgress, LearnerSnapshot } from "../domain/ports/coach-store.js";
+import type {
+  GoalProgress,
+  IdempotencyKey,
+  IdempotencyRecord,
+  LearnerSnapshot,
+  ReceiptRecord,
+} from "../domain/ports/coach-store.js";
+import { idempotencyValues } from "./idempotency-row.js";
 import { type ProgressTuple, toSnapshot } from "./learner-row.js";
 import { floorSql } from "./policy-floor.js";
 
@@ -96,6 +103,19 @@ export function openingRead(idempotency: boolean, spend: boolean): NamedStatemen
   );
 }
 
+/** Whether two idempotency keys are the same key. */
+export const sameKey = (a: IdempotencyKey, b: IdempotencyKey): boolean =>
+  a.sessionId === b.sessionId &&
+  a.toolName === b.toolName &&
+  a.clientRequestId === b.clientRequestId;
+
+const keyText = (k: IdempotencyKey) => JSON.stringify([k.sessionId, k.toolName, k.clientRequestId]);
+
+/** The values of the idempotency lookup: the key, live at `now`. */
+export function idempotencyLookup(key: IdempotencyKey, now: number): unknown[] {
+  return [key.sessionId, key.toolName, key.clientRequestId, now];
+}
+
 /** How a write transaction opens (every write of the store runs SERIALIZABLE). */
 export const BEGIN = "BEGIN ISOLATION LEVEL SERIALIZABLE";
 
@@ -125,9 +145,19 @@ export interface HeldWrite {
   row: string;
   sql: string;
   values: unknown[];
-  /** A state update: the statement fails unless it matched the expected version. */
-  checksVersion?: boolean;
+  /**
+   * The statement fails unless this write matched a row: a state update at the expected version, or
+   * an idempotency record written over no live one.
+   */
+  mustMatch?: boolean;
 }
+
+const idempotencyUpsert =
+  "INSERT INTO idempotency_records (session_id, tool_name, client_request_id, fingerprint, " +
+  "response, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) " +
+  "ON CONFLICT (session_id, tool_name, client_request_id) DO UPDATE SET " +
+  "fingerprint = excluded.fingerprint, response = excluded.response, " +
+  "created_at = excluded.created_at, expires_at = excluded.expires_at";
 
 export const heldWrites = {
   saveState: (learnerId: number, stateJson: string, from: number, now: string): HeldWrite => ({
@@ -137,7 +167,7 @@ export const heldWrites = {
       "UPDATE learner_state SET state_version = $1, state_json = $2, updated_at = $3 " +
       "WHERE learner_id = $4 AND state_version = $5 RETURNING 1",
     values: [from + 1, stateJson, now, learnerId, from],
-    checksVersion: true,
+    mustMatch: true,
   }),
   saveProgress: (learnerId: number, p: GoalProgress, now: string): HeldWrite => ({
     kind: "progress",
@@ -149,13 +179,13 @@ export const heldWrites = {
       "mastered_at = excluded.mastered_at, updated_at = excluded.updated_at",
     values: [learnerId, p.goalId, p.status, p.attempts, p.masteredAt, now],
   }),
-  insertReceipt: (values: unknown[], receiptId: string): HeldWrite => ({
+  insertReceipt: (r: ReceiptRecord): HeldWrite => ({
     kind: "receipt",
-    row: `receipt:${receiptId}`,
+    row: `receipt:${r.receiptId}`,
     sql:
       "INSERT INTO receipts (receipt_id, learner_id, session_id, operation, state_version, " +
       "recorded_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    values,
+    values: [r.receiptId, r.learnerId, r.sessionId, r.operation, r.stateVersion, r.recordedAt],
   }),
   // Plain INSERT: the transaction read the token as unspent, so a row there now is a concurrent
   // spend, which fails this statement (a serialization failure) rather than being skipped.
@@ -166,58 +196,71 @@ export const heldWrites = {
     values: [jti, use, expiresAt],
   }),
   // An expired record under the same key is overwritten by the new operation.
-  saveIdempotency: (values: unknown[], key: string): HeldWrite => ({
+  saveIdempotency: (r: IdempotencyRecord): HeldWrite => ({
     kind: "idempotency",
-    row: `idempotency:${key}`,
-    sql:
-      "INSERT INTO idempotency_records (session_id, tool_name, client_request_id, fingerprint, " +
-      "response, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) " +
-      "ON CONFLICT (session_id, tool_name, client_request_id) DO UPDATE SET " +
-      "fingerprint = excluded.fingerprint, response = excluded.response, " +
-      "created_at = excluded.created_at, expires_at = excluded.expires_at",
-    values,
+    row: `idempotency:${keyText(r)}`,
+    sql: idempotencyUpsert,
+    values: idempotencyValues(r),
+  }),
+  // The same, by a write that presumed the key unused (never read): a record still live at `now`
+  // is left alone and fails the statement instead.
+  saveIdempotencyUnlessLive: (r: IdempotencyRecord, now: number): HeldWrite => ({
+    kind: "idempotency",
+    row: `idempotency:${keyText(r)}`,
+    sql: `${idempotencyUpsert} WHERE idempotency_records.expires_at <= $8 RETURNING 1`,
+    values: [...idempotencyValues(r), now],
+    mustMatch: true,
   }),
 };
 
-/** Statement names by shape (short: PostgreSQL cuts names at 63 bytes), one per distinct text. */
-const shapes = new Map<string, string>();
+/**
+ * The statement of each shape seen: its name (short: PostgreSQL cuts names at 63 bytes) and text. A
+ * shape (the kinds of the writes, in order, and which must match a row) fixes the text, so it is
+ * built once.
+ */
+const shapes = new Map<string, NamedStatement>();
 
-/** A shape (the kinds of the writes, in order) fixes the statement's text. */
-function shapeName(shape: string): string {
-  let name = shapes.get(shape);
-  if (!name) {
-    name = `sp_writes_${shapes.size}`;
-    shapes.set(shape, name);
-  }
-  return name;
-}
-
-/** The SQLSTATE of the held writes' statement when a state update matched no row (see below). */
+/**
+ * The SQLSTATE of the held writes' statement when a write that must match a row matched none (see
+ * below).
+ */
 export const VERSION_MOVED = "22012";
 
 /**
  * The held writes as one statement: each a data-modifying WITH clause (PostgreSQL runs every one
- * exactly once, in the statement's one snapshot). A state update that matched no row (the version
- * moved) fails the whole statement: its check divides by the number of rows updated, so the server
+ * exactly once, in the statement's one snapshot). A write that must match a row and matched none (a
+ * state update whose version moved, a presumed-unused idempotency key found live) fails the whole
+ * statement: its check divides by the number of rows written, so the server
  * raises division_by_zero (VERSION_MOVED), nothing of the statement stays, the transaction is
  * aborted and a COMMIT sent behind it rolls back. The check runs in the server, so a COMMIT can
- * go out in the same round trip. Named by its shape, so each shape is prepared once per connection.
+ * go out in the same round trip. Named by its shape, so each shape is built once and prepared once
+ * per connection.
  */
 export function combinedWrites(writes: readonly HeldWrite[]): NamedStatement & {
   values: unknown[];
 } {
-  const values: unknown[] = [];
-  const clauses: string[] = [];
-  const versionChecks: string[] = [];
-  writes.forEach((w, i) => {
-    const offset = values.length;
-    clauses.push(`w${i} AS (${w.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`);
-    values.push(...w.values);
-    if (w.checksVersion) versionChecks.push(`w${i}`);
-  });
-  const report = versionChecks.length
-    ? versionChecks.map((c) => `(SELECT 1 / count(*) FROM ${c})::int AS ${c}`).join(", ")
-    : "1 AS none";
-  const text = `WITH ${clauses.join(", ")} SELECT ${report}`;
-  return { name: shapeName(writes.map((w) => w.kind).join(",")), text, values };
+  const values = writes.length === 1 ? writes[0].values : writes.flatMap((w) => w.values);
+  let shape = "";
+  for (const w of writes) shape += w.mustMatch ? `${w.kind}!,` : `${w.kind},`;
+  let statement = shapes.get(shape);
+  if (!statement) {
+    const clauses: string[] = [];
+    const checks: string[] = [];
+    let offset = 0;
+    writes.forEach((w, i) => {
+      const at = offset;
+      clauses.push(`w${i} AS (${w.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + at}`)})`);
+      offset += w.values.length;
+      if (w.mustMatch) checks.push(`w${i}`);
+    });
+    const report = checks.length
+      ? checks.map((c) => `(SELECT 1 / count(*) FROM ${c})::int AS ${c}`).join(", ")
+      : "1 AS none";
+    statement = {
+      name: `sp_writes_${shapes.size}`,
+      text: `WITH ${clauses.join(", ")} SELECT ${report}`,
+    };
+    shapes.set(shape, statement);
+  }
+  return { ...statement, values };
 }

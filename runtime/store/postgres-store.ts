@@ -2,6 +2,9 @@ import knexFactory, { type Knex } from "knex";
 import pg from "pg";
 import { migrationSource } from "./migrations/index.js";
 import { type LearnerRow, statements, toLearnerSnapshot } from "./postgres-statements.js";
+import { LearnerRowCache } from "./learner-row-cache.js";
+import { SERIALIZABLE_SESSION, SharedPipeline } from "./postgres-pipeline.js";
+import { PresumedWrite, PresumptionMissed } from "./postgres-presumed-write.js";
 import { PostgresWriteTx } from "./postgres-write-tx.js";
 import { SessionCache } from "./session-cache.js";
 import { toSession, type SessionRow } from "./session-row.js";
@@ -51,26 +54,38 @@ function retryable(error: unknown): boolean {
 
 /** Connections of the serving pool (tool calls); knex keeps a small one for administration. */
 const SERVING_CONNECTIONS = 10;
+/** Connections shared by reads, and by presumed writes (each set), pipelined. */
+const SHARED_CONNECTIONS = 2;
 const ADMIN_CONNECTIONS = 3;
 
 /**
  * The scale-out store: the same schema and migrations on PostgreSQL. knex owns the schema
- * (migrations) and the administrative work; tool calls run on a `pg` pool of their own, in the
+ * (migrations) and the administrative work; tool calls run on `pg` connections of their own, in the
  * driver's pipeline mode, with named statements, prepared once per connection, in as few round
- * trips as possible (see postgres-write-tx.ts): a read is one round trip, a write of the write
- * pipeline two (BEGIN with the reads it announced; all its writes in one statement with COMMIT).
- * Every write
+ * trips as possible: a read is one round trip on the shared connections (postgres-pipeline.ts), a
+ * write of the write pipeline two on a pooled one (postgres-write-tx.ts: BEGIN with the reads it
+ * announced; all its writes in one statement with COMMIT). Every write transaction
  * runs under SERIALIZABLE and is retried (bounded, with jitter) on 40001/40P01, so concurrent
  * read-then-write transactions never lose an update; READ COMMITTED would. A write's `work` may
  * therefore run more than once and must keep its effects inside the transaction.
+ *
+ * A write whose learner this instance read or wrote last presumes that row
+ * (postgres-presumed-write.ts): its writes go out as one checked statement, a SERIALIZABLE
+ * transaction of its own on connections presumed writes share, in one round trip. When the row was stale (another instance wrote the learner) the database
+ * refuses that statement, nothing of it is committed, and the work runs again the long way; such a
+ * learner is written the long way for a while.
  */
 export class PostgresStore implements CoachStore {
   readonly dialect = "postgres" as const;
   private readonly sessions = new SessionCache();
+  /** The learner rows this instance last read or wrote, presumed by the next write (one round trip). */
+  private readonly learners = new LearnerRowCache();
 
   private constructor(
     private readonly knex: Knex,
     private readonly pool: pg.Pool,
+    private readonly shared: SharedPipeline,
+    private readonly presumedWrites: SharedPipeline,
     private readonly stateSchemaVersion: number,
   ) {}
 
@@ -95,27 +110,41 @@ export class PostgresStore implements CoachStore {
     });
     // An idle connection the server dropped: the pool discards it, the next call gets a new one.
     pool.on("error", () => undefined);
-    return new PostgresStore(knex, pool, stateSchemaVersion);
+    return new PostgresStore(
+      knex,
+      pool,
+      new SharedPipeline(connection, SHARED_CONNECTIONS),
+      // A presumed write is a SERIALIZABLE transaction of its own, like every write.
+      new SharedPipeline(connection, SHARED_CONNECTIONS, SERIALIZABLE_SESSION),
+      stateSchemaVersion,
+    );
   }
 
   async findSession(sessionId: string): Promise<SessionRecord | undefined> {
     return this.sessions.find(sessionId, async () =>
       toSession(
-        (await this.pool.query<SessionRow>({ ...statements.session, values: [sessionId] })).rows[0],
+        (await this.shared.query<SessionRow>({ ...statements.session, values: [sessionId] }))
+          .rows[0],
       ),
     );
   }
 
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
     // A single statement: state and progress come from the same snapshot.
-    const { rows } = await this.pool.query<LearnerRow>({
+    const { rows } = await this.shared.query<LearnerRow>({
       ...statements.learner,
       values: [learnerId],
     });
+    if (rows[0]) this.learners.remember(learnerId, rows[0]);
     return toLearnerSnapshot(learnerId, rows[0]);
   }
 
   async write<T>(work: (tx: WriteTx) => Promise<T>, opening?: WriteOpening): Promise<T> {
+    const presumable = opening && this.learners.presumable(opening.learnerId);
+    if (presumable) {
+      const done = await this.presumedAttempt(work, opening, presumable);
+      if (done) return done.value;
+    }
     const giveUpAt = Date.now() + RETRY_FOR_MS;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -141,9 +170,13 @@ export class PostgresStore implements CoachStore {
     const tx = new PostgresWriteTx(client, this.stateSchemaVersion);
     let reusable = true;
     try {
-      if (opening) await tx.open(opening);
+      if (opening) {
+        const read = await tx.open(opening);
+        if (read) this.learners.remember(opening.learnerId, read);
+      }
       const value = await work(tx.api);
       await tx.commit();
+      this.keep(tx);
       return value;
     } catch (error) {
       reusable = await tx.rollback();
@@ -151,6 +184,40 @@ export class PostgresStore implements CoachStore {
     } finally {
       client.release(!reusable);
     }
+  }
+
+  /**
+   * The work on a presumed learner row, in one round trip; undefined when the presumption could not
+   * be used, with nothing committed (the work's own refusals included: they may come from a stale
+   * row, so the long way decides them).
+   */
+  private async presumedAttempt<T>(
+    work: (tx: WriteTx) => Promise<T>,
+    opening: WriteOpening,
+    row: LearnerRow,
+  ): Promise<{ value: T } | undefined> {
+    const write = new PresumedWrite(opening, row);
+    // Nothing goes out before the commit, so a failure of the work leaves nothing to undo.
+    const done = await work(write.api).then(
+      (value) => ({ value }),
+      () => undefined,
+    );
+    if (!done) return undefined;
+    try {
+      await write.commit((statement) => this.presumedWrites.query(statement));
+    } catch (error) {
+      if (!(error instanceof PresumptionMissed)) throw error;
+      if (error.byDatabase) this.learners.contest(opening.learnerId);
+      return undefined;
+    }
+    this.keep(write);
+    return done;
+  }
+
+  /** Keep the learner row a committed transaction leaves. */
+  private keep(tx: PostgresWriteTx | PresumedWrite): void {
+    const after = tx.learnerAfter();
+    if (after) this.learners.remember(after.learnerId, after.row);
   }
 
   async purgeExpired(now: number): Promise<number> {
@@ -177,6 +244,8 @@ export class PostgresStore implements CoachStore {
 
   async close(): Promise<void> {
     await this.pool.end();
+    await this.shared.close();
+    await this.presumedWrites.close();
     await this.knex.destroy();
   }
 }

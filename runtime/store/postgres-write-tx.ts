@@ -1,15 +1,18 @@
 import pg from "pg";
 import { CoachError } from "../errors.js";
-import { idempotencyValues, type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
+import { type IdempotencyRow, toIdempotencyRecord } from "./idempotency-row.js";
+import { learnerWrites, type LearnerWrites, rowAfter } from "./learner-row-cache.js";
 import {
   BEGIN,
   COMMIT,
   combinedWrites,
   type HeldWrite,
   heldWrites,
+  idempotencyLookup,
   type LearnerRow,
   type NamedStatement,
   openingRead,
+  sameKey,
   statements,
   toLearnerSnapshot,
   VERSION_MOVED,
@@ -46,11 +49,6 @@ const staleAfter: Record<keyof Opened, readonly string[]> = {
   spentBy: ["spend"],
 };
 
-const sameKey = (a: IdempotencyKey, b: IdempotencyKey) =>
-  a.sessionId === b.sessionId &&
-  a.toolName === b.toolName &&
-  a.clientRequestId === b.clientRequestId;
-
 /**
  * One SERIALIZABLE write transaction on one pooled connection, in as few round trips as the work
  * allows (each one a socket write and a wake-up of the database, which is what a write on
@@ -80,6 +78,8 @@ export class PostgresWriteTx {
   /** Tokens spent in this transaction (jti → use). */
   private spentHere = new Map<string, string>();
   private opened: Opened = {};
+  /** The learner row the work loaded, and what it wrote (learnerAfter). */
+  private readonly learner: LearnerWrites = { progress: [] };
   private queue: Promise<unknown> = Promise.resolve();
   readonly api: WriteTx;
 
@@ -116,6 +116,7 @@ export class PostgresWriteTx {
           const row = opened
             ? opened.row
             : (await read<LearnerRow>(statements.learner, [learnerId])).rows[0];
+          if (row) this.learner.served = { learnerId, row };
           return toLearnerSnapshot(learnerId, row);
         }),
       findIdempotency: (key, now) =>
@@ -127,25 +128,8 @@ export class PostgresWriteTx {
                 .rows[0];
           return toIdempotencyRecord(key, row);
         }),
-      saveIdempotency: (r) =>
-        hold(
-          heldWrites.saveIdempotency(
-            idempotencyValues(r),
-            JSON.stringify([r.sessionId, r.toolName, r.clientRequestId]),
-          ),
-        ),
-      saveState: async (learnerId, state, fromVersion, now) => {
-        await hold(heldWrites.saveState(learnerId, JSON.stringify(state), fromVersion, now));
-        return fromVersion + 1;
-      },
-      saveProgress: (learnerId, p, now) => hold(heldWrites.saveProgress(learnerId, p, now)),
-      insertReceipt: (r) =>
-        hold(
-          heldWrites.insertReceipt(
-            [r.receiptId, r.learnerId, r.sessionId, r.operation, r.stateVersion, r.recordedAt],
-            r.receiptId,
-          ),
-        ),
+      saveIdempotency: (r) => hold(heldWrites.saveIdempotency(r)),
+      ...learnerWrites(hold, this.learner),
       ensureLearner: (name, initialState, now) =>
         run(async () => {
           const existing = await read<{ id: number }>(statements.learnerByName, [name]);
@@ -194,9 +178,9 @@ export class PostgresWriteTx {
 
   /**
    * Send the announced reads with BEGIN (one round trip, one statement); the work's calls get
-   * their answers.
+   * their answers. Returns the learner row read.
    */
-  async open(opening: WriteOpening): Promise<void> {
+  async open(opening: WriteOpening): Promise<LearnerRow | undefined> {
     const { learnerId, idempotency, capabilityJti } = opening;
     const values: unknown[] = [learnerId];
     if (idempotency) values.push(...idempotencyLookup(idempotency.key, idempotency.now));
@@ -221,6 +205,18 @@ export class PostgresWriteTx {
       };
     if (capabilityJti && row)
       this.opened.spentBy = { jti: capabilityJti, use: row.spent_by ?? undefined };
+    return (
+      row && {
+        state_version: row.state_version,
+        state_json: row.state_json,
+        progress: row.progress,
+      }
+    );
+  }
+
+  /** The learner row as this transaction committed it (see `rowAfter`). */
+  learnerAfter(): { learnerId: number; row: LearnerRow } | undefined {
+    return rowAfter(this.learner);
   }
 
   /** An opened answer for a call that matches it, given once. */
@@ -330,9 +326,4 @@ export class PostgresWriteTx {
       return false;
     }
   }
-}
-
-/** The values of the idempotency lookup: the key, live at `now`. */
-function idempotencyLookup(key: IdempotencyKey, now: number): unknown[] {
-  return [key.sessionId, key.toolName, key.clientRequestId, now];
 }

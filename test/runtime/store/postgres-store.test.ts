@@ -3,6 +3,7 @@ import knexFactory from "knex";
 import { initialLearnerState } from "../../../runtime/domain/learner-state.js";
 import type { WriteOpening, WriteTx } from "../../../runtime/domain/ports/coach-store.js";
 import { PostgresStore } from "../../../runtime/store/postgres-store.js";
+import { learnerWithSession as withSession } from "../support/learner-with-session.js";
 import { countRoundTrips } from "../support/round-trip-counter.js";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres.js";
 
@@ -170,28 +171,7 @@ describe("PostgreSQL store (same interface, SERIALIZABLE + bounded retry)", func
     }
   });
 
-  /** A learner with a session, for writes that record receipts and idempotency keys. */
-  async function learnerWithSession(
-    name: string,
-  ): Promise<{ learnerId: number; sessionId: string }> {
-    const at = new Date().toISOString();
-    const learnerId = await store.write((tx) => tx.ensureLearner(name, initialLearnerState, at));
-    const sessionId = `sps_${name.replace(/[^a-z0-9]/g, "").padEnd(26, "0")}`;
-    await store.write((tx) =>
-      tx.insertSession({
-        sessionId,
-        learnerId,
-        locale: "en",
-        contractMajor: 1,
-        workflowVersion: "coach@2.3",
-        curriculumRevision: "r",
-        policyRevision: 3,
-        createdAt: at,
-        expiresAt: Date.now() + 60_000,
-      }),
-    );
-    return { learnerId, sessionId };
-  }
+  const learnerWithSession = (name: string) => withSession(store, name);
 
   /** A write as the write pipeline makes it: announced reads, a spend, the lock, the effect. */
   function pipelineWrite(
