@@ -19,8 +19,8 @@ interface Kept {
 
 /**
  * The learner rows this instance last read or committed, so that a write can presume its learner
- * unchanged and go out in one round trip (postgres-write-tx.ts). Never trusted on its own: the
- * write that presumes a row checks its `state_version` in the database, in the statement that
+ * unchanged and go out in one round trip (postgres-presumed-write.ts). Never trusted on its own:
+ * the write that presumes a row checks its `state_version` in the database, in the statement that
  * writes, and every change to a learner's state or progress moves that version (the write
  * pipeline saves both together). A row of a lower version never replaces a kept one.
  */

@@ -44,8 +44,7 @@ export class SharedPipeline {
       await lane.connected;
       if (!lane.corked) {
         lane.corked = true;
-        const socket = (lane.client as unknown as { connection: { stream: NodeJS.WritableStream } })
-          .connection.stream as import("node:net").Socket;
+        const socket = lane.client.connection.stream;
         socket.cork();
         process.nextTick(() => {
           lane.corked = false;

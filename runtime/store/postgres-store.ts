@@ -71,14 +71,15 @@ const ADMIN_CONNECTIONS = 3;
  *
  * A write whose learner this instance read or wrote last presumes that row
  * (postgres-presumed-write.ts): its writes go out as one checked statement, a SERIALIZABLE
- * transaction of its own on connections presumed writes share, in one round trip. When the row was stale (another instance wrote the learner) the database
- * refuses that statement, nothing of it is committed, and the work runs again the long way; such a
- * learner is written the long way for a while.
+ * transaction of its own on connections presumed writes share, in one round trip. When the row
+ * was stale (another instance wrote the learner) the database refuses that statement, nothing of
+ * it is committed, and the work runs again the long way; such a learner is written the long way
+ * for a while.
  */
 export class PostgresStore implements CoachStore {
   readonly dialect = "postgres" as const;
   private readonly sessions = new SessionCache();
-  /** The learner rows this instance last read or wrote, presumed by the next write (one round trip). */
+  /** The learner rows this instance last read or wrote, presumed by its next write to them. */
   private readonly learners = new LearnerRowCache();
 
   private constructor(
