@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import {
+  type CoachClient,
   connectSpread,
   errorCode,
   eras,
@@ -100,6 +101,43 @@ describe("scale-out: two instances on one PostgreSQL database (issue #15 item 3)
         assert.equal(next.stateVersion, done.receipt.stateVersion);
         assert.deepEqual({ ...next.currentStep }, done.successor.currentStep);
         alternated(from);
+      });
+
+      it("keeps a learner's writes exact when its calls stay on one instance, then move to the other and back", async () => {
+        const { sid, ctx } = await activeGoal("sticky");
+        const [a, b] = client.perInstance;
+        const on = async (who: CoachClient, version: number, decision = "needsMorePractice") => {
+          const result = await who.callTool("complete_skillpilot_goal", {
+            learningSessionId: sid,
+            expectedStateVersion: version,
+            clientRequestId: randomUUID(),
+            decision,
+          });
+          assert.equal(result.isError, undefined, JSON.stringify(result));
+          const committed = (result.structuredContent as Out).receipt.stateVersion as number;
+          // The database holds exactly what the answer says, after each step.
+          const rows = await c().rows(sid);
+          assert.equal(rows.state.state_version, committed);
+          assert.equal(rows.receipts.filter((r: Out) => r.state_version === committed).length, 1);
+          return committed;
+        };
+        // Three writes on one instance (it keeps the row it wrote), one on the other (the first
+        // instance's row is now stale), then the first again and a retry there.
+        let version = ctx.stateVersion as number;
+        for (let i = 0; i < 3; i++) version = await on(a, version);
+        version = await on(b, version);
+        version = await on(a, version);
+        const stale = await a.callTool("complete_skillpilot_goal", {
+          learningSessionId: sid,
+          expectedStateVersion: version - 1,
+          clientRequestId: randomUUID(),
+          decision: "needsMorePractice",
+        });
+        assert.equal(errorCode(stale), "STATE_CONFLICT");
+        version = await on(a, version, "achieved");
+        const rows = await c().rows(sid);
+        assert.equal(rows.state.state_version, ctx.stateVersion + 6);
+        assert.equal(await receipts(sid, "complete_skillpilot_goal"), 6);
       });
 
       it("replays an exact retry on the other instance byte for byte and applies it once (G6)", async () => {
