@@ -4,8 +4,16 @@ import { measureGroup } from "./paired-slices.js";
 
 /** The alternating parts a group's slice is cut into (each member runs once per part). */
 const GROUP_PARTS = 6;
-/** Unmeasured calls of each member of a group before its slice: its servers sat idle (ms). */
-const GROUP_WARM_MS = 500;
+/**
+ * Unmeasured calls of every scenario (each member of a group) before its slice, in ms: its servers
+ * sat idle while the others ran, and a server that has idled costs more per call for a while even
+ * with V8's idle-time heuristics off (measured: the coach server 15-20% more in its first second
+ * after 35 s idle, the SDK's echo server 5%). Every slice gets the same, whichever slice came
+ * before it: a shorter one left the slices that follow another server's colder than those that
+ * follow their own server's (the openai lane's context read, the first coach slice of a round in
+ * one direction, measured 20% above the Claude lane's on the same server).
+ */
+const WARM_MS = 500;
 
 /** One thing a benchmark measures: its clients' calls and the server processes doing the work. */
 export interface Scenario {
@@ -34,12 +42,12 @@ export interface Scenario {
 
 /**
  * Measure scenarios in interleaved slices: `rounds` rounds, each running every scenario for
- * `sliceSeconds` (after `rewarmMs` of unmeasured calls on fresh connections), in an order that
+ * `sliceSeconds` (after `WARM_MS` of unmeasured calls), in an order that
  * rotates by one each round and reverses every other round, so load drift on a shared machine
  * reaches all scenarios alike. Each slice starts on a quiet machine and is charged what its calls
  * leave behind (machine-quiet.ts). The scenarios of a group take their slices together, in
- * alternating parts (paired-slices.ts): each member still runs `sliceSeconds` a round. Returns each
- * scenario's slices, in round order.
+ * alternating parts (paired-slices.ts), each part after `rewarmMs` (at most 50) of unmeasured calls:
+ * each member still runs `sliceSeconds` a round. Returns each scenario's slices, in round order.
  */
 export async function interleave(
   scenarios: readonly Scenario[],
@@ -66,20 +74,20 @@ export async function interleave(
           rewarmMs,
           GROUP_PARTS,
           untilQuiet,
-          GROUP_WARM_MS,
+          WARM_MS,
         );
         for (const [name, m] of measured) slices.get(name)!.push(m);
         continue;
       }
       const [s] = unit;
-      await s.prepare?.(sliceSeconds + rewarmMs / 1000);
+      await s.prepare?.(sliceSeconds + WARM_MS / 1000);
       slices
         .get(s.name)!
         .push(
           await drive(
             s.calls,
             sliceSeconds,
-            rewarmMs,
+            WARM_MS,
             s.pids,
             s.databaseCpu,
             s.settle ?? untilQuiet,

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startCluster } from "../../test/runtime/support/server-cluster.js";
 import { startThrowawayPostgres } from "../../test/runtime/support/throwaway-postgres.js";
-import { startServerProcess } from "../../test/support/server-process.js";
+import { startServerProcess, useNodeOptions } from "../../test/support/server-process.js";
 import { tokenBook } from "./bench-tokens.js";
 import { activeLearners, completeCalls, contextCalls } from "./coach-learners.js";
 import type { Scenario } from "./interleave.js";
@@ -22,7 +22,7 @@ import { postgresRoundTrips, type RoundTrips } from "./postgres-round-trips.js";
 import { RawMcpCaller } from "./raw-mcp-client.js";
 import { type RecallPool, seededRecallPool } from "./recall-pool.js";
 import { openRecallSeeder, type RecallSeeder, recallRounds } from "./recall-round.js";
-import { processTreeCpuMs } from "./server-process.js";
+import { processTreeCpuMs, STEADY_STATE_V8_FLAGS } from "./server-process.js";
 
 /** The PostgreSQL scenarios and how to stop what they run on. */
 export interface PostgresColumn {
@@ -49,6 +49,8 @@ export async function postgresColumn(
 ): Promise<PostgresColumn | undefined> {
   const pg = await startThrowawayPostgres();
   if (!pg) return undefined;
+  // The instances and the twin run like every other benchmarked server.
+  useNodeOptions(STEADY_STATE_V8_FLAGS);
   const cluster = await startCluster(pg.url, 2).catch(async (error) => {
     await pg.stop();
     throw error;

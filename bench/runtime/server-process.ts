@@ -2,15 +2,32 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /**
+ * V8 options every benchmarked server runs with: its idle-time heuristics off. A server of a
+ * benchmark sits idle while the other scenarios take their slices (tens of seconds); meanwhile V8's
+ * memory reducer shrinks its heap and bytecode flushing drops the compiled code of functions it has
+ * not run lately, so its next slice pays for recompiling and re-optimizing its hot path. How much
+ * that costs depends on the server (measured here: the SDK's documented echo server 1.6 to 2.5
+ * times its per-call CPU for a slice after 35 s idle, the coach server 1.2 to 3 times), not on
+ * what one of its calls costs, and it moved the peer-relative ratios by a factor of two between
+ * runs. With them off, a server's per-call CPU after 35 s idle is within noise of the same server
+ * kept busy, for every server alike.
+ */
+export const STEADY_STATE_V8_FLAGS: readonly string[] = [
+  "--no-flush-bytecode",
+  "--no-memory-reducer",
+];
+
+/**
  * Start a Node server process in `root` (its stdout is watched, stderr inherited) and wait for the
- * MCP URL it prints (resolving with what it printed up to there); rejects if it exits first.
+ * MCP URL it prints (resolving with what it printed up to there); rejects if it exits first. It
+ * runs with `STEADY_STATE_V8_FLAGS` before `args`.
  */
 export function startProcess(
   root: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcess; url: string; stdout: string }> {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...STEADY_STATE_V8_FLAGS, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],

@@ -5,8 +5,9 @@
  * through the proxy, in interleaved rounds of the same run, and the proxied call's wall time is
  * divided by the direct one's. Target: the proxy adds at most 10% (ratio <= 1.10, by the median of
  * the rounds). A bare pass-through proxy (bare-proxy.ts) in the same rounds shows what any HTTP hop
- * costs here, and so what recording adds beyond it. Run: npm run bench:trace (BENCH_PROXY_ROUNDS,
- * BENCH_PROXY_CALLS).
+ * costs here, and so what recording adds beyond it; a TCP relay that copies bytes and parses nothing
+ * (tcp-relay.ts) shows what any proxy process costs here at the least, whatever it is written in
+ * Node. Run: npm run bench:trace (BENCH_PROXY_ROUNDS, BENCH_PROXY_CALLS).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -57,11 +58,16 @@ const bare = await startProxy(
   ["--import", "tsx", path.join(root, "bench/trace/bare-proxy.ts")],
   coach.url,
 );
+const relay = await startProxy(
+  ["--import", "tsx", path.join(root, "bench/trace/tcp-relay.ts")],
+  coach.url,
+);
 try {
   const tokens = await benchTokens(dir, BENCH_MCP_URL);
   const direct = new RawMcpCaller(coach.url, 1, tokens.tokenFor);
   const proxied = new RawMcpCaller(proxy.url, 1, tokens.tokenFor);
   const bared = new RawMcpCaller(bare.url, 1, tokens.tokenFor);
+  const relayed = new RawMcpCaller(relay.url, 1, tokens.tokenFor);
   const [learner] = await activeLearners(
     new URL(coach.url).origin,
     direct,
@@ -80,9 +86,14 @@ try {
     for (let i = 0; i < n; i++) await call();
     return Number(process.hrtime.bigint() - start) / 1e6 / n;
   };
-  const paths = { direct: read(direct), proxied: read(proxied), bare: read(bared) };
+  const paths = {
+    direct: read(direct),
+    proxied: read(proxied),
+    bare: read(bared),
+    relay: read(relayed),
+  };
   type Path = keyof typeof paths;
-  const order: Path[] = ["direct", "proxied", "bare"];
+  const order: Path[] = ["direct", "proxied", "bare", "relay"];
   // Warm every path (JIT, connections, the redaction's first judgements), unmeasured.
   for (const p of order) await slice(paths[p], CALLS / 2);
   const rounds: Record<Path, number>[] = [];
@@ -109,6 +120,11 @@ try {
         value: r.proxied / r.bare,
         goal: "none (what recording adds)",
       },
+      {
+        label: "TCP relay / direct",
+        value: r.relay / r.direct,
+        goal: "none (the least any proxy process costs here)",
+      },
     ]),
   );
   const ms = (v: number) => `${v.toFixed(2)} ms`;
@@ -119,7 +135,8 @@ try {
     `trace record: get_skillpilot_learning_context, 1 client, ${ROUNDS} interleaved rounds of ` +
       `${CALLS} sequential calls each way (compiled coach server and proxy, same run)\n` +
       `  direct ${ms(mid((r) => r.direct))} per call, through the proxy ` +
-      `${ms(mid((r) => r.proxied))}, through a bare proxy ${ms(mid((r) => r.bare))} (medians of ` +
+      `${ms(mid((r) => r.proxied))}, through a bare proxy ${ms(mid((r) => r.bare))}, through a ` +
+      `TCP relay ${ms(mid((r) => r.relay))} (medians of ` +
       `the rounds); proxy CPU ` +
       `${ms(proxyCpu / (ROUNDS * CALLS))} per call; trace ${traceMb.toFixed(1)} MB\n` +
       summaries.map((s) => `  ${formatRatio(s, 22)}\n`).join(""),
@@ -127,6 +144,7 @@ try {
 } finally {
   await stopProcess(proxy.child);
   await stopProcess(bare.child);
+  await stopProcess(relay.child);
   await stopProcess(coach.child);
   await rm(dir, { recursive: true, force: true });
 }

@@ -31,6 +31,17 @@ export interface ServerProcess extends Omit<SpawnedServer, "ready"> {
   origin: string;
 }
 
+/** Node options every server spawned from here runs with (none, unless `useNodeOptions` set them). */
+let nodeOptions: readonly string[] = [];
+
+/**
+ * Run every server spawned from here with these Node options before the script (a benchmark sets
+ * its V8 options once, for the servers its helpers start).
+ */
+export function useNodeOptions(options: readonly string[]): void {
+  nodeOptions = options;
+}
+
 /**
  * Spawn `node bin/skillpilot.js start --port PORT ARGS…` (port 0 unless given) with `env` added to
  * this process's environment.
@@ -44,7 +55,14 @@ export function spawnServerProcess(
 ): SpawnedServer {
   const child = spawn(
     process.execPath,
-    [path.join(root, "bin/skillpilot.js"), "start", "--port", String(port), ...args],
+    [
+      ...nodeOptions,
+      path.join(root, "bin/skillpilot.js"),
+      "start",
+      "--port",
+      String(port),
+      ...args,
+    ],
     { cwd: root, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] },
   );
   let out = "";
