@@ -20,6 +20,7 @@ import {
   fromPool,
   recallRounds,
   seedRecallLearners,
+  touchSessions,
 } from "./recall-round.js";
 import { startProcess, stopProcess } from "./server-process.js";
 
@@ -57,6 +58,9 @@ try {
   if (process.env.PROFILE_SERVER_STDOUT)
     child.stdout!.pipe(createWriteStream(process.env.PROFILE_SERVER_STDOUT));
   const caller = new RawMcpCaller(url, CLIENTS, tokens.tokenFor);
+  // As the benchmark does: every learner's token verified and session read before their round
+  // (the profile's first seconds are these reads; the rounds are its last BENCH_SECONDS).
+  await touchSessions([caller], pool, CLIENTS);
   let rounds = 0;
   let errors = 0;
   try {

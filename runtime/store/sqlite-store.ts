@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import knexFactory, { type Knex } from "knex";
 import { migrationSource } from "./migrations/index.js";
 import { SessionCache } from "./session-cache.js";
+import { LearnerSnapshotCache } from "./learner-snapshot-cache.js";
 import { type CommitDelayHook, commitWindow } from "./commit-delay-hook.js";
 import { WalSync } from "./wal-sync.js";
 import { toSession } from "./session-row.js";
@@ -87,6 +88,7 @@ export class SqliteStore implements CoachStore {
   private closed = false;
   private adminKnex: Knex | undefined;
   private readonly sessions = new SessionCache();
+  private readonly learners: LearnerSnapshotCache;
   private readonly adminStatements = new Map<string, Database.Statement>();
   private readonly walSync: WalSync;
   /**
@@ -100,6 +102,8 @@ export class SqliteStore implements CoachStore {
   /** What the group being built writes (learner ids, session ids). */
   private groupLearners = new Set<number>();
   private groupSessions = new Set<string>();
+  /** The group ran an administrative transaction: it may have written any learner. */
+  private groupUntracked = false;
 
   private constructor(
     readonly file: string,
@@ -112,14 +116,24 @@ export class SqliteStore implements CoachStore {
     this.read = statements(this.reader);
     this.writes = statements(this.writer);
     this.txControl = transactionControl(this.writer);
+    const dataVersion = this.writer.prepare("PRAGMA data_version").pluck();
+    this.learners = new LearnerSnapshotCache(() => dataVersion.get() as number);
     this.tx = this.tracked(writeTx(this.writes, stateSchemaVersion));
   }
 
-  /** The write transaction, noting which learners and sessions the group writes. */
+  /**
+   * The write transaction, noting which learners and sessions the group writes. A learner the
+   * group has not written reads as committed, so its kept snapshot serves (and a read is kept).
+   */
   private tracked(tx: WriteTx): WriteTx {
     const learners = () => this.groupLearners;
     return {
       ...tx,
+      loadLearner: async (learnerId) => {
+        if (this.groupUntracked || this.groupLearners.has(learnerId))
+          return tx.loadLearner(learnerId);
+        return this.learners.get(learnerId) ?? this.learners.keep(await tx.loadLearner(learnerId));
+      },
       saveState: (learnerId, ...rest) => {
         learners().add(learnerId);
         return tx.saveState(learnerId, ...rest);
@@ -169,7 +183,7 @@ export class SqliteStore implements CoachStore {
   async loadLearner(learnerId: number): Promise<LearnerSnapshot> {
     await SqliteStore.synced(this.unsyncedLearners, learnerId);
     // A single statement: state and progress come from the same snapshot.
-    return readLearner(this.read, learnerId);
+    return this.learners.get(learnerId) ?? this.learners.keep(readLearner(this.read, learnerId));
   }
 
   write<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
@@ -201,6 +215,7 @@ export class SqliteStore implements CoachStore {
         }[] = [];
         this.groupLearners = new Set();
         this.groupSessions = new Set();
+        this.groupUntracked = false;
         try {
           txc.begin();
           while (this.queue.length > 0 && group.length < MAX_GROUP) {
@@ -220,6 +235,8 @@ export class SqliteStore implements CoachStore {
           }
           if (this.commitDelay) await commitWindow(this.commitDelay, "before");
           txc.commit();
+          if (this.groupUntracked) this.learners.clear();
+          else this.learners.forget(this.groupLearners);
         } catch (error) {
           if (this.writer.inTransaction) txc.rollback();
           for (const { item } of group) item.reject(error);
@@ -290,15 +307,16 @@ export class SqliteStore implements CoachStore {
       return s;
     };
     // Queued with the domain writes: it runs inside the writer's transaction, never beside it.
-    return this.write(() =>
-      work({
+    return this.write(() => {
+      this.groupUntracked = true;
+      return work({
         all: async <R>(sql: string, params: readonly unknown[] = []) =>
           statement(sql).all(...params) as R[],
         run: async (sql: string, params: readonly unknown[] = []) => {
           statement(sql).run(...params);
         },
-      }),
-    );
+      });
+    });
   }
 
   /** A knex on the same file for administrative work, opened on first use. */
