@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from "knex";
 import pg from "pg";
+import { serializeMigrations } from "./migration-lock.js";
 import { migrationSource } from "./migrations/index.js";
 import { type LearnerRow, statements, toLearnerSnapshot } from "./postgres-statements.js";
 import { LearnerRowCache } from "./learner-row-cache.js";
@@ -27,26 +28,6 @@ const RETRYABLE = new Set(["40001", "40P01"]);
 const RETRY_FOR_MS = 10_000;
 /** Upper bound of the random back-off between attempts (full jitter, doubling from 2 ms). */
 const MAX_BACKOFF_MS = 250;
-/**
- * Key of the PostgreSQL advisory lock that serializes migrations between nodes (an arbitrary
- * constant of this application).
- */
-const MIGRATION_LOCK_KEY = 0x5c111a7;
-
-/**
- * Run the migrations while holding a transaction-scoped advisory lock, so nodes starting at once
- * on one database migrate one after another: the first applies what is missing, the others find
- * nothing left. Without it, knex's own migration lock is created by each node racing the others
- * (`CREATE TABLE knex_migrations…` fails with a duplicate) and a start fails at random.
- */
-async function migrateExclusively(knex: Knex): Promise<void> {
-  await knex.transaction(async (trx) => {
-    await trx.raw("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK_KEY]);
-    // On another pooled connection; the lock is held by this transaction until it commits.
-    await knex.migrate.latest({ migrationSource });
-  });
-}
-
 /** True for a serialization failure or deadlock, which a SERIALIZABLE client retries. */
 function retryable(error: unknown): boolean {
   return RETRYABLE.has(String((error as { code?: unknown })?.code ?? ""));
@@ -90,7 +71,7 @@ export class PostgresStore implements CoachStore {
     private readonly stateSchemaVersion: number,
   ) {}
 
-  /** Connect and migrate (one node at a time, see `migrateExclusively`). */
+  /** Connect and migrate (one node at a time, see `serializeMigrations`). */
   static async open(connection: string, stateSchemaVersion: number): Promise<PostgresStore> {
     const knex = knexFactory({
       client: "pg",
@@ -98,7 +79,7 @@ export class PostgresStore implements CoachStore {
       pool: { min: 0, max: ADMIN_CONNECTIONS },
     });
     try {
-      await migrateExclusively(knex);
+      await serializeMigrations(knex, () => knex.migrate.latest({ migrationSource }));
     } catch (error) {
       await knex.destroy();
       throw error;

@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
+import { repairLockTable, serializeMigrations } from "./migration-lock.js";
 import { migrationSource, migrations } from "./migrations/index.js";
 import { databaseFileName } from "./sqlite-store.js";
 
@@ -236,10 +237,12 @@ function concurrentMigration(error: unknown): boolean {
 /**
  * Migrate forward to `target` (default: this server's version), one known migration at a time;
  * returns the names applied. Refuses (StateSchemaRefused) a database this server does not know or
- * whose migration history is inconsistent. Instances starting at once on one database (PostgreSQL
- * scale-out) race to create knex's tables and take its migration lock: such a step is retried
- * after a short pause against the status as it is then, so each migration runs once and every
- * instance ends at the same version. Any other failure is thrown at once (MigrationFailed).
+ * whose migration history is inconsistent. Instances starting at once on one database migrate one
+ * after another on PostgreSQL (an advisory lock, see `serializeMigrations`). On SQLite they race to
+ * create knex's tables and take its migration lock: such a step is retried after a short pause
+ * against the status as it is then (a lock table the race left with two rows is repaired first),
+ * so each migration runs once and every instance ends at the same version. Any other failure is
+ * thrown at once (MigrationFailed).
  */
 export async function migrateForward(
   knex: Knex,
@@ -249,6 +252,10 @@ export async function migrateForward(
     throw new StateSchemaRefused(
       `state schema version ${target} is unknown to this server (it knows up to ${latestStateSchemaVersion})`,
     );
+  return serializeMigrations(knex, () => migrateSteps(knex, target));
+}
+
+async function migrateSteps(knex: Knex, target: number): Promise<string[]> {
   const applied: string[] = [];
   const giveUpAt = Date.now() + MIGRATION_RACE_MS;
   for (let failures = 0; ; ) {
@@ -272,6 +279,8 @@ export async function migrateForward(
       // The lock taken or a lock conflict: retried while the race lasts. Anything else only while
       // knex's tables may still be being created, a few times.
       const race = concurrentMigration(error);
+      // A lock table left with two rows by processes that created it at once is never free.
+      if (race) await repairLockTable(knex).catch(() => false);
       if (
         (bookkeeping && !race) ||
         Date.now() > giveUpAt ||
@@ -285,10 +294,15 @@ export async function migrateForward(
 
 /**
  * Roll back, newest migration first, until the database is at `target` (L12.5; default: the
- * version before its current one); returns the names undone. Refuses a database this server does
- * not know or whose migration history is inconsistent, and a target it cannot reach.
+ * version before its current one); returns the names undone. On PostgreSQL no other process
+ * migrates meanwhile (`serializeMigrations`). Refuses a database this server does not know or
+ * whose migration history is inconsistent, and a target it cannot reach.
  */
 export async function rollbackTo(knex: Knex, target?: number): Promise<string[]> {
+  return serializeMigrations(knex, () => rollbackSteps(knex, target));
+}
+
+async function rollbackSteps(knex: Knex, target?: number): Promise<string[]> {
   const status = await readStateSchemaStatus(knex);
   const refused = refusal(status);
   if (refused) throw new StateSchemaRefused(refused);

@@ -88,7 +88,7 @@ export async function startCluster(
   const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed) {
     await Promise.all(instances.map((p) => p.stop()));
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all([rm(dir, { recursive: true, force: true }), issuer.close()]);
     throw failed.reason;
   }
   const db = knexFactory({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 4 } });
