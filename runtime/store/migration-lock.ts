@@ -37,18 +37,16 @@ export async function serializeMigrations<T>(knex: Knex, work: () => Promise<T>)
 }
 
 /**
- * Remove the extra rows of knex's lock table, keeping its first; true when there were any. Two
+ * Remove the extra rows of knex's lock table, keeping its first. Two
  * processes that both found the new table empty each inserted a row, and knex refuses a lock that
  * does not update exactly one row, so such a database could never be migrated again ("Migration
  * table is already locked"). A lock held during a migration is never removed: knex takes it inside
  * the migration's transaction, so this statement waits for that transaction to end.
  */
-export async function repairLockTable(knex: Knex): Promise<boolean> {
-  if (!(await knex.schema.hasTable(KNEX_LOCK_TABLE))) return false;
+export async function repairLockTable(knex: Knex): Promise<void> {
+  if (!(await knex.schema.hasTable(KNEX_LOCK_TABLE))) return;
+  // Counted first: on SQLite even a DELETE that matches nothing would wait for the write lock.
   const rows = await knex(KNEX_LOCK_TABLE).count({ n: "*" });
-  if (Number(rows[0]?.n ?? 0) <= 1) return false;
-  const removed = await knex(KNEX_LOCK_TABLE)
-    .whereNot("index", knex(KNEX_LOCK_TABLE).min("index"))
-    .delete();
-  return removed > 0;
+  if (Number(rows[0]?.n ?? 0) <= 1) return;
+  await knex(KNEX_LOCK_TABLE).whereNot("index", knex(KNEX_LOCK_TABLE).min("index")).delete();
 }

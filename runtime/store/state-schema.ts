@@ -280,7 +280,7 @@ async function migrateSteps(knex: Knex, target: number): Promise<string[]> {
       // knex's tables may still be being created, a few times.
       const race = concurrentMigration(error);
       // A lock table left with two rows by processes that created it at once is never free.
-      if (race) await repairLockTable(knex).catch(() => false);
+      if (race) await repairLockTable(knex).catch(() => undefined);
       if (
         (bookkeeping && !race) ||
         Date.now() > giveUpAt ||
