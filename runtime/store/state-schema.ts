@@ -303,6 +303,8 @@ export async function rollbackTo(knex: Knex, target?: number): Promise<string[]>
 }
 
 async function rollbackSteps(knex: Knex, target?: number): Promise<string[]> {
+  // knex's lock is taken by each step below; a lock table an earlier race broke would refuse it.
+  await repairLockTable(knex);
   const status = await readStateSchemaStatus(knex);
   const refused = refusal(status);
   if (refused) throw new StateSchemaRefused(refused);

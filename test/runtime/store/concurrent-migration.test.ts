@@ -37,12 +37,17 @@ async function migrateAtOnce(location: DatabaseLocation): Promise<string[][]> {
   }
 }
 
+/** Run `skillpilot db ARGS…` on the database at `location`, as its user would. */
+function db(location: DatabaseLocation, ...args: string[]) {
+  return location.databaseUrl
+    ? runCli(["db", ...args], { DATABASE_URL: location.databaseUrl })
+    : runCli(["db", ...args, "--data-dir", location.dataDir]);
+}
+
 /** Run `skillpilot db migrate --json` from `INSTANCES` processes at once; the names each applied. */
 async function migrateProcessesAtOnce(location: DatabaseLocation): Promise<string[][]> {
-  const env = location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {};
-  const dataDir = location.databaseUrl ? [] : ["--data-dir", location.dataDir];
   const runs = await Promise.all(
-    Array.from({ length: INSTANCES }, () => runCli(["db", "migrate", "--json", ...dataDir], env)),
+    Array.from({ length: INSTANCES }, () => db(location, "migrate", "--json")),
   );
   return runs.map((run) => {
     assert.equal(run.code, 0, `db migrate: ${run.stdout}${run.stderr}`);
@@ -166,6 +171,23 @@ for (const kind of kinds)
       for (let round = 0; round < 2; round++) {
         const location = await databases!.fresh();
         await assertMigratedOnce(location, await migrateProcessesAtOnce(location));
+      }
+    });
+
+    it("db rollback on a lock table an earlier race left with two rows repairs it and rolls back", async () => {
+      const location = await databases!.fresh();
+      await assertMigratedOnce(location, await migrateAtOnce(location));
+      await duplicateLockRow(location);
+      const run = await db(location, "rollback");
+      assert.equal(run.code, 0, `db rollback: ${run.stdout}${run.stderr}`);
+      const knex = await openAdminKnex(location);
+      try {
+        assert.equal((await readStateSchemaStatus(knex)).database, latestStateSchemaVersion - 1);
+        assert.deepEqual(await knex("knex_migrations_lock").select("is_locked"), [
+          { is_locked: 0 },
+        ]);
+      } finally {
+        await knex.destroy();
       }
     });
 
